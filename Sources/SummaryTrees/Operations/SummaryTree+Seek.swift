@@ -1,0 +1,80 @@
+/// Where a seek in a ``SummaryTree`` landed: the item, and the summary of
+/// everything before it.
+public struct TreeLocation<Item: TreeItem> {
+  /// The item found.
+  public var item: Item
+  /// The sum of the summaries of all items before `item`.
+  public var prefix: Item.Summary
+
+  @inlinable
+  public init(item: Item, prefix: Item.Summary) {
+    self.item = item
+    self.prefix = prefix
+  }
+}
+
+extension SummaryTree {
+  /// Picks, among `count` slots whose summaries `slot(i)` gives, the one that
+  /// holds `offset` (relative to the slots' start) in metric `M`; returns its
+  /// index and the offset's remainder inside it.
+  ///
+  /// With `.left` bias an offset on a boundary goes to the slot ending there,
+  /// with `.right` to the slot starting there. An offset past the end goes to
+  /// the last slot.
+  @inlinable @inline(__always)
+  static func pickSlot<M: TreeMetric>(
+    _: M.Type, in node: Node, offset: Int, bias: Bias, prefix: inout Summary
+  ) -> (index: Int, rest: Int) where M.Summary == Summary {
+    var rest = offset
+    let last = node.count - 1
+    var i = 0
+    if node.height == 0 {
+      let items = node.items
+      while i < last {
+        let s = items[i].summary
+        let m = M.measure(s)
+        if rest < m || (bias == .left && rest == m) { break }
+        rest -= m
+        prefix += s
+        i += 1
+      }
+    } else {
+      let sums = node.childSummaries
+      while i < last {
+        let s = sums[i]
+        let m = M.measure(s)
+        if rest < m || (bias == .left && rest == m) { break }
+        rest -= m
+        prefix += s
+        i += 1
+      }
+    }
+    return (i, rest)
+  }
+
+  /// The item that holds `offset` in metric `M`, and the summary of all items
+  /// before it; `nil` if the tree is empty.
+  ///
+  /// An offset on the boundary between two items finds the item ending there
+  /// (`.left`) or the one starting there (`.right`). An offset past the end
+  /// finds the last item; an offset of 0 with `.left` bias the first.
+  ///
+  /// - Complexity: O(log n)
+  @inlinable
+  public func find<M: TreeMetric>(
+    _ metric: M.Type, _ offset: Int, bias: Bias
+  ) -> TreeLocation<Item>? where M.Summary == Summary {
+    var node = root
+    var prefix = Summary.zero
+    var rest = offset
+    if node.count == 0 { return nil }
+    while true {
+      let (i, r) = Self.pickSlot(metric, in: node, offset: rest, bias: bias, prefix: &prefix)
+      rest = r
+      if node.height == 0 {
+        return TreeLocation(item: node.items[i], prefix: prefix)
+      }
+      node = node.children[i]
+    }
+  }
+}

@@ -1,0 +1,62 @@
+extension SummaryTree {
+  /// Cuts the tree in two at `offset` in metric `M`: the first part holds the
+  /// items that end at or before `offset` (items that measure 0 there
+  /// included), the second the rest. An item that straddles `offset` is the
+  /// first item of the second part.
+  ///
+  /// Both parts share their nodes with this tree.
+  ///
+  /// - Complexity: O(log n)
+  @inlinable
+  public func split<M: TreeMetric>(
+    _ metric: M.Type, at offset: Int
+  ) -> (Self, Self) where M.Summary == Summary {
+    let result = Self.split(root, metric, offset: offset)
+    result.0._invariantCheck()
+    result.1._invariantCheck()
+    return result
+  }
+
+  @inlinable
+  static func split<M: TreeMetric>(
+    _ node: Node, _ metric: M.Type, offset: Int
+  ) -> (Self, Self) where M.Summary == Summary {
+    var rest = offset
+    var k = 0
+    let count = node.count
+    while k < count {
+      let m = M.measure(node.slotSummary(k))
+      if m > rest { break }
+      rest -= m
+      k += 1
+    }
+    if k == count { return (SummaryTree(root: node), Self()) }
+    if node.height == 0 {
+      if k == 0 { return (Self(), SummaryTree(root: node)) }
+      return (
+        SummaryTree(root: Node(leaf: ContiguousArray(node.items[..<k]))),
+        SummaryTree(root: Node(leaf: ContiguousArray(node.items[k...])))
+      )
+    }
+    var (left, right) = split(node.children[k], metric, offset: rest)
+    let before = subtree(node, node.children.startIndex..<k)
+    let after = subtree(node, (k + 1)..<count)
+    var head = before
+    head.append(contentsOf: left)
+    left = head
+    right.append(contentsOf: after)
+    return (left, right)
+  }
+
+  /// A tree made of some of an inner node's children (shared, not copied).
+  @inlinable
+  static func subtree(_ node: Node, _ range: Range<Int>) -> Self {
+    switch range.count {
+    case 0: return Self()
+    case 1: return SummaryTree(root: node.children[range.lowerBound])
+    default:
+      return SummaryTree(
+        root: Node(height: node.height, children: ContiguousArray(node.children[range])))
+    }
+  }
+}

@@ -1,0 +1,191 @@
+/// Word-at-a-time counting over valid UTF-8: the measures a rope keeps and
+/// the conversions inside one chunk.
+@usableFromInline
+enum _UTF8Counts {
+  @usableFromInline static let high: UInt64 = 0x8080_8080_8080_8080
+  @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101
+
+  @inlinable @inline(__always)
+  static func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
+
+  /// Bytes of `word` that are UTF-8 continuation bytes (`10xxxxxx`), as bit 7.
+  @inlinable @inline(__always)
+  static func continuationBits(_ word: UInt64) -> UInt64 {
+    word & ~(word << 1) & high
+  }
+
+  /// Bytes of `word` that lead a 4-byte sequence (`11110xxx`), as bit 7.
+  @inlinable @inline(__always)
+  static func fourByteLeadBits(_ word: UInt64) -> UInt64 {
+    word & (word << 1) & (word << 2) & (word << 3) & high
+  }
+
+  /// Whether some byte of `word` is below `n` (n ≤ 128).
+  @inlinable @inline(__always)
+  static func hasByteBelow(_ word: UInt64, _ n: UInt8) -> Bool {
+    (word &- ones &* UInt64(n)) & ~word & high != 0
+  }
+
+  /// Whether some byte of `word` equals `byte`.
+  @inlinable @inline(__always)
+  static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
+    let v = word ^ (ones &* UInt64(byte))
+    return (v &- ones) & ~v & high != 0
+  }
+
+  @inlinable @inline(__always)
+  static func load(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> UInt64 {
+    UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + i)
+      .loadUnaligned(as: UInt64.self))
+  }
+
+  /// Whether the byte at `i` ends a paragraph separator: LF, a CR not followed
+  /// by LF, or the last byte of U+2029 (E2 80 A9).
+  @inlinable @inline(__always)
+  static func endsSeparator(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+    switch bytes[i] {
+    case 0x0A: return true
+    case 0x0D: return i + 1 >= bytes.count || bytes[i + 1] != 0x0A
+    case 0xA9: return i >= 2 && bytes[i - 1] == 0x80 && bytes[i - 2] == 0xE2
+    default: return false
+    }
+  }
+
+  /// The counts of valid UTF-8 `bytes`. A CR LF pair counts as one separator;
+  /// a CR at the very end counts as a separator on its own.
+  @usableFromInline
+  static func summary(of bytes: UnsafeBufferPointer<UInt8>) -> TextSummary {
+    let count = bytes.count
+    var continuations = 0
+    var fourByteLeads = 0
+    var separators = 0
+    var i = 0
+    while i + 8 <= count {
+      let word = load(bytes, i)
+      let high = word & Self.high
+      if high != 0 {
+        continuations += continuationBits(word).nonzeroBitCount
+        fourByteLeads += fourByteLeadBits(word).nonzeroBitCount
+        if hasByte(word, 0xA9) {
+          for j in i..<i + 8 where endsSeparator(bytes, j) { separators += 1 }
+        } else if hasByteBelow(word, 0x0E) {
+          for j in i..<i + 8 where bytes[j] <= 0x0D && endsSeparator(bytes, j) { separators += 1 }
+        }
+      } else if hasByteBelow(word, 0x0E) {
+        for j in i..<i + 8 where bytes[j] <= 0x0D && endsSeparator(bytes, j) { separators += 1 }
+      }
+      i += 8
+    }
+    while i < count {
+      let b = bytes[i]
+      if isContinuation(b) { continuations += 1 } else if b >= 0xF0 { fourByteLeads += 1 }
+      if endsSeparator(bytes, i) { separators += 1 }
+      i += 1
+    }
+    let scalars = count - continuations
+    return TextSummary(
+      utf8: count, utf16: scalars + fourByteLeads, scalars: scalars,
+      paragraphSeparators: separators)
+  }
+
+  /// The counts of `bytes[range]`, where a separator is counted if its last
+  /// byte lies in the range and the bytes around the range decide CR LF.
+  /// Summaries of two ranges that differ only inside, with the same bytes at
+  /// and beyond their edges, differ exactly by the change.
+  @usableFromInline
+  static func summary(of bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> TextSummary {
+    var continuations = 0
+    var fourByteLeads = 0
+    var separators = 0
+    for i in range {
+      let b = bytes[i]
+      if isContinuation(b) { continuations += 1 } else if b >= 0xF0 { fourByteLeads += 1 }
+      if endsSeparator(bytes, i) { separators += 1 }
+    }
+    let scalars = range.count - continuations
+    return TextSummary(
+      utf8: range.count, utf16: scalars + fourByteLeads, scalars: scalars,
+      paragraphSeparators: separators)
+  }
+
+  /// The byte offset at which `target` units of text have been passed, where
+  /// units are scalars, or UTF-16 code units if `utf16`.
+  ///
+  /// - Returns: the offset, or `nil` if `target` falls inside a surrogate
+  ///   pair. `target` must be within the text.
+  @usableFromInline
+  static func byteOffset(
+    of target: Int, utf16: Bool, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> Int? {
+    let count = bytes.count
+    var units = 0
+    var i = 0
+    // Skip whole words while the target lies beyond every lead byte in them.
+    while i + 8 <= count {
+      let word = load(bytes, i)
+      var wordUnits = 8 - continuationBits(word).nonzeroBitCount
+      if utf16 { wordUnits += fourByteLeadBits(word).nonzeroBitCount }
+      if units + wordUnits >= target { break }
+      units += wordUnits
+      i += 8
+    }
+    while i < count {
+      let b = bytes[i]
+      if isContinuation(b) {
+        i += 1
+        continue
+      }
+      if units == target { return i }
+      if utf16 && b >= 0xF0 {
+        if units + 1 == target { return nil }
+        units += 2
+      } else {
+        units += 1
+      }
+      i += 1
+    }
+    return units == target ? count : nil
+  }
+
+  /// The number of scalars (or UTF-16 code units if `utf16`) in the first
+  /// `end` bytes; `end` must be on a scalar boundary.
+  @usableFromInline
+  static func units(upTo end: Int, utf16: Bool, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var units = 0
+    var i = 0
+    while i + 8 <= end {
+      let word = load(bytes, i)
+      units += 8 - continuationBits(word).nonzeroBitCount
+      if utf16 { units += fourByteLeadBits(word).nonzeroBitCount }
+      i += 8
+    }
+    while i < end {
+      let b = bytes[i]
+      if !isContinuation(b) { units += (utf16 && b >= 0xF0) ? 2 : 1 }
+      i += 1
+    }
+    return units
+  }
+
+  /// The number of paragraph separators that end at or before byte `end`.
+  /// A CR right before `end` that is followed by an LF at `end` is not yet
+  /// ended.
+  @usableFromInline
+  static func separators(upTo end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var n = 0
+    for i in 0..<end where endsSeparator(bytes, i) { n += 1 }
+    return n
+  }
+
+  /// The byte offset right after the `n`th (1-based) paragraph separator, or
+  /// `nil` if there are fewer.
+  @usableFromInline
+  static func byteOffset(afterSeparator n: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var seen = 0
+    for i in 0..<bytes.count where endsSeparator(bytes, i) {
+      seen += 1
+      if seen == n { return i + 1 }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,98 @@
+import SummaryTrees
+
+extension Rope {
+  /// Checks that `offset` is within `0...count(in: unit)`.
+  @inlinable
+  func checkBounds(_ offset: Int, _ unit: TextUnit) throws(RopeError) {
+    let count = tree.summary[unit]
+    guard offset >= 0 && offset <= count else {
+      throw .offsetOutOfBounds(offset: offset, unit: unit, count: count)
+    }
+  }
+
+  /// The UTF-8 offset of the position `offset` in `unit`.
+  ///
+  /// - Throws: ``RopeError/offsetOutOfBounds(offset:unit:count:)``,
+  ///   ``RopeError/splitsSurrogatePair(utf16Offset:)`` (UTF-16) or
+  ///   ``RopeError/splitsScalar(utf8Offset:)`` (UTF-8).
+  /// - Complexity: O(log n)
+  public func utf8Offset(of offset: Int, in unit: TextUnit) throws(RopeError) -> Int {
+    try checkBounds(offset, unit)
+    switch unit {
+    case .utf8:
+      guard let hit = tree.find(UTF8Metric.self, offset, bias: .right) else { return 0 }
+      let local = offset - hit.prefix.utf8
+      if local < hit.item.count && _UTF8Counts.isContinuation(hit.item.bytes[local]) {
+        throw .splitsScalar(utf8Offset: offset)
+      }
+      return offset
+    case .utf16:
+      return try byteOffset(UTF16Metric.self, offset, utf16: true)
+    case .unicodeScalars:
+      return try byteOffset(ScalarMetric.self, offset, utf16: false)
+    }
+  }
+
+  func byteOffset<M: TreeMetric>(
+    _ metric: M.Type, _ offset: Int, utf16: Bool
+  ) throws(RopeError) -> Int where M.Summary == TextSummary {
+    guard let hit = tree.find(metric, offset, bias: .right) else { return 0 }
+    let local = offset - M.measure(hit.prefix)
+    if local == 0 { return hit.prefix.utf8 }
+    if local == M.measure(hit.item.summary) { return hit.prefix.utf8 + hit.item.count }
+    if hit.item.summary.utf8 == M.measure(hit.item.summary) { return hit.prefix.utf8 + local }
+    let byte = hit.item.bytes.withUnsafeBufferPointer {
+      _UTF8Counts.byteOffset(of: local, utf16: utf16, in: $0)
+    }
+    guard let byte else { throw .splitsSurrogatePair(utf16Offset: offset) }
+    return hit.prefix.utf8 + byte
+  }
+
+  /// The position at UTF-8 offset `utf8Offset`, in `unit`.
+  ///
+  /// - Throws: ``RopeError/offsetOutOfBounds(offset:unit:count:)`` or
+  ///   ``RopeError/splitsScalar(utf8Offset:)``.
+  /// - Complexity: O(log n)
+  public func offset(ofUTF8 utf8Offset: Int, in unit: TextUnit) throws(RopeError) -> Int {
+    try checkBounds(utf8Offset, .utf8)
+    guard let hit = tree.find(UTF8Metric.self, utf8Offset, bias: .right) else { return 0 }
+    let local = utf8Offset - hit.prefix.utf8
+    if local < hit.item.count && _UTF8Counts.isContinuation(hit.item.bytes[local]) {
+      throw .splitsScalar(utf8Offset: utf8Offset)
+    }
+    switch unit {
+    case .utf8:
+      return utf8Offset
+    case .utf16, .unicodeScalars:
+      let base = hit.prefix[unit]
+      if local == 0 { return base }
+      if local == hit.item.count { return base + hit.item.summary[unit] }
+      if hit.item.summary[unit] == hit.item.count { return base + local }
+      return base
+        + hit.item.bytes.withUnsafeBufferPointer {
+          _UTF8Counts.units(upTo: local, utf16: unit == .utf16, in: $0)
+        }
+    }
+  }
+
+  /// Converts a position from one unit to another.
+  ///
+  /// - Throws: as ``utf8Offset(of:in:)`` for `offset` in `from`.
+  /// - Complexity: O(log n)
+  public func convert(_ offset: Int, from: TextUnit, to: TextUnit) throws(RopeError) -> Int {
+    if from == to {
+      _ = try utf8Offset(of: offset, in: from)
+      return offset
+    }
+    return try self.offset(ofUTF8: utf8Offset(of: offset, in: from), in: to)
+  }
+
+  /// The UTF-8 range of `range` in `unit`.
+  ///
+  /// - Complexity: O(log n)
+  public func utf8Range(of range: Range<Int>, in unit: TextUnit) throws(RopeError) -> Range<Int> {
+    let lower = try utf8Offset(of: range.lowerBound, in: unit)
+    if range.isEmpty { return lower..<lower }
+    return lower..<(try utf8Offset(of: range.upperBound, in: unit))
+  }
+}

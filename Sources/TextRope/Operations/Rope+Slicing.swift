@@ -1,0 +1,79 @@
+import SummaryTrees
+
+extension Rope {
+  /// The text in `range` (of `unit`) as a rope that shares all chunks but
+  /// the two at its ends with this one.
+  ///
+  /// - Throws: as ``utf8Offset(of:in:)`` for either bound.
+  /// - Complexity: O(log n)
+  public func slice(_ range: Range<Int>, in unit: TextUnit = .utf16) throws(RopeError) -> Rope {
+    let bytes = try utf8Range(of: range, in: unit)
+    return sliceUTF8(bytes)
+  }
+
+  /// The text in the valid UTF-8 range `range`.
+  func sliceUTF8(_ range: Range<Int>) -> Rope {
+    let (_, tail) = splitUTF8(at: range.lowerBound)
+    return tail.splitUTF8(at: range.count).0
+  }
+
+  /// Cuts the rope at a UTF-8 offset that is on a scalar boundary.
+  ///
+  /// - Complexity: O(log n)
+  func splitUTF8(at offset: Int) -> (Rope, Rope) {
+    var (left, right) = tree.split(UTF8Metric.self, at: offset)
+    let missing = offset - left.summary.utf8
+    if missing > 0, let first = right.find(UTF8Metric.self, 0, bias: .right) {
+      // The first chunk of `right` straddles the cut: share out its bytes.
+      let (_, rest) = right.split(UTF8Metric.self, at: first.item.count)
+      right = rest
+      first.item.bytes.withUnsafeBufferPointer { bytes in
+        left.append(_TextChunk(copying: UnsafeBufferPointer(rebasing: bytes[..<missing])))
+        right.prepend(_TextChunk(copying: UnsafeBufferPointer(rebasing: bytes[missing...])))
+      }
+    }
+    return (Rope(tree: left), Rope(tree: right))
+  }
+
+  /// Appends `other`, re-cutting the chunks at the seam if one of them is
+  /// small or a CR LF pair would be split between them.
+  ///
+  /// - Complexity: O(log n + log m)
+  public mutating func append(_ other: Rope) {
+    if other.isEmpty { return }
+    if isEmpty {
+      self = other
+      return
+    }
+    guard let last = tree.find(UTF8Metric.self, tree.summary.utf8, bias: .left),
+      let first = other.tree.find(UTF8Metric.self, 0, bias: .right)
+    else { return }
+    let lastBytes = last.item.bytes
+    let firstBytes = first.item.bytes
+    let splitsCRLF = lastBytes[lastBytes.count - 1] == 0x0D && firstBytes[0] == 0x0A
+    let small =
+      lastBytes.count < _ChunkLimits.minBytes || firstBytes.count < _ChunkLimits.minBytes
+    if !splitsCRLF && !small {
+      tree.append(contentsOf: other.tree)
+      return
+    }
+    var left = tree.split(UTF8Metric.self, at: last.prefix.utf8).0
+    let right = other.tree.split(UTF8Metric.self, at: first.item.count).1
+    var joined = lastBytes
+    joined.append(contentsOf: firstBytes)
+    joined.withUnsafeBufferPointer { bytes in
+      for chunk in _TextChunk.evenChunks(of: bytes) { left.append(chunk) }
+    }
+    left.append(contentsOf: right)
+    tree = left
+  }
+
+  /// The concatenation of two ropes.
+  ///
+  /// - Complexity: O(log n + log m)
+  public static func + (lhs: Rope, rhs: Rope) -> Rope {
+    var result = lhs
+    result.append(rhs)
+    return result
+  }
+}
