@@ -18,6 +18,12 @@ let package = Package(
       providers: [.apt(["zlib1g-dev"])]
     ),
     .target(name: "EditingTraces", dependencies: ["CZlib"]),
+    .executableTarget(
+      name: "rope-tour",
+      dependencies: ["TextRope", "EditingTraces"],
+      path: "Examples/RopeTour",
+      exclude: ["README.md"]
+    ),
     .target(
       name: "_EngineTestSupport",
       dependencies: ["TextRope", "EditingTraces"],

@@ -1,12 +1,18 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+// The engine package is `..`; SwiftPM names a path dependency after its
+// directory, so take the name from wherever this checkout lives.
+let engine = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
 // Benchmarks for the text engine, kept in their own package so that
 // `swift build` / `swift test` at the top level never build the harness.
 // Run from this directory: swift package --disable-sandbox benchmark
 let package = Package(
   name: "swift-text-engine-benchmarks",
-  platforms: [.macOS(.v15)],
+  platforms: [.macOS("26.0")],
   dependencies: [
     .package(path: ".."),
     .package(
@@ -15,11 +21,27 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
   ],
   targets: [
+    .target(name: "CHeapStats"),
+    .target(
+      name: "BenchmarkSupport",
+      dependencies: [
+        "CHeapStats",
+        .product(name: "EditingTraces", package: engine),
+      ]
+    ),
+    .executableTarget(
+      name: "RopeMemory",
+      dependencies: [
+        "BenchmarkSupport",
+        .product(name: "TextRope", package: engine),
+        .product(name: "_RopeModule", package: "swift-collections"),
+      ]
+    ),
     .executableTarget(
       name: "RopeBenchmarks",
       dependencies: [
-        .product(name: "TextRope", package: "main"),
-        .product(name: "EditingTraces", package: "main"),
+        "BenchmarkSupport",
+        .product(name: "TextRope", package: engine),
         .product(name: "Benchmark", package: "package-benchmark"),
         .product(name: "_RopeModule", package: "swift-collections"),
       ],

@@ -1,0 +1,78 @@
+import Benchmark
+import BenchmarkSupport
+import TextRope
+import struct _RopeModule.BigString
+
+// 4. UTF-16 offset -> UTF-8 offset at random offsets in 100 MB of text.
+//    One iteration is 1000 conversions (scaling factor .kilo).
+
+/// Random UTF-16 offsets that do not split a surrogate pair (moved back by
+/// one when they would), so that no conversion throws.
+func validUTF16Offsets(in rope: Rope, count: Int) -> [Int] {
+  randomOffsets(count: count, below: rope.utf16Count + 1, seed: 4).map { offset in
+    (try? rope.utf8Offset(of: offset, in: .utf16)) == nil ? offset - 1 : offset
+  }
+}
+
+func registerOffsetBenchmarks() {
+  let configuration = Benchmark.Configuration(
+    metrics: [.wallClock, .mallocCountTotal],
+    warmupIterations: 1,
+    scalingFactor: .kilo,
+    maxDuration: .seconds(3),
+    maxIterations: 2000
+  )
+  let byteCount = 100 * megabyte
+  let offsetCount = 1 << 16
+
+  Benchmark("UTF-16 to UTF-8 offset/100 MB/Rope", configuration: configuration) { benchmark, state in
+    let (rope, offsets, start) = state
+    var i = start.value
+    var sum = 0
+    for _ in benchmark.scaledIterations {
+      do { sum &+= try rope.utf8Offset(of: offsets[i], in: .utf16) } catch { fatalError("\(error)") }
+      i = (i + 1) & (offsetCount - 1)
+    }
+    start.value = i
+    blackHole(sum)
+  } setup: { () -> (Rope, [Int], Box<Int>) in
+    let rope = Rope(TextGenerator.string(byteCount: byteCount))
+    return (rope, validUTF16Offsets(in: rope, count: offsetCount), Box(0))
+  }
+
+  Benchmark("UTF-16 to UTF-8 offset/100 MB/String", configuration: configuration) { benchmark, state in
+    let (string, offsets, start) = state
+    var i = start.value
+    var sum = 0
+    for _ in benchmark.scaledIterations {
+      sum &+= String.Index(utf16Offset: offsets[i], in: string).utf8Offset(in: string)
+      i = (i + 1) & (offsetCount - 1)
+    }
+    start.value = i
+    blackHole(sum)
+  } setup: { () -> (String, [Int], Box<Int>) in
+    let string = TextGenerator.string(byteCount: byteCount)
+    let offsets = validUTF16Offsets(in: Rope(string), count: offsetCount)
+    // The first UTF-16 access builds the string's breadcrumbs; keep that
+    // out of the measurement.
+    blackHole(String.Index(utf16Offset: string.utf16.count / 2, in: string))
+    return (string, offsets, Box(0))
+  }
+
+  Benchmark("UTF-16 to UTF-8 offset/100 MB/BigString", configuration: configuration) { benchmark, state in
+    let (big, offsets, start) = state
+    var i = start.value
+    var sum = 0
+    let utf16 = big.utf16
+    for _ in benchmark.scaledIterations {
+      sum &+= utf16.index(big.startIndex, offsetBy: offsets[i]).utf8Offset
+      i = (i + 1) & (offsetCount - 1)
+    }
+    start.value = i
+    blackHole(sum)
+  } setup: { () -> (BigString, [Int], Box<Int>) in
+    let string = TextGenerator.string(byteCount: byteCount)
+    let offsets = validUTF16Offsets(in: Rope(string), count: offsetCount)
+    return (BigString(string), offsets, Box(0))
+  }
+}

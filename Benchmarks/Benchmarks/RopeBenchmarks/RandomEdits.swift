@@ -1,0 +1,96 @@
+import Benchmark
+import BenchmarkSupport
+import TextRope
+import struct _RopeModule.BigString
+
+// 3. Single-character edits at random UTF-16 offsets in 100 MB of text,
+//    alternating insert and delete so that the size stays about the same.
+//    One iteration is 1000 edits (scaling factor .kilo), so the reported
+//    time is per edit.
+
+let editTextBytes = 100 * megabyte
+let editOffsetCount = 1 << 20
+
+final class RopeEditState: @unchecked Sendable {
+  var rope: Rope
+  let offsets: [Int]
+  var next = 0
+  init(rope: Rope, offsets: [Int]) {
+    self.rope = rope
+    self.offsets = offsets
+  }
+}
+
+final class BigStringEditState: @unchecked Sendable {
+  var big: BigString
+  let offsets: [Int]
+  var next = 0
+  init(big: BigString, offsets: [Int]) {
+    self.big = big
+    self.offsets = offsets
+  }
+}
+
+/// Deletes the scalar at UTF-16 offset `offset` (both halves of a surrogate
+/// pair if `offset` is on either of them).
+@inline(__always)
+func deleteScalar(in rope: inout Rope, atUTF16 offset: Int) {
+  do {
+    try rope.delete(offset..<offset + 1)
+  } catch RopeError.splitsSurrogatePair(let at) {
+    let range = at == offset ? offset - 1..<offset + 1 : offset..<offset + 2
+    do { try rope.delete(range) } catch { fatalError("delete \(range): \(error)") }
+  } catch {
+    fatalError("delete at \(offset): \(error)")
+  }
+}
+
+func registerRandomEditBenchmarks() {
+  let configuration = Benchmark.Configuration(
+    metrics: [.wallClock, .mallocCountTotal],
+    warmupIterations: 1,
+    scalingFactor: .kilo,
+    maxDuration: .seconds(4),
+    maxIterations: 1000
+  )
+
+  Benchmark("Random edit/100 MB/Rope", configuration: configuration) { benchmark, state in
+    let offsets = state.offsets
+    var i = state.next
+    for step in benchmark.scaledIterations {
+      let offset = offsets[i]
+      i = i + 1 == offsets.count ? 0 : i + 1
+      if step & 1 == 0 {
+        do { try state.rope.insert("x", at: offset) } catch { fatalError("insert: \(error)") }
+      } else {
+        deleteScalar(in: &state.rope, atUTF16: offset)
+      }
+    }
+    state.next = i
+  } setup: { () -> RopeEditState in
+    let rope = Rope(TextGenerator.string(byteCount: editTextBytes))
+    let offsets = randomOffsets(count: editOffsetCount, below: rope.utf16Count - 10_000, seed: 3)
+    return RopeEditState(rope: rope, offsets: offsets)
+  }
+
+  Benchmark("Random edit/100 MB/BigString", configuration: configuration) { benchmark, state in
+    let offsets = state.offsets
+    var i = state.next
+    for step in benchmark.scaledIterations {
+      let offset = offsets[i]
+      i = i + 1 == offsets.count ? 0 : i + 1
+      let big = state.big
+      let index = big.unicodeScalars.index(roundingDown: big.utf16.index(big.startIndex, offsetBy: offset))
+      if step & 1 == 0 {
+        state.big.unicodeScalars.insert("x", at: index)
+      } else {
+        _ = state.big.unicodeScalars.remove(at: index)
+      }
+    }
+    state.next = i
+  } setup: { () -> BigStringEditState in
+    let big = BigString(TextGenerator.string(byteCount: editTextBytes))
+    let offsets = randomOffsets(count: editOffsetCount, below: big.utf16.count - 10_000, seed: 3)
+    return BigStringEditState(big: big, offsets: offsets)
+  }
+}

@@ -1,0 +1,27 @@
+import CHeapStats
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Bytes the C heap has handed out and not taken back (glibc `mallinfo2`:
+/// in-use chunk bytes plus mmapped blocks, allocator headers included).
+/// Returns 0 where `mallinfo2` is not available.
+public func heapBytesInUse() -> Int {
+  Int(cheapstats_heap_bytes_in_use())
+}
+
+/// The resident set size of this process (from `/proc/self/statm`), or 0.
+public func residentBytes() -> Int {
+  #if os(Linux)
+  guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+  defer { fclose(file) }
+  var line = [UInt8](repeating: 0, count: 256)
+  let read = fread(&line, 1, 255, file)
+  let fields = String(decoding: line[..<read], as: UTF8.self).split(separator: " ")
+  guard fields.count >= 2, let pages = Int(fields[1]) else { return 0 }
+  return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+  #else
+  return 0
+  #endif
+}
