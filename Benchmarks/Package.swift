@@ -26,6 +26,7 @@ let package = Package(
       name: "BenchmarkSupport",
       dependencies: [
         "CHeapStats",
+        .product(name: "TextRope", package: engine),
         .product(name: "EditingTraces", package: engine),
       ]
     ),

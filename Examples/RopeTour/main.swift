@@ -69,10 +69,12 @@ do {
     let clock = ContinuousClock()
     let elapsed = try clock.measure {
       for p in trace.patches {
-        try rope.replace(p.position..<p.position + p.deleteCount, in: .unicodeScalars, with: p.insert)
+        try rope.replace(
+          p.position..<p.position + p.deleteCount, in: .unicodeScalars, with: p.insert)
       }
     }
-    print("\(trace.patches.count) edits in \(elapsed); matches: \(String(rope) == trace.endContent)")
+    print(
+      "\(trace.patches.count) edits in \(elapsed); matches: \(String(rope) == trace.endContent)")
   case let path?:
     let data: Data
     do {

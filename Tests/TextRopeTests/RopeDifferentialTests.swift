@@ -1,5 +1,5 @@
-import TextRope
 import Testing
+import TextRope
 import _EngineTestSupport
 
 /// Seeded random edits applied to a rope and to a plain model of the text;

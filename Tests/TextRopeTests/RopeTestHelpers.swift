@@ -1,5 +1,5 @@
-import TextRope
 import Testing
+import TextRope
 import _EngineTestSupport
 
 /// Compares the rope with the model: text, counts, and (for short texts)

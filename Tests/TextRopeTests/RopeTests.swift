@@ -1,5 +1,5 @@
-import TextRope
 import Testing
+import TextRope
 import _EngineTestSupport
 
 @Suite struct RopeTests {
@@ -132,7 +132,8 @@ import _EngineTestSupport
   /// that create, split or join a pair at a boundary must count it right.
   @Test func crlfAtEveryChunkBoundary() throws {
     for k in 0..<24 {
-      let text = String(repeating: "a", count: k) + "\r\n" + String(repeating: "é", count: k) + "\r\n"
+      let text =
+        String(repeating: "a", count: k) + "\r\n" + String(repeating: "é", count: k) + "\r\n"
       var rope = Rope(text)
       var model = TextModel(text)
       expectRope(rope, matches: model)

@@ -1,6 +1,6 @@
 import EditingTraces
-import TextRope
 import Testing
+import TextRope
 import _EngineTestSupport
 
 /// Real editing sessions replayed into a rope must end with exactly the

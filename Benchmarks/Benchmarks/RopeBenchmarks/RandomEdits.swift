@@ -31,20 +31,6 @@ final class BigStringEditState: @unchecked Sendable {
   }
 }
 
-/// Deletes the scalar at UTF-16 offset `offset` (both halves of a surrogate
-/// pair if `offset` is on either of them).
-@inline(__always)
-func deleteScalar(in rope: inout Rope, atUTF16 offset: Int) {
-  do {
-    try rope.delete(offset..<offset + 1)
-  } catch RopeError.splitsSurrogatePair(let at) {
-    let range = at == offset ? offset - 1..<offset + 1 : offset..<offset + 2
-    do { try rope.delete(range) } catch { fatalError("delete \(range): \(error)") }
-  } catch {
-    fatalError("delete at \(offset): \(error)")
-  }
-}
-
 func registerRandomEditBenchmarks() {
   let configuration = Benchmark.Configuration(
     metrics: [.wallClock, .mallocCountTotal],
@@ -61,7 +47,7 @@ func registerRandomEditBenchmarks() {
       let offset = offsets[i]
       i = i + 1 == offsets.count ? 0 : i + 1
       if step & 1 == 0 {
-        do { try state.rope.insert("x", at: offset) } catch { fatalError("insert: \(error)") }
+        insertCharacter(in: &state.rope, atUTF16: offset)
       } else {
         deleteScalar(in: &state.rope, atUTF16: offset)
       }

@@ -1,10 +1,10 @@
 #include "CHeapStats.h"
-#if defined(__linux__) && defined(__GLIBC__)
+#if defined(__linux__)
 #include <malloc.h>
 #endif
 
 size_t cheapstats_heap_bytes_in_use(void) {
-#if defined(__linux__) && defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
     struct mallinfo2 info = mallinfo2();
     return info.uordblks + info.hblkhd;
 #else

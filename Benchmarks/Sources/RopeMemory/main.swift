@@ -61,13 +61,9 @@ do {
   let offsets = randomOffsets(count: editCount, below: rope.utf16Count - 10_000, seed: 3)
   for (step, offset) in offsets.enumerated() {
     if step & 1 == 0 {
-      try! rope.insert("x", at: offset)
+      insertCharacter(in: &rope, atUTF16: offset)
     } else {
-      do {
-        try rope.delete(offset..<offset + 1)
-      } catch RopeError.splitsSurrogatePair(let at) {
-        try! rope.delete(at == offset ? offset - 1..<offset + 1 : offset..<offset + 2)
-      }
+      deleteScalar(in: &rope, atUTF16: offset)
     }
   }
   report(

@@ -85,25 +85,19 @@ extension _TextChunk {
     return result
   }
 
-  /// Cuts valid UTF-8 `bytes` into chunks of roughly equal size, the fewest
-  /// that fit: used to re-cut the bytes of a few neighbouring chunks.
+  /// Cuts valid UTF-8 `bytes` into chunks of roughly equal size, about the
+  /// fewest that fit: used to re-cut the bytes of a few neighbouring chunks.
   @usableFromInline
   static func evenChunks(of bytes: UnsafeBufferPointer<UInt8>) -> ContiguousArray<_TextChunk> {
-    let parts = max(1, (bytes.count + _ChunkLimits.maxBytes - 1) / _ChunkLimits.maxBytes)
-    if parts == 1 { return chunks(of: bytes) }
     var result = ContiguousArray<_TextChunk>()
     var start = 0
-    for part in 0..<parts {
-      let remaining = parts - part
-      let target = part == parts - 1 ? bytes.count - start : (bytes.count - start) / remaining
-      var end = cutPoint(in: bytes, from: start, limit: max(target, 1))
-      if end <= start { end = bytes.count }
+    while start < bytes.count {
+      let remaining = bytes.count - start
+      let parts = (remaining + _ChunkLimits.maxBytes - 1) / _ChunkLimits.maxBytes
+      let target = (remaining + parts - 1) / parts
+      let end = cutPoint(in: bytes, from: start, limit: target)
       result.append(_TextChunk(copying: UnsafeBufferPointer(rebasing: bytes[start..<end])))
       start = end
-      if start >= bytes.count { break }
-    }
-    if start < bytes.count {
-      result.append(contentsOf: chunks(of: UnsafeBufferPointer(rebasing: bytes[start...])))
     }
     return result
   }

@@ -35,8 +35,9 @@ enum _UTF8Counts {
 
   @inlinable @inline(__always)
   static func load(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> UInt64 {
-    UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + i)
-      .loadUnaligned(as: UInt64.self))
+    UInt64(
+      littleEndian: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + i)
+        .loadUnaligned(as: UInt64.self))
   }
 
   /// Whether the byte at `i` ends a paragraph separator: LF, a CR not followed

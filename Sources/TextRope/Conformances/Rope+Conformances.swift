@@ -59,7 +59,8 @@ extension Rope: Hashable {
           }
         }
       }
-      hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: block[..<filled])))
+      hasher.combine(
+        bytes: UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: block[..<filled])))
     }
   }
 }

@@ -134,15 +134,9 @@ extension Rope {
       }
       chunk.summary = chunk.summary - before + after
       if newCount <= _ChunkLimits.maxBytes { return (true, .keep) }
-      let halves = chunk.bytes.withUnsafeBufferPointer { bytes in
-        let cut = _TextChunk.cutPoint(in: bytes, from: 0, limit: newCount / 2)
-        return (
-          _TextChunk(copying: UnsafeBufferPointer(rebasing: bytes[..<cut])),
-          _TextChunk(copying: UnsafeBufferPointer(rebasing: bytes[cut...]))
-        )
-      }
-      chunk = halves.0
-      return (true, .insertAfter([halves.1]))
+      var pieces = chunk.bytes.withUnsafeBufferPointer { _TextChunk.evenChunks(of: $0) }
+      chunk = pieces.removeFirst()
+      return (true, .insertAfter(pieces))
     }
     return done ?? false
   }

@@ -7,8 +7,7 @@ extension Rope {
   ///
   /// - Throws: as ``utf8Offset(of:in:)``.
   /// - Complexity: O(log n)
-  public func paragraphNumber(at offset: Int, in unit: TextUnit = .utf16) throws(RopeError) -> Int
-  {
+  public func paragraphNumber(at offset: Int, in unit: TextUnit = .utf16) throws(RopeError) -> Int {
     let byte = try utf8Offset(of: offset, in: unit)
     guard let hit = tree.find(UTF8Metric.self, byte, bias: .right) else { return 0 }
     let local = byte - hit.prefix.utf8
