@@ -6,11 +6,18 @@ let package = Package(
   products: [
     .library(name: "SummaryTrees", targets: ["SummaryTrees"]),
     .library(name: "TextRope", targets: ["TextRope"]),
+    .library(name: "TextBoundaries", targets: ["TextBoundaries"]),
     .library(name: "EditingTraces", targets: ["EditingTraces"]),
   ],
   targets: [
     .target(name: "SummaryTrees"),
     .target(name: "TextRope", dependencies: ["SummaryTrees"]),
+    // The system ICU's headers come from libicu-dev (`.ci/setup` installs
+    // it). There is deliberately no systemLibrary target for it: SwiftPM
+    // would link libicuuc into every program, and Foundation's bundled ICU
+    // would then bind to it. CEngineICU loads it with dlopen(RTLD_LOCAL).
+    .target(name: "CEngineICU"),
+    .target(name: "TextBoundaries", dependencies: ["TextRope", "CEngineICU"]),
     .systemLibrary(
       name: "CZlib",
       path: "Sources/CZlib",
@@ -32,6 +39,15 @@ let package = Package(
     .testTarget(
       name: "SummaryTreesTests",
       dependencies: ["SummaryTrees", "_EngineTestSupport"]
+    ),
+    .executableTarget(
+      name: "icu-binding-probe",
+      dependencies: ["TextBoundaries", "TextRope"],
+      path: "Tests/ICUBindingProbe"
+    ),
+    .testTarget(
+      name: "TextBoundariesTests",
+      dependencies: ["TextBoundaries", "TextRope", "_EngineTestSupport", "icu-binding-probe"]
     ),
     .testTarget(
       name: "TextRopeTests",

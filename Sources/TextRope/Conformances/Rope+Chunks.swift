@@ -42,3 +42,57 @@ extension Rope {
     }
   }
 }
+
+/// A position on one chunk of a rope snapshot that steps to the next or the
+/// previous chunk, and knows where its chunk starts in every unit.
+public struct RopeChunkCursor: Sendable {
+  var base: SummaryTree<_TextChunk>.Cursor
+
+  /// The chunk under the cursor; `nil` past either end or in an empty rope.
+  public var chunk: RopeChunk? {
+    base.item.map { RopeChunk(utf8: $0.bytes, summary: $0.summary) }
+  }
+
+  /// The counts of all the text before ``chunk``.
+  public var start: TextSummary { base.prefix }
+
+  /// Moves to the next chunk; returns `false` past the end.
+  ///
+  /// - Complexity: amortized O(1)
+  @discardableResult
+  public mutating func moveNext() -> Bool { base.moveNext() != nil }
+
+  /// Moves to the previous chunk; returns `false` before the start.
+  ///
+  /// - Complexity: amortized O(1), O(log n) at worst
+  @discardableResult
+  public mutating func movePrevious() -> Bool { base.movePrevious() != nil }
+}
+
+extension Rope {
+  /// The most UTF-8 bytes (and so UTF-16 units) one chunk holds.
+  public static var maxChunkUTF8Count: Int { _ChunkLimits.maxBytes }
+
+  /// A cursor on the chunk that holds `offset` (of `unit`). With
+  /// `preferEarlier`, an offset on a chunk boundary finds the chunk that
+  /// ends there; else the one that starts there. An offset at the end finds
+  /// the last chunk; 0 with `preferEarlier` the first.
+  ///
+  /// The offset is not validated: one past the end is clamped to the last
+  /// chunk.
+  ///
+  /// - Complexity: O(log n)
+  public func chunkCursor(
+    at offset: Int, in unit: TextUnit, preferEarlier: Bool = false
+  ) -> RopeChunkCursor {
+    let bias: Bias = preferEarlier ? .left : .right
+    switch unit {
+    case .utf8:
+      return RopeChunkCursor(base: tree.cursor(UTF8Metric.self, at: offset, bias: bias))
+    case .utf16:
+      return RopeChunkCursor(base: tree.cursor(UTF16Metric.self, at: offset, bias: bias))
+    case .unicodeScalars:
+      return RopeChunkCursor(base: tree.cursor(ScalarMetric.self, at: offset, bias: bias))
+    }
+  }
+}

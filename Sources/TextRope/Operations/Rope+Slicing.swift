@@ -76,4 +76,17 @@ extension Rope {
     result.append(rhs)
     return result
   }
+
+  /// `lhs` followed by `rhs` with a chunk boundary kept between them (unless
+  /// it would split a CR LF pair, in which case they are joined as `+`
+  /// joins them). For tests that need text cut at a given place.
+  ///
+  /// - Complexity: O(log n + log m)
+  public static func _keepingChunkBoundary(_ lhs: Rope, _ rhs: Rope) -> Rope {
+    guard let last = lhs.tree.find(UTF8Metric.self, lhs.utf8Count, bias: .left),
+      let first = rhs.tree.find(UTF8Metric.self, 0, bias: .right),
+      !(last.item.bytes[last.item.count - 1] == 0x0D && first.item.bytes[0] == 0x0A)
+    else { return lhs + rhs }
+    return Rope(tree: lhs.tree + rhs.tree)
+  }
 }
