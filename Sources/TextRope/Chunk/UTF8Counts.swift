@@ -174,7 +174,18 @@ enum _UTF8Counts {
   @usableFromInline
   static func separators(upTo end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
     var n = 0
-    for i in 0..<end where endsSeparator(bytes, i) { n += 1 }
+    var i = 0
+    while i < end {
+      if i + 8 <= end {
+        let word = load(bytes, i)
+        if !hasByteBelow(word, 0x0E) && !hasByte(word, 0xA9) {
+          i += 8
+          continue
+        }
+      }
+      if endsSeparator(bytes, i) { n += 1 }
+      i += 1
+    }
     return n
   }
 
@@ -183,9 +194,20 @@ enum _UTF8Counts {
   @usableFromInline
   static func byteOffset(afterSeparator n: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     var seen = 0
-    for i in 0..<bytes.count where endsSeparator(bytes, i) {
-      seen += 1
-      if seen == n { return i + 1 }
+    var i = 0
+    while i < bytes.count {
+      if i + 8 <= bytes.count {
+        let word = load(bytes, i)
+        if !hasByteBelow(word, 0x0E) && !hasByte(word, 0xA9) {
+          i += 8
+          continue
+        }
+      }
+      if endsSeparator(bytes, i) {
+        seen += 1
+        if seen == n { return i + 1 }
+      }
+      i += 1
     }
     return nil
   }

@@ -36,4 +36,46 @@ extension Rope {
     }
     return try offset(ofUTF8: hit.prefix.utf8 + (local ?? hit.item.count), in: unit)
   }
+
+  /// The paragraph that holds `offset`, as
+  /// `NSString.getParagraphStart(_:end:contentsEnd:for:)` answers for an
+  /// empty range there: its range with the separator, and where its contents
+  /// end (before the separator).
+  ///
+  /// An offset between a CR and its LF is in the paragraph that CR LF ends;
+  /// the end of a text that ends with a separator is in the empty paragraph
+  /// after it.
+  ///
+  /// - Throws: as ``utf8Offset(of:in:)``.
+  /// - Complexity: O(log n)
+  public func paragraph(
+    containing offset: Int, in unit: TextUnit = .utf16
+  ) throws(RopeError) -> (range: Range<Int>, contentsEnd: Int) {
+    let number = try paragraphNumber(at: offset, in: unit)
+    let start = try paragraphStart(number, in: unit)
+    guard number + 1 < paragraphCount else {
+      let end = count(in: unit)
+      return (start..<end, end)
+    }
+    let endUTF8 = try paragraphStart(number + 1, in: .utf8)
+    let end = unit == .utf8 ? endUTF8 : try self.offset(ofUTF8: endUTF8, in: unit)
+    return (start..<end, end - separatorLength(endingAt: endUTF8, in: unit))
+  }
+
+  /// The length in `unit` of the paragraph separator that ends at UTF-8
+  /// offset `end`.
+  func separatorLength(endingAt end: Int, in unit: TextUnit) -> Int {
+    guard let hit = tree.find(UTF8Metric.self, end, bias: .left) else { return 0 }
+    let local = end - hit.prefix.utf8
+    return hit.item.bytes.withUnsafeBufferPointer { bytes in
+      switch bytes[local - 1] {
+      case 0x0A:
+        return local >= 2 && bytes[local - 2] == 0x0D ? 2 : 1
+      case 0xA9:  // U+2029: E2 80 A9
+        return unit == .utf8 ? 3 : 1
+      default:  // CR
+        return 1
+      }
+    }
+  }
 }
