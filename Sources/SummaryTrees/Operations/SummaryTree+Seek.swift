@@ -26,27 +26,30 @@ extension SummaryTree {
     _: M.Type, in node: Node, offset: Int, bias: Bias, prefix: inout Summary
   ) -> (index: Int, rest: Int) where M.Summary == Summary {
     var rest = offset
-    let last = node.count - 1
     var i = 0
     if node.height == 0 {
-      let items = node.items
-      while i < last {
-        let s = items[i].summary
-        let m = M.measure(s)
-        if rest < m || (bias == .left && rest == m) { break }
-        rest -= m
-        prefix += s
-        i += 1
+      node.items.withUnsafeBufferPointer { items in
+        let last = items.count - 1
+        while i < last {
+          let s = items[i].summary
+          let m = M.measure(s)
+          if rest < m || (bias == .left && rest == m) { break }
+          rest -= m
+          prefix += s
+          i += 1
+        }
       }
     } else {
-      let sums = node.childSummaries
-      while i < last {
-        let s = sums[i]
-        let m = M.measure(s)
-        if rest < m || (bias == .left && rest == m) { break }
-        rest -= m
-        prefix += s
-        i += 1
+      node.childSummaries.withUnsafeBufferPointer { sums in
+        let last = sums.count - 1
+        while i < last {
+          let s = sums[i]
+          let m = M.measure(s)
+          if rest < m || (bias == .left && rest == m) { break }
+          rest -= m
+          prefix += s
+          i += 1
+        }
       }
     }
     return (i, rest)
@@ -64,7 +67,9 @@ extension SummaryTree {
   public func find<M: TreeMetric>(
     _ metric: M.Type, _ offset: Int, bias: Bias
   ) -> TreeLocation<Item>? where M.Summary == Summary {
-    var node = root
+    // The tree value holds every node for the duration of the call, so the
+    // walk needs no reference counting.
+    unowned(unsafe) var node = root
     var prefix = Summary.zero
     var rest = offset
     if node.count == 0 { return nil }

@@ -67,19 +67,19 @@ extension SummaryTree {
         node.items.insert(contentsOf: more, at: i + 1)
       }
       node.recomputeSummary()
-      return node.splitIfOverfull()
+      return node.count > _TreeLimits.maxFill ? node.splitIfOverfull() : []
     }
     node.ensureUniqueChild(i)
     let siblings = try update(
       node.children[i], metric, offset: rest, bias: bias, prefix: prefix, result: &result, body)
     node.refreshChildSummary(i)
     if siblings.isEmpty {
-      node.fixUnderflow(at: i)
+      if node.children[i].count < _TreeLimits.minFill { node.fixUnderflow(at: i) }
     } else {
       node.children.insert(contentsOf: siblings, at: i + 1)
       node.childSummaries.insert(contentsOf: siblings.lazy.map(\.summary), at: i + 1)
     }
     node.recomputeSummary()
-    return node.splitIfOverfull()
+    return node.count > _TreeLimits.maxFill ? node.splitIfOverfull() : []
   }
 }

@@ -148,6 +148,24 @@ enum _UTF8Counts {
     return units == target ? count : nil
   }
 
+  /// The byte offset of `offset` (of `unit`) in a chunk whose size in that
+  /// unit is `measure`; `nil` if it falls inside a scalar (UTF-8) or a
+  /// surrogate pair (UTF-16). `offset` is within `0...measure`.
+  @inline(__always)
+  static func byteOffset(
+    of offset: Int, _ unit: TextUnit, _ measure: Int, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> Int? {
+    switch unit {
+    case .utf8:
+      return offset < bytes.count && isContinuation(bytes[offset]) ? nil : offset
+    case .utf16, .unicodeScalars:
+      if offset == 0 { return 0 }
+      if offset == measure { return bytes.count }
+      if measure == bytes.count { return offset }  // ASCII
+      return byteOffset(of: offset, utf16: unit == .utf16, in: bytes)
+    }
+  }
+
   /// The number of scalars (or UTF-16 code units if `utf16`) in the first
   /// `end` bytes; `end` must be on a scalar boundary.
   @usableFromInline

@@ -14,9 +14,16 @@ extension Rope {
   public mutating func replace(
     _ range: Range<Int>, in unit: TextUnit = .utf16, with replacement: String
   ) throws(RopeError) {
-    let bytes = try utf8Range(of: range, in: unit)
     var replacement = replacement
-    replacement.withUTF8 { replaceUTF8(bytes, with: $0) }
+    var failure: RopeError? = nil
+    replacement.withUTF8 { bytes in
+      do throws(RopeError) {
+        try replace(range, in: unit, validUTF8: bytes)
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw failure }
   }
 
   /// Replaces the text in `range` (of `unit`) with the text that the UTF-8
@@ -80,6 +87,30 @@ extension Rope {
     text.withUTF8 { replaceUTF8(end..<end, with: $0) }
   }
 
+  /// Replaces `range` (of `unit`) with valid UTF-8 `new`: in place when the
+  /// range lies in one chunk (one descent of the tree finds the chunk, checks
+  /// the bounds and edits it), else by splitting and concatenating.
+  mutating func replace(
+    _ range: Range<Int>, in unit: TextUnit, validUTF8 new: UnsafeBufferPointer<UInt8>
+  ) throws(RopeError) {
+    try checkBounds(range.lowerBound, unit)
+    try checkBounds(range.upperBound, unit)
+    let outcome: _InPlaceEdit
+    switch unit {
+    case .utf8: outcome = editInPlace(UTF8Metric.self, range, unit, with: new)
+    case .utf16: outcome = editInPlace(UTF16Metric.self, range, unit, with: new)
+    case .unicodeScalars: outcome = editInPlace(ScalarMetric.self, range, unit, with: new)
+    }
+    switch outcome {
+    case .done:
+      _invariantCheck()
+    case .refused(let error):
+      throw error
+    case .notInPlace:
+      replaceUTF8(try utf8Range(of: range, in: unit), with: new)
+    }
+  }
+
   /// Replaces a UTF-8 range whose bounds are on scalar boundaries with valid
   /// UTF-8 bytes.
   @usableFromInline
@@ -90,7 +121,7 @@ extension Rope {
       self = Rope(validUTF8: new)
       return
     }
-    if editInPlace(range, with: new) { return }
+    if case .done = editInPlace(UTF8Metric.self, range, .utf8, with: new) { return }
     let (head, rest) = splitUTF8(at: range.lowerBound)
     var result = head
     result.append(Rope(validUTF8: new))
@@ -98,29 +129,57 @@ extension Rope {
     self = result
   }
 
-  /// The fast path of an edit: when `range` lies inside one chunk and the
-  /// result fits in at most two chunks, edits that chunk in place and updates
-  /// its summary from the bytes around the edit. Returns `false`, changing
-  /// nothing, when the edit needs the general path.
-  mutating func editInPlace(_ range: Range<Int>, with new: UnsafeBufferPointer<UInt8>) -> Bool {
+  /// The fast path of an edit: when `range` (of `unit`, measured by `M`) lies
+  /// inside one chunk and the result fits in a few chunks, finds the chunk,
+  /// turns the bounds into byte offsets, edits the bytes in place and updates
+  /// the chunk's summary from the bytes around the edit. Changes nothing
+  /// unless it returns `.done`.
+  mutating func editInPlace<M: TreeMetric>(
+    _ metric: M.Type, _ range: Range<Int>, _ unit: TextUnit,
+    with new: UnsafeBufferPointer<UInt8>
+  ) -> _InPlaceEdit where M.Summary == TextSummary {
+    if range.isEmpty && new.isEmpty { return .done }
+    if tree.isEmpty { return .notInPlace }
     let total = tree.summary.utf8
     let bias: Bias = range.isEmpty ? .left : .right
-    let done = tree.updateItem(UTF8Metric.self, at: range.lowerBound, bias: bias) {
-      (chunk: inout _TextChunk, prefix: TextSummary) -> (Bool, TreeItemChange<_TextChunk>) in
-      let start = range.lowerBound - prefix.utf8
-      let end = range.upperBound - prefix.utf8
+    let outcome = tree.updateItem(metric, at: range.lowerBound, bias: bias) {
+      (chunk: inout _TextChunk, prefix: TextSummary) -> (_InPlaceEdit, TreeItemChange<_TextChunk>)
+      in
+      let base = M.measure(prefix)
+      let measure = M.measure(chunk.summary)
+      guard range.upperBound - base <= measure else { return (.notInPlace, .keep) }
       let oldCount = chunk.count
-      guard end <= oldCount else { return (false, .keep) }
+      // The bounds as byte offsets in the chunk.
+      let bounds: (Int, Int)? = chunk.bytes.withUnsafeBufferPointer { bytes in
+        guard
+          let start = _UTF8Counts.byteOffset(of: range.lowerBound - base, unit, measure, in: bytes)
+        else { return nil }
+        if range.isEmpty { return (start, start) }
+        guard
+          let end = _UTF8Counts.byteOffset(of: range.upperBound - base, unit, measure, in: bytes)
+        else { return nil }
+        return (start, end)
+      }
+      guard let (start, end) = bounds else {
+        // Find which bound is bad, for the error.
+        let bad =
+          chunk.bytes.withUnsafeBufferPointer { bytes in
+            _UTF8Counts.byteOffset(of: range.lowerBound - base, unit, measure, in: bytes) == nil
+          } ? range.lowerBound : range.upperBound
+        let error: RopeError =
+          unit == .utf8 ? .splitsScalar(utf8Offset: bad) : .splitsSurrogatePair(utf16Offset: bad)
+        return (.refused(error), .keep)
+      }
       let newCount = oldCount - (end - start) + new.count
-      guard newCount > 0, newCount <= 2 * _ChunkLimits.maxBytes else { return (false, .keep) }
+      guard newCount > 0, newCount <= 2 * _ChunkLimits.maxBytes else { return (.notInPlace, .keep) }
       // A CR LF pair must not end up split between this chunk and a neighbour.
       if start == 0 && prefix.utf8 > 0 {
         let first = new.isEmpty ? chunk.bytes[end] : new[0]
-        if first == 0x0A { return (false, .keep) }
+        if first == 0x0A { return (.notInPlace, .keep) }
       }
       if end == oldCount && prefix.utf8 + oldCount < total {
         let last = new.isEmpty ? chunk.bytes[start - 1] : new[new.count - 1]
-        if last == 0x0D { return (false, .keep) }
+        if last == 0x0D { return (.notInPlace, .keep) }
       }
       // The counts change only in a window around the edit; see
       // `_UTF8Counts.summary(of:in:)`.
@@ -133,11 +192,21 @@ extension Rope {
         _UTF8Counts.summary(of: $0, in: low..<min(start + new.count + 2, newCount))
       }
       chunk.summary = chunk.summary - before + after
-      if newCount <= _ChunkLimits.maxBytes { return (true, .keep) }
+      if newCount <= _ChunkLimits.maxBytes { return (.done, .keep) }
       var pieces = chunk.bytes.withUnsafeBufferPointer { _TextChunk.evenChunks(of: $0) }
       chunk = pieces.removeFirst()
-      return (true, .insertAfter(pieces))
+      return (.done, .insertAfter(pieces))
     }
-    return done ?? false
+    return outcome ?? .notInPlace
   }
+}
+
+/// What the in-place path of an edit did.
+enum _InPlaceEdit {
+  /// The edit is done.
+  case done
+  /// The edit needs the general path; nothing changed.
+  case notInPlace
+  /// A bound is inside a scalar or a surrogate pair; nothing changed.
+  case refused(RopeError)
 }
