@@ -131,7 +131,7 @@ func randomValues(_ count: Int, using rng: inout SeededRandom) -> [Int] {
     var snapshots: [(Tree, [Int])] = []
     for _ in 0..<rounds {
       if Int.random(in: 0..<10, using: &rng) == 0 { snapshots.append((tree, model)) }
-      switch Int.random(in: 0..<7, using: &rng) {
+      switch Int.random(in: 0..<8, using: &rng) {
       case 0:  // append or prepend a random tree
         let extra = randomValues(Int.random(in: 0...60, using: &rng), using: &rng)
         if Bool.random(using: &rng) {
@@ -219,6 +219,17 @@ func randomValues(_ count: Int, using rng: inout SeededRandom) -> [Int] {
           }
           #expect(cursor.prefix.items == j)
           #expect(cursor.prefix.total == model[..<j].reduce(0, +))
+        }
+      case 6:  // replace a range of items
+        let lower = Int.random(in: 0...model.count, using: &rng)
+        let upper = Int.random(in: lower...model.count, using: &rng)
+        let extra = randomValues(Int.random(in: 0...30, using: &rng), using: &rng)
+        if Bool.random(using: &rng) {
+          tree.replace(ItemMetric.self, lower..<upper, with: extra.map(Piece.init))
+          model.replaceSubrange(lower..<upper, with: extra)
+        } else {
+          tree.insert(contentsOf: extra.map(Piece.init), at: lower, in: ItemMetric.self)
+          model.insert(contentsOf: extra, at: lower)
         }
       default:  // rebuild from scratch now and then, to vary shapes
         if Int.random(in: 0..<4, using: &rng) == 0 {

@@ -60,3 +60,35 @@ extension SummaryTree {
     }
   }
 }
+
+extension SummaryTree {
+  /// Replaces the items between two cuts (as ``split(_:at:)`` cuts) with
+  /// `items`: the items that end after `range.lowerBound` and at or before
+  /// `range.upperBound` in metric `M` (items that measure 0 at the lower
+  /// bound stay before the new ones).
+  ///
+  /// - Complexity: O(log n + k) for k new items.
+  @inlinable
+  public mutating func replace<M: TreeMetric, S: Sequence<Item>>(
+    _ metric: M.Type, _ range: Range<Int>, with items: S
+  ) where M.Summary == Summary {
+    let (head, rest) = split(metric, at: range.lowerBound)
+    let cut = range.upperBound - M.measure(head.summary)
+    let tail = cut > 0 ? rest.split(metric, at: cut).1 : rest
+    var result = head
+    result.append(contentsOf: SummaryTree(items))
+    result.append(contentsOf: tail)
+    self = result
+  }
+
+  /// Inserts `items` at the cut before the item that holds `offset` in
+  /// metric `M` (after the items that end at or before it).
+  ///
+  /// - Complexity: O(log n + k) for k new items.
+  @inlinable
+  public mutating func insert<M: TreeMetric, S: Sequence<Item>>(
+    contentsOf items: S, at offset: Int, in metric: M.Type
+  ) where M.Summary == Summary {
+    replace(metric, offset..<offset, with: items)
+  }
+}
