@@ -244,3 +244,21 @@ func randomValues(_ count: Int, using rng: inout SeededRandom) -> [Int] {
     }
   }
 }
+
+struct Refusal: Error {}
+
+@Suite struct SummaryTreeUpdateTests {
+  @Test func aThrowingUpdateLeavesSummariesRight() {
+    var tree = Tree((0..<100).map { Piece(value: $0 % 5) })
+    var model = (0..<100).map { $0 % 5 }
+    #expect(throws: Refusal.self) {
+      try tree.updateItem(ItemMetric.self, at: 42, bias: .right) {
+        (item: inout Piece, _: Counts) throws -> (Void, TreeItemChange<Piece>) in
+        item.value = 100
+        throw Refusal()
+      }
+    }
+    model[42] = 100
+    expectMatches(tree, model)
+  }
+}

@@ -1,7 +1,10 @@
 extension SummaryTree {
-  /// A position on one item of a tree snapshot that moves to the next or the
-  /// previous item in amortized O(1), and knows the summary of everything
-  /// before its item.
+  /// A position on one item of a tree snapshot that moves to the next item in
+  /// amortized O(1) (the previous in O(log n)), and knows the summary of
+  /// everything before its item.
+  ///
+  /// Once it has moved past either end, the cursor stays there: ``item`` is
+  /// `nil` and both moves return `nil`.
   ///
   /// The cursor holds the snapshot it was made from: later changes to the tree
   /// value do not affect it.
@@ -52,7 +55,8 @@ extension SummaryTree {
 
     /// Moves to the previous item and returns it; `nil` before the start.
     ///
-    /// - Complexity: amortized O(1), O(log n) at worst.
+    /// - Complexity: O(log n): the prefix is summed again (a monoid has no
+    ///   subtraction).
     @inlinable
     @discardableResult
     public mutating func movePrevious() -> Item? {

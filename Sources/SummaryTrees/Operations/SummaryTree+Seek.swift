@@ -1,6 +1,6 @@
 /// Where a seek in a ``SummaryTree`` landed: the item, and the summary of
 /// everything before it.
-public struct TreeLocation<Item: TreeItem> {
+public struct TreeLocation<Item: TreeItem>: Sendable {
   /// The item found.
   public var item: Item
   /// The sum of the summaries of all items before `item`.

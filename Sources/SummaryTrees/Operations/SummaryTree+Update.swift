@@ -1,6 +1,6 @@
 /// What an in-place update of a ``SummaryTree`` item does to the tree after
 /// the update closure has run.
-public enum TreeItemChange<Item: TreeItem> {
+public enum TreeItemChange<Item: TreeItem>: Sendable {
   /// Keep the (possibly modified) item where it is.
   case keep
   /// Remove the item.
@@ -17,7 +17,11 @@ extension SummaryTree {
   /// This is the fast path for small edits: no node is allocated unless one
   /// overflows or is shared with another tree value.
   ///
+  /// If `body` throws, the item keeps whatever changes it made, the tree's
+  /// summaries are brought up to date, and the error is rethrown.
+  ///
   /// - Parameters:
+  ///   - metric: the metric `offset` is measured in.
   ///   - offset: a position in metric `M`.
   ///   - bias: which item to take when `offset` falls between two.
   ///   - body: receives the item and the summary of everything before it;
@@ -56,7 +60,15 @@ extension SummaryTree {
     var prefix = prefix
     let (i, rest) = pickSlot(metric, in: node, offset: offset, bias: bias, prefix: &prefix)
     if node.height == 0 {
-      let (r, change) = try body(&node.items[i], prefix)
+      let r: R
+      let change: TreeItemChange<Item>
+      do {
+        (r, change) = try body(&node.items[i], prefix)
+      } catch {
+        // The item may have changed before the closure threw.
+        node.recomputeSummary()
+        throw error
+      }
       result = r
       switch change {
       case .keep:
@@ -70,8 +82,15 @@ extension SummaryTree {
       return node.count > _TreeLimits.maxFill ? node.splitIfOverfull() : []
     }
     node.ensureUniqueChild(i)
-    let siblings = try update(
-      node.children[i], metric, offset: rest, bias: bias, prefix: prefix, result: &result, body)
+    let siblings: ContiguousArray<Node>
+    do {
+      siblings = try update(
+        node.children[i], metric, offset: rest, bias: bias, prefix: prefix, result: &result, body)
+    } catch {
+      node.refreshChildSummary(i)
+      node.recomputeSummary()
+      throw error
+    }
     node.refreshChildSummary(i)
     if siblings.isEmpty {
       if node.children[i].count < _TreeLimits.minFill { node.fixUnderflow(at: i) }

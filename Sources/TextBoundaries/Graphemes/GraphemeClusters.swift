@@ -13,7 +13,7 @@ import TextRope
 /// ```swift
 /// let clusters = GraphemeClusters(Rope("e\u{301}👨‍👩‍👧 🇫🇷"))
 /// try clusters.boundaries(in: 0..<clusters.rope.utf16Count)  // [0, 2, 10, 11, 15]
-/// try clusters.snappedOutward(1..<3)                          // 0..<10
+/// try clusters.snappedOutward(1..<5)                          // 0..<10
 /// ```
 ///
 /// Offsets are UTF-16 code units. An offset out of bounds or inside a

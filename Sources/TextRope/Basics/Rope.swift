@@ -9,7 +9,7 @@ import SummaryTrees
 ///
 /// ```swift
 /// var rope = Rope("Hello, wörld!\n")
-/// try rope.replace(8..<12, with: "world")        // UTF-16 offsets
+/// try rope.replace(7..<12, with: "world")        // UTF-16 offsets
 /// let snapshot = rope                             // O(1)
 /// try rope.insert("👋 ", at: 0)
 /// String(snapshot)                                // "Hello, world!\n"

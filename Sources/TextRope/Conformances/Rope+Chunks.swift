@@ -44,7 +44,8 @@ extension Rope {
 }
 
 /// A position on one chunk of a rope snapshot that steps to the next or the
-/// previous chunk, and knows where its chunk starts in every unit.
+/// previous chunk, and knows where its chunk starts in every unit. Once it
+/// has moved past either end, it stays there.
 public struct RopeChunkCursor: Sendable {
   var base: SummaryTree<_TextChunk>.Cursor
 
@@ -64,7 +65,7 @@ public struct RopeChunkCursor: Sendable {
 
   /// Moves to the previous chunk; returns `false` before the start.
   ///
-  /// - Complexity: amortized O(1), O(log n) at worst
+  /// - Complexity: O(log n)
   @discardableResult
   public mutating func movePrevious() -> Bool { base.movePrevious() != nil }
 }

@@ -107,7 +107,7 @@ extension Rope {
     case .refused(let error):
       throw error
     case .notInPlace:
-      replaceUTF8(try utf8Range(of: range, in: unit), with: new)
+      replaceBySplicing(try utf8Range(of: range, in: unit), with: new)
     }
   }
 
@@ -122,6 +122,17 @@ extension Rope {
       return
     }
     if case .done = editInPlace(UTF8Metric.self, range, .utf8, with: new) { return }
+    replaceBySplicing(range, with: new)
+  }
+
+  /// The general path of an edit: splits the rope around `range` (UTF-8, on
+  /// scalar boundaries) and concatenates the parts with the new text.
+  mutating func replaceBySplicing(_ range: Range<Int>, with new: UnsafeBufferPointer<UInt8>) {
+    defer { _invariantCheck() }
+    if tree.isEmpty {
+      self = Rope(validUTF8: new)
+      return
+    }
     let (head, rest) = splitUTF8(at: range.lowerBound)
     var result = head
     result.append(Rope(validUTF8: new))
