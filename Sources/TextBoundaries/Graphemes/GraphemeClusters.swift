@@ -7,8 +7,9 @@ import TextRope
 /// ICU reads the rope's chunks in place through a `UText`, so it sees as much
 /// context as a rule needs: a run of 20,000 regional indicators or a long
 /// emoji ZWJ sequence is measured from its real start, not from a window.
-/// Between two scalars that always break (printable ASCII, most Latin, Greek,
-/// Cyrillic, kana, CJK) the answer comes without asking ICU.
+/// Between two scalars that always break (ASCII, most Latin, Greek, Cyrillic,
+/// kana, CJK, Hangul syllables, common emoji) the answer comes without asking
+/// ICU.
 ///
 /// ```swift
 /// let clusters = GraphemeClusters(Rope("e\u{301}👨‍👩‍👧 🇫🇷"))
@@ -49,7 +50,7 @@ public struct GraphemeClusters: Sendable {
     let byte = try utf8(offset)
     if offset == 0 || offset == rope.utf16Count { return true }
     if let before = rope._scalar(before: byte), let after = rope._scalar(at: byte),
-      _isSimpleScalar(before) && _isSimpleScalar(after)
+      _breaksBetween(before, after)
     {
       return true
     }
@@ -66,9 +67,8 @@ public struct GraphemeClusters: Sendable {
     let byte = try utf8(offset)
     if offset == rope.utf16Count { return nil }
     var scalars = _ScalarIterator(rope, utf8Offset: byte)
-    if let current = scalars.next(), _isSimpleScalar(current) {
-      let next = scalars.next()
-      if next.map(_isSimpleScalar) ?? true { return offset + _UTF8Scalar.utf16Width(current) }
+    if let current = scalars.next(), _breaksBetween(current, scalars.next()) {
+      return offset + _UTF8Scalar.utf16Width(current)
     }
     return try _BreakerPool.withBreaker(over: rope) { breaker in
       let result = engine_breaker_following(breaker, Int64(offset))
@@ -83,10 +83,11 @@ public struct GraphemeClusters: Sendable {
   public func boundary(before offset: Int) throws(BoundaryError) -> Int? {
     let byte = try utf8(offset)
     if offset == 0 { return nil }
-    if let previous = rope._scalar(before: byte), _isSimpleScalar(previous) {
-      let width = _UTF8Scalar.utf16Width(previous)
+    if let previous = rope._scalar(before: byte) {
       let earlier = rope._scalar(before: byte - _UTF8Scalar.utf8Width(previous))
-      if earlier.map(_isSimpleScalar) ?? true { return offset - width }
+      if earlier.map({ _breaksBetween($0, previous) }) ?? true {
+        return offset - _UTF8Scalar.utf16Width(previous)
+      }
     }
     return try _BreakerPool.withBreaker(over: rope) { breaker in
       let result = engine_breaker_preceding(breaker, Int64(offset))
@@ -117,47 +118,71 @@ public struct GraphemeClusters: Sendable {
   ) throws(BoundaryError) {
     let lowerByte = try utf8(range.lowerBound)
     _ = try utf8(range.upperBound)
-    var breaker: OpaquePointer? = nil
     var lease: _BreakerPool.Lease? = nil
     defer { lease?.release() }
-    /// ICU's next boundary after `offset`, opening an iterator on first use.
-    func following(_ offset: Int) throws(BoundaryError) -> Int {
-      if breaker == nil {
-        lease = try _BreakerPool.lease(over: rope)
-        breaker = lease?.breaker.raw
+    var icuPosition = -1
+    var failure: BoundaryError? = nil
+    /// ICU's first boundary after `offset` (a boundary), stepping on from
+    /// ICU's own position when it is there; an iterator is leased on first use.
+    func icuBoundary(after offset: Int) -> Int {
+      if lease == nil {
+        do throws(BoundaryError) {
+          lease = try _BreakerPool.lease(over: rope)
+        } catch {
+          failure = error
+          return rope.utf16Count
+        }
       }
-      guard let breaker else { return rope.utf16Count }
-      let result = engine_breaker_following(breaker, Int64(offset))
-      return result < 0 ? rope.utf16Count : Int(result)
+      guard let breaker = lease?.breaker.raw else { return rope.utf16Count }
+      let result =
+        offset == icuPosition
+        ? engine_breaker_next(breaker) : engine_breaker_following(breaker, Int64(offset))
+      icuPosition = result < 0 ? rope.utf16Count : Int(result)
+      return icuPosition
     }
 
+    // `position` is where `current` starts; `target` is the next boundary
+    // known so far (the position itself when it is a boundary).
     var position = range.lowerBound
-    var scalars = _ScalarIterator(rope, utf8Offset: lowerByte)
-    var current = scalars.next()
-    var next = scalars.next()
-    func step(to target: Int) {
-      while position < target, let c = current {
-        position += _UTF8Scalar.utf16Width(c)
-        current = next
-        next = scalars.next()
-      }
-    }
-    if try !isBoundary(position) {
-      step(to: try following(position))
-      if position > range.upperBound { return }
-    }
-    body(position)
-    while position < range.upperBound, let c = current {
-      if _isSimpleScalar(c) && (next.map(_isSimpleScalar) ?? true) {
-        position += _UTF8Scalar.utf16Width(c)
-        current = next
-        next = scalars.next()
-      } else {
-        step(to: try following(position))
-      }
-      if position > range.upperBound { break }
+    var target: Int
+    if try isBoundary(position) {
+      target = position
       body(position)
+    } else {
+      target = icuBoundary(after: position)
     }
+    if let failure { throw failure }
+    let upper = range.upperBound
+    var current: UInt32? = nil
+    var done = position >= upper
+    /// Moves past `current`, given the scalar after it (`nil` at the end).
+    func advance(before next: UInt32?) {
+      guard let c = current else { return }
+      let after = position + _UTF8Scalar.utf16Width(c)
+      if target <= position {
+        target = _breaksBetween(c, next) ? after : icuBoundary(after: position)
+      }
+      position = after
+      if position == target && position <= upper { body(position) }
+      if position >= upper || failure != nil { done = true }
+    }
+    var cursor = rope.chunkCursor(at: lowerByte, in: .utf8)
+    var start = lowerByte - cursor.start.utf8
+    while !done, let chunk = cursor.chunk {
+      chunk.utf8.withUnsafeBufferPointer { bytes in
+        var i = start
+        while i < bytes.count && !done {
+          let (scalar, length) = _UTF8Scalar.decode(bytes, at: i)
+          i += length
+          if current != nil { advance(before: scalar) }
+          current = scalar
+        }
+      }
+      start = 0
+      cursor.moveNext()
+    }
+    if !done { advance(before: nil) }
+    if let failure { throw failure }
   }
 
   /// `range` widened to the nearest boundaries outside it (a bound that is

@@ -17,6 +17,37 @@ enum _UTF8Scalar {
     )
   }
 
+  /// Writes the UTF-16 encoding of valid UTF-8 `bytes` into `target`, which
+  /// has room for it; returns the number of units written.
+  static func transcodeToUTF16(
+    _ bytes: UnsafeBufferPointer<UInt8>, into target: UnsafeMutableBufferPointer<UInt16>
+  ) -> Int {
+    var i = 0
+    var written = 0
+    let count = bytes.count
+    while i < count {
+      let b = bytes[i]
+      if b < 0x80 {
+        target[written] = UInt16(b)
+        written += 1
+        i += 1
+        continue
+      }
+      let (scalar, length) = decode(bytes, at: i)
+      i += length
+      if scalar < 0x1_0000 {
+        target[written] = UInt16(truncatingIfNeeded: scalar)
+        written += 1
+      } else {
+        let v = scalar - 0x1_0000
+        target[written] = UInt16(truncatingIfNeeded: 0xD800 + (v >> 10))
+        target[written + 1] = UInt16(truncatingIfNeeded: 0xDC00 + (v & 0x3FF))
+        written += 2
+      }
+    }
+    return written
+  }
+
   /// UTF-8 code units of a scalar.
   @inline(__always)
   static func utf8Width(_ scalar: UInt32) -> Int {
@@ -77,17 +108,64 @@ extension Rope {
   }
 }
 
-/// Scalars between which a grapheme cluster boundary always falls, whatever
-/// surrounds them (UAX #29: their Grapheme_Cluster_Break is Other and they are
-/// not Extended_Pictographic after a ZWJ, which is not one of them): printable
-/// ASCII, Latin-1 letters and Latin extensions, Greek and Cyrillic letters,
-/// kana and CJK ideographs. Between two of these the engine answers without
-/// asking ICU.
+/// Whether a grapheme cluster boundary certainly falls between scalars `a`
+/// and `b` (`b` is `nil` at the end of the text), whatever surrounds them;
+/// `false` means ICU must decide.
+///
+/// UAX #29 keeps `a` and `b` together only when `a` is CR (before LF),
+/// Prepend, ZWJ, a regional indicator or a Hangul jamo, or when `b` is Extend,
+/// ZWJ, a SpacingMark, a regional indicator or a Hangul jamo. The sets below
+/// hold none of those: scalars whose Grapheme_Cluster_Break is Other,
+/// Control, LF, LV or LVT (Hangul syllables), and Extended_Pictographic
+/// symbols (which join only after a ZWJ).
 @inline(__always)
-func _isSimpleScalar(_ s: UInt32) -> Bool {
-  if s < 0x7F { return s >= 0x20 }
-  if s < 0x300 { return s >= 0xA0 && s != 0xAD }
+func _breaksBetween(_ a: UInt32, _ b: UInt32?) -> Bool {
+  guard let b else { return true }
+  return _isLeftSafeScalar(a) && _isRightSafeScalar(b)
+}
+
+/// Controls other than CR break before anything (GB4); with the common
+/// scalars, nothing after them joins them.
+@inline(__always)
+func _isLeftSafeScalar(_ s: UInt32) -> Bool {
+  if s < 0x20 { return s != 0x0D }
+  return _isCommonScalar(s)
+}
+
+/// Controls, CR and LF included, are broken before (GB5: the left side is
+/// never CR here, since CR is not left-safe); with the common scalars, they
+/// join nothing before them.
+@inline(__always)
+func _isRightSafeScalar(_ s: UInt32) -> Bool {
+  if s < 0x20 { return true }
+  return _isCommonScalar(s)
+}
+
+/// Scalars that neither extend what comes before them nor attach to what
+/// comes after (Grapheme_Cluster_Break Other, Control, LV, LVT, and
+/// Extended_Pictographic without Extend): printable ASCII, C1 controls,
+/// Latin-1 and Latin extensions, Greek, Cyrillic, kana, CJK ideographs,
+/// Hangul syllables and the common emoji blocks.
+@inline(__always)
+func _isCommonScalar(_ s: UInt32) -> Bool {
+  if s < 0x300 { return s >= 0x20 && s != 0xAD }  // 0xAD is Control: fine, but keep it to ICU
   if s < 0x530 { return s >= 0x370 && (s < 0x483 || s > 0x489) }
-  if s >= 0x4E00 { return s <= 0x9FFF }
-  return (s >= 0x3041 && s <= 0x3096) || (s >= 0x30A1 && s <= 0x30FA)
+  if s < 0x2600 { return false }
+  if s <= 0x27BF { return true }  // Miscellaneous Symbols, Dingbats
+  if s < 0x3041 { return false }
+  if s <= 0x3096 { return true }  // Hiragana
+  if s < 0x30A1 { return false }
+  if s <= 0x30FA { return true }  // Katakana
+  if s < 0x4E00 { return false }
+  if s <= 0x9FFF { return true }  // CJK Unified Ideographs
+  if s < 0xAC00 { return false }
+  if s <= 0xD7A3 { return true }  // Hangul syllables (LV, LVT)
+  if s < 0x1F300 { return false }
+  if s <= 0x1F3FA { return true }  // Miscellaneous Symbols and Pictographs (to the skin tones)
+  if s < 0x1F400 { return false }
+  if s <= 0x1F64F { return true }  // … and Emoticons
+  if s < 0x1F680 { return false }
+  if s <= 0x1F6FF { return true }  // Transport and Map Symbols
+  if s < 0x1F900 { return false }
+  return s <= 0x1F9FF  // Supplemental Symbols and Pictographs
 }

@@ -77,48 +77,52 @@ enum _BreakerPool {
 }
 
 /// The text ICU reads: a rope snapshot, served a chunk at a time in UTF-16.
+///
+/// ICU walks forward, but a query that starts near a chunk's start backs up
+/// into the chunk before, then comes forward again: the last few chunks
+/// served are kept in UTF-16, so that going back and forth costs a copy, not
+/// a seek and a transcoding.
 final class _RopeTextSource {
   let rope: Rope
+  /// Recently served chunks: their UTF-16 start and their UTF-16 units.
+  var recent: [(start: Int, units: [UInt16])] = []
 
   init(rope: Rope) {
     self.rope = rope
+  }
+
+  /// The chunk holding UTF-16 offset `index` in UTF-16, and its start.
+  func chunk(at index: Int, forward: Bool) -> (start: Int, units: [UInt16]) {
+    for entry in recent {
+      let end = entry.start + entry.units.count
+      if forward ? (entry.start <= index && index < end) : (entry.start < index && index <= end) {
+        return entry
+      }
+    }
+    guard let (chunk, prefix) = rope.chunk(at: index, in: .utf16, preferEarlier: !forward) else {
+      return (0, [])
+    }
+    let units = chunk.utf8.withUnsafeBufferPointer { bytes in
+      [UInt16](unsafeUninitializedCapacity: chunk.summary.utf16) { buffer, count in
+        count = _UTF8Scalar.transcodeToUTF16(bytes, into: buffer)
+      }
+    }
+    let entry = (start: prefix.utf16, units: units)
+    if recent.count == 3 { recent.removeFirst() }
+    recent.append(entry)
+    return entry
   }
 
   /// The `engine_text_fill` callback: the chunk holding `index`, in UTF-16.
   static let fill: engine_text_fill = { context, index, forward, buffer, capacity, start in
     guard let context, let buffer, let start else { return 0 }
     let source = Unmanaged<_RopeTextSource>.fromOpaque(context).takeUnretainedValue()
-    let cursor = source.rope.chunkCursor(at: Int(index), in: .utf16, preferEarlier: !forward)
-    guard let chunk = cursor.chunk else {
-      start.pointee = 0
-      return 0
+    let (chunkStart, units) = source.chunk(at: Int(index), forward: forward)
+    let count = min(units.count, Int(capacity))
+    units.withUnsafeBufferPointer { source in
+      if let base = source.baseAddress { buffer.update(from: base, count: count) }
     }
-    start.pointee = Int64(cursor.start.utf16)
-    var written = 0
-    let limit = Int(capacity)
-    chunk.utf8.withUnsafeBufferPointer { bytes in
-      if chunk.summary.utf16 == bytes.count {  // ASCII
-        for i in 0..<min(bytes.count, limit) { buffer[i] = UInt16(bytes[i]) }
-        written = min(bytes.count, limit)
-        return
-      }
-      var i = 0
-      while i < bytes.count && written < limit {
-        let (scalar, length) = _UTF8Scalar.decode(bytes, at: i)
-        i += length
-        if scalar < 0x1_0000 {
-          buffer[written] = UInt16(scalar)
-          written += 1
-        } else if written + 1 < limit {
-          let v = scalar - 0x1_0000
-          buffer[written] = UInt16(0xD800 + (v >> 10))
-          buffer[written + 1] = UInt16(0xDC00 + (v & 0x3FF))
-          written += 2
-        } else {
-          break
-        }
-      }
-    }
-    return Int32(written)
+    start.pointee = Int64(chunkStart)
+    return Int32(count)
   }
 }

@@ -229,4 +229,45 @@ enum _UTF8Counts {
     }
     return nil
   }
+
+  /// Whether `word` may hold the last byte of a paragraph separator (a byte
+  /// below 0x0E, or 0xA9); `false` means it certainly does not.
+  @inline(__always)
+  static func mayEndSeparator(_ word: UInt64) -> Bool {
+    hasByteBelow(word, 0x0E) || hasByte(word, 0xA9)
+  }
+
+  /// The offset right after the last separator that ends at or before byte
+  /// `end`, or `nil` if none does.
+  @usableFromInline
+  static func lastSeparatorEnd(before end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var i = end - 1
+    while i >= 0 {
+      if i >= 7 && !mayEndSeparator(load(bytes, i - 7)) {
+        i -= 8
+        continue
+      }
+      if endsSeparator(bytes, i) { return i + 1 }
+      i -= 1
+    }
+    return nil
+  }
+
+  /// The offset of the last byte of the first separator that ends at or
+  /// after byte `start` (a separator whose last byte is at `start` or
+  /// later), or `nil` if none does.
+  @usableFromInline
+  static func firstSeparatorLastByte(from start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int?
+  {
+    var i = start
+    while i < bytes.count {
+      if i + 8 <= bytes.count && !mayEndSeparator(load(bytes, i)) {
+        i += 8
+        continue
+      }
+      if endsSeparator(bytes, i) { return i }
+      i += 1
+    }
+    return nil
+  }
 }

@@ -74,6 +74,24 @@ extension Rope {
   /// The most UTF-8 bytes (and so UTF-16 units) one chunk holds.
   public static var maxChunkUTF8Count: Int { _ChunkLimits.maxBytes }
 
+  /// The chunk that holds `offset` (of `unit`) and the counts of the text
+  /// before it, found as ``chunkCursor(at:in:preferEarlier:)`` finds it but
+  /// without a cursor's path; `nil` in an empty rope.
+  ///
+  /// - Complexity: O(log n)
+  public func chunk(
+    at offset: Int, in unit: TextUnit, preferEarlier: Bool = false
+  ) -> (chunk: RopeChunk, start: TextSummary)? {
+    let bias: Bias = preferEarlier ? .left : .right
+    let hit: TreeLocation<_TextChunk>?
+    switch unit {
+    case .utf8: hit = tree.find(UTF8Metric.self, offset, bias: bias)
+    case .utf16: hit = tree.find(UTF16Metric.self, offset, bias: bias)
+    case .unicodeScalars: hit = tree.find(ScalarMetric.self, offset, bias: bias)
+    }
+    return hit.map { (RopeChunk(utf8: $0.item.bytes, summary: $0.item.summary), $0.prefix) }
+  }
+
   /// A cursor on the chunk that holds `offset` (of `unit`). With
   /// `preferEarlier`, an offset on a chunk boundary finds the chunk that
   /// ends there; else the one that starts there. An offset at the end finds

@@ -51,31 +51,66 @@ extension Rope {
   public func paragraph(
     containing offset: Int, in unit: TextUnit = .utf16
   ) throws(RopeError) -> (range: Range<Int>, contentsEnd: Int) {
-    let number = try paragraphNumber(at: offset, in: unit)
-    let start = try paragraphStart(number, in: unit)
-    guard number + 1 < paragraphCount else {
-      let end = count(in: unit)
-      return (start..<end, end)
+    try checkBounds(offset, unit)
+    let cursor = chunkCursor(at: offset, in: unit)
+    guard let chunk = cursor.chunk else { return (0..<0, 0) }
+    let prefix = cursor.start
+    return try chunk.utf8.withUnsafeBufferPointer {
+      (bytes) throws(RopeError) -> (range: Range<Int>, contentsEnd: Int) in
+      let measure = chunk.summary[unit]
+      guard let local = _UTF8Counts.byteOffset(of: offset - prefix[unit], unit, measure, in: bytes)
+      else {
+        throw unit == .utf8
+          ? .splitsScalar(utf8Offset: offset) : .splitsSurrogatePair(utf16Offset: offset)
+      }
+      /// A byte offset in this chunk, in `unit` from the start of the text.
+      func inUnit(_ byte: Int) -> Int {
+        if unit == .utf8 || measure == bytes.count { return prefix[unit] + byte }
+        return prefix[unit] + _UTF8Counts.units(upTo: byte, utf16: unit == .utf16, in: bytes)
+      }
+      // The start: after the last separator before the offset, in this chunk
+      // or (through the separator index) in an earlier one.
+      let start: Int
+      if let end = _UTF8Counts.lastSeparatorEnd(before: local, in: bytes) {
+        start = inUnit(end)
+      } else if prefix.paragraphSeparators == 0 {
+        start = 0
+      } else {
+        start = try paragraphStart(prefix.paragraphSeparators, in: unit)
+      }
+      // The end: after the first separator that ends after the offset.
+      if let last = _UTF8Counts.firstSeparatorLastByte(from: local, in: bytes) {
+        let end = inUnit(last + 1)
+        return (start..<end, end - Self.separatorLength(endingAt: last, in: bytes, unit))
+      }
+      let number = prefix.paragraphSeparators + chunk.summary.paragraphSeparators
+      guard number < paragraphSeparatorCount,
+        let hit = tree.find(ParagraphSeparatorMetric.self, number + 1, bias: .left)
+      else {
+        let end = count(in: unit)
+        return (start..<end, end)
+      }
+      return hit.item.bytes.withUnsafeBufferPointer { other in
+        let nth = number + 1 - hit.prefix.paragraphSeparators
+        let after = _UTF8Counts.byteOffset(afterSeparator: nth, in: other) ?? other.count
+        let end =
+          unit == .utf8 || hit.item.summary[unit] == other.count
+          ? hit.prefix[unit] + after
+          : hit.prefix[unit] + _UTF8Counts.units(upTo: after, utf16: unit == .utf16, in: other)
+        return (start..<end, end - Self.separatorLength(endingAt: after - 1, in: other, unit))
+      }
     }
-    let endUTF8 = try paragraphStart(number + 1, in: .utf8)
-    let end = unit == .utf8 ? endUTF8 : try self.offset(ofUTF8: endUTF8, in: unit)
-    return (start..<end, end - separatorLength(endingAt: endUTF8, in: unit))
   }
 
-  /// The length in `unit` of the paragraph separator that ends at UTF-8
-  /// offset `end`.
-  func separatorLength(endingAt end: Int, in unit: TextUnit) -> Int {
-    guard let hit = tree.find(UTF8Metric.self, end, bias: .left) else { return 0 }
-    let local = end - hit.prefix.utf8
-    return hit.item.bytes.withUnsafeBufferPointer { bytes in
-      switch bytes[local - 1] {
-      case 0x0A:
-        return local >= 2 && bytes[local - 2] == 0x0D ? 2 : 1
-      case 0xA9:  // U+2029: E2 80 A9
-        return unit == .utf8 ? 3 : 1
-      default:  // CR
-        return 1
-      }
+  /// The length in `unit` of the paragraph separator whose last byte is at
+  /// `last`.
+  static func separatorLength(
+    endingAt last: Int, in bytes: UnsafeBufferPointer<UInt8>, _ unit: TextUnit
+  ) -> Int {
+    switch bytes[last] {
+    case 0x0A: return last >= 1 && bytes[last - 1] == 0x0D ? 2 : 1
+    case 0xA9: return unit == .utf8 ? 3 : 1  // U+2029: E2 80 A9
+    default: return 1  // CR
     }
   }
 }
