@@ -100,6 +100,17 @@ final class _TreeNode<Item: TreeItem>: @unchecked Sendable {
     summary = total
   }
 
+  /// Updates `summary` after one part of it, `old`, became `new`: by
+  /// subtraction when the summary allows it, else by adding up the slots.
+  @inlinable @inline(__always)
+  func replaceInSummary(_ old: Summary, with new: Summary) {
+    if let rest = Summary.removing(old, from: summary) {
+      summary = rest + new
+    } else {
+      recomputeSummary()
+    }
+  }
+
   /// Makes `children[index]` uniquely referenced, copying it if it is shared.
   @inlinable @inline(__always)
   func ensureUniqueChild(_ index: Int) {

@@ -9,6 +9,18 @@ public protocol TreeSummary: Sendable, Equatable {
 
   /// The summary of `lhs`'s items followed by `rhs`'s items.
   static func + (lhs: Self, rhs: Self) -> Self
+
+  /// `total` with its part `part` taken out, for summaries that are
+  /// commutative groups (counts and lengths are); `nil`, the default, when
+  /// there is no such inverse. A small edit then updates each node on its
+  /// path in O(1) instead of adding up the node's slots again.
+  static func removing(_ part: Self, from total: Self) -> Self?
+}
+
+extension TreeSummary {
+  /// No inverse: the tree adds up a node's slots again after a change.
+  @inlinable @inline(__always)
+  public static func removing(_ part: Self, from total: Self) -> Self? { nil }
 }
 
 extension TreeSummary {

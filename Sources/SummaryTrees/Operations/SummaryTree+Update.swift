@@ -60,6 +60,7 @@ extension SummaryTree {
     var prefix = prefix
     let (i, rest) = pickSlot(metric, in: node, offset: offset, bias: bias, prefix: &prefix)
     if node.height == 0 {
+      let oldItem = node.items[i].summary
       let r: R
       let change: TreeItemChange<Item>
       do {
@@ -70,35 +71,45 @@ extension SummaryTree {
         throw error
       }
       result = r
+      var replacement = Summary.zero
       switch change {
       case .keep:
-        break
+        replacement = node.items[i].summary
       case .remove:
         node.items.remove(at: i)
       case .insertAfter(let more):
+        replacement = node.items[i].summary
+        for item in more { replacement += item.summary }
         node.items.insert(contentsOf: more, at: i + 1)
       }
-      node.recomputeSummary()
+      node.replaceInSummary(oldItem, with: replacement)
       return node.count > _TreeLimits.maxFill ? node.splitIfOverfull() : []
     }
     node.ensureUniqueChild(i)
+    let oldChild = node.childSummaries[i]
     let siblings: ContiguousArray<Node>
     do {
+      // `node` holds the child for the whole call: no need to retain it.
+      unowned(unsafe) let child = node.children[i]
       siblings = try update(
-        node.children[i], metric, offset: rest, bias: bias, prefix: prefix, result: &result, body)
+        child, metric, offset: rest, bias: bias, prefix: prefix, result: &result, body)
     } catch {
       node.refreshChildSummary(i)
       node.recomputeSummary()
       throw error
     }
     node.refreshChildSummary(i)
+    // What the child became (with the siblings it split into); rebalancing
+    // below moves slots between children but does not change the total.
+    var replacement = node.childSummaries[i]
     if siblings.isEmpty {
       if node.children[i].count < _TreeLimits.minFill { node.fixUnderflow(at: i) }
     } else {
+      for sibling in siblings { replacement += sibling.summary }
       node.children.insert(contentsOf: siblings, at: i + 1)
       node.childSummaries.insert(contentsOf: siblings.lazy.map(\.summary), at: i + 1)
     }
-    node.recomputeSummary()
+    node.replaceInSummary(oldChild, with: replacement)
     return node.count > _TreeLimits.maxFill ? node.splitIfOverfull() : []
   }
 }

@@ -35,6 +35,10 @@ public struct TextSummary: TreeSummary, Hashable, CustomStringConvertible {
       paragraphSeparators: lhs.paragraphSeparators + rhs.paragraphSeparators)
   }
 
+  /// Counts form a commutative group: a part can be taken out of a total.
+  @inlinable @inline(__always)
+  public static func removing(_ part: Self, from total: Self) -> Self? { total - part }
+
   /// The summary of `lhs` without its part `rhs`.
   @inlinable
   public static func - (lhs: Self, rhs: Self) -> Self {

@@ -37,12 +37,10 @@ extension Rope {
     _ metric: M.Type, _ offset: Int, utf16: Bool
   ) throws(RopeError) -> Int where M.Summary == TextSummary {
     guard let hit = tree.find(metric, offset, bias: .right) else { return 0 }
-    let local = offset - M.measure(hit.prefix)
-    if local == 0 { return hit.prefix.utf8 }
-    if local == M.measure(hit.item.summary) { return hit.prefix.utf8 + hit.item.count }
-    if hit.item.summary.utf8 == M.measure(hit.item.summary) { return hit.prefix.utf8 + local }
+    let measure = M.measure(hit.item.summary)
     let byte = hit.item.bytes.withUnsafeBufferPointer {
-      _UTF8Counts.byteOffset(of: local, utf16: utf16, in: $0)
+      _UTF8Counts.byteOffset(
+        of: offset - M.measure(hit.prefix), utf16 ? .utf16 : .unicodeScalars, measure, in: $0)
     }
     guard let byte else { throw .splitsSurrogatePair(utf16Offset: offset) }
     return hit.prefix.utf8 + byte
@@ -70,7 +68,8 @@ extension Rope {
       if hit.item.summary[unit] == hit.item.count { return base + local }
       return base
         + hit.item.bytes.withUnsafeBufferPointer {
-          _UTF8Counts.units(upTo: local, utf16: unit == .utf16, in: $0)
+          _UTF8Counts.units(
+            upTo: local, utf16: unit == .utf16, total: hit.item.summary[unit], in: $0)
         }
     }
   }

@@ -66,7 +66,8 @@ extension Rope {
       /// A byte offset in this chunk, in `unit` from the start of the text.
       func inUnit(_ byte: Int) -> Int {
         if unit == .utf8 || measure == bytes.count { return prefix[unit] + byte }
-        return prefix[unit] + _UTF8Counts.units(upTo: byte, utf16: unit == .utf16, in: bytes)
+        return prefix[unit]
+          + _UTF8Counts.units(upTo: byte, utf16: unit == .utf16, total: measure, in: bytes)
       }
       // The start: after the last separator before the offset, in this chunk
       // or (through the separator index) in an earlier one.
@@ -96,7 +97,9 @@ extension Rope {
         let end =
           unit == .utf8 || hit.item.summary[unit] == other.count
           ? hit.prefix[unit] + after
-          : hit.prefix[unit] + _UTF8Counts.units(upTo: after, utf16: unit == .utf16, in: other)
+          : hit.prefix[unit]
+            + _UTF8Counts.units(
+              upTo: after, utf16: unit == .utf16, total: hit.item.summary[unit], in: other)
         return (start..<end, end - Self.separatorLength(endingAt: after - 1, in: other, unit))
       }
     }
