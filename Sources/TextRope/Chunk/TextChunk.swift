@@ -14,6 +14,9 @@ enum _ChunkLimits {
   /// The most bytes a chunk holds.
   @usableFromInline static let maxBytes = 1024
   #endif
+  /// How full a new rope's chunks are: a little below `maxBytes`, so that
+  /// typing into freshly loaded text fills the slack before it splits chunks.
+  @usableFromInline static let buildBytes = maxBytes - maxBytes / 40
   /// Chunks below this size are merged with a neighbour when an edit
   /// leaves them at a seam.
   @usableFromInline static let minBytes = maxBytes / 4
@@ -37,8 +40,9 @@ struct _TextChunk: TreeItem {
 
   /// A chunk holding a copy of valid UTF-8 `bytes`.
   @usableFromInline
-  init(copying bytes: UnsafeBufferPointer<UInt8>) {
-    self.bytes = ContiguousArray(unsafeUninitializedCapacity: bytes.count) { buffer, count in
+  init(copying bytes: UnsafeBufferPointer<UInt8>, capacity: Int = 0) {
+    let capacity = max(capacity, bytes.count)
+    self.bytes = ContiguousArray(unsafeUninitializedCapacity: capacity) { buffer, count in
       if let base = bytes.baseAddress, bytes.count > 0 {
         buffer.baseAddress?.initialize(from: base, count: bytes.count)
       }
@@ -71,15 +75,18 @@ extension _TextChunk {
     return end
   }
 
-  /// Cuts valid UTF-8 `bytes` into full chunks.
+  /// Cuts valid UTF-8 `bytes` into chunks of about `buildBytes`, each with
+  /// room for `maxBytes`.
   @usableFromInline
   static func chunks(of bytes: UnsafeBufferPointer<UInt8>) -> ContiguousArray<_TextChunk> {
     var result = ContiguousArray<_TextChunk>()
-    result.reserveCapacity(bytes.count / _ChunkLimits.maxBytes + 1)
+    result.reserveCapacity(bytes.count / _ChunkLimits.buildBytes + 1)
     var start = 0
     while start < bytes.count {
-      let end = cutPoint(in: bytes, from: start, limit: _ChunkLimits.maxBytes)
-      result.append(_TextChunk(copying: UnsafeBufferPointer(rebasing: bytes[start..<end])))
+      let end = cutPoint(in: bytes, from: start, limit: _ChunkLimits.buildBytes)
+      let capacity = end - start < _ChunkLimits.buildBytes ? 0 : _ChunkLimits.maxBytes
+      result.append(
+        _TextChunk(copying: UnsafeBufferPointer(rebasing: bytes[start..<end]), capacity: capacity))
       start = end
     }
     return result

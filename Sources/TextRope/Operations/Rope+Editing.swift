@@ -192,6 +192,35 @@ extension Rope {
         let last = new.isEmpty ? chunk.bytes[start - 1] : new[new.count - 1]
         if last == 0x0D { return (.notInPlace, .keep) }
       }
+      if newCount > _ChunkLimits.maxBytes {
+        // Too big for one chunk: cut the edited bytes into new chunks.
+        let pieces = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: newCount) { buffer in
+          chunk.bytes.withUnsafeBufferPointer { old in
+            var i = 0
+            for b in old[..<start] {
+              buffer[i] = b
+              i += 1
+            }
+            for b in new {
+              buffer[i] = b
+              i += 1
+            }
+            for b in old[end...] {
+              buffer[i] = b
+              i += 1
+            }
+          }
+          return _TextChunk.evenChunks(of: UnsafeBufferPointer(buffer))
+        }
+        var rest = pieces
+        chunk = rest.removeFirst()
+        return (.done, .insertAfter(rest))
+      }
+      if newCount > chunk.bytes.capacity {
+        // Grow by half, but never past what a chunk may hold.
+        chunk.bytes.reserveCapacity(
+          min(_ChunkLimits.maxBytes, max(newCount, chunk.bytes.capacity * 3 / 2)))
+      }
       // The counts change only in a window around the edit; see
       // `_UTF8Counts.summary(of:in:)`.
       let low = max(start - 1, 0)
@@ -203,10 +232,7 @@ extension Rope {
         _UTF8Counts.summary(of: $0, in: low..<min(start + new.count + 2, newCount))
       }
       chunk.summary = chunk.summary - before + after
-      if newCount <= _ChunkLimits.maxBytes { return (.done, .keep) }
-      var pieces = chunk.bytes.withUnsafeBufferPointer { _TextChunk.evenChunks(of: $0) }
-      chunk = pieces.removeFirst()
-      return (.done, .insertAfter(pieces))
+      return (.done, .keep)
     }
     return outcome ?? .notInPlace
   }
