@@ -1,6 +1,39 @@
 import CEngineICU
-import Synchronization
 import TextRope
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A value behind a `pthread_mutex_t`. (The thread sanitizer follows pthread
+/// mutexes; on Linux it does not see the futex under `Synchronization.Mutex`
+/// and reports races that are not there.)
+final class _Locked<Value>: @unchecked Sendable {
+  private var value: Value
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+  init(_ value: Value) {
+    self.value = value
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  func withLock<R>(_ body: (inout Value) -> R) -> R {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return body(&value)
+  }
+}
 
 /// An ICU grapheme break iterator, owned by one user at a time.
 final class _Breaker: @unchecked Sendable {
@@ -18,7 +51,7 @@ final class _Breaker: @unchecked Sendable {
 /// Break iterators kept for reuse: opening one costs microseconds (ICU loads
 /// and compiles its rules), taking one from the pool costs a lock.
 enum _BreakerPool {
-  static let idle = Mutex<[_Breaker]>([])
+  static let idle = _Locked<[_Breaker]>([])
   static let keep = 8
 
   /// A break iterator lent out and set to a rope's text; give it back with
