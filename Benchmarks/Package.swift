@@ -48,6 +48,6 @@ let package = Package(
       ],
       path: "Benchmarks/RopeBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-    )
+    ),
   ]
 )

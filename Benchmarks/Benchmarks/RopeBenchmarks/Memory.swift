@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkSupport
 import TextRope
+
 import struct _RopeModule.BigString
 
 // 5. Memory of 100 MB of text: what building it leaves allocated.
@@ -15,12 +16,9 @@ let heapPerMilleOfUTF8 = BenchmarkMetric.custom(
   "heap bytes per 1000 UTF-8 bytes", polarity: .prefersSmaller, useScalingFactor: false)
 
 func registerMemoryBenchmarks() {
-  let configuration = Benchmark.Configuration(
+  let configuration = configuration(
     metrics: [.memoryLeakedBytes, .mallocCountTotal, heapPerMilleOfUTF8],
-    warmupIterations: 0,
-    maxDuration: .seconds(10),
-    maxIterations: 3
-  )
+    timeUnits: .milliseconds, warmupIterations: 0, maxDuration: .seconds(10), maxIterations: 3)
   let byteCount = 100 * megabyte
 
   func measureRetained<T>(

@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkSupport
 import TextRope
+
 import struct _RopeModule.BigString
 
 // 3. Single-character edits at random UTF-16 offsets in 100 MB of text,
@@ -32,13 +33,8 @@ final class BigStringEditState: @unchecked Sendable {
 }
 
 func registerRandomEditBenchmarks() {
-  let configuration = Benchmark.Configuration(
-    metrics: [.wallClock, .mallocCountTotal],
-    warmupIterations: 1,
-    scalingFactor: .kilo,
-    maxDuration: .seconds(4),
-    maxIterations: 1000
-  )
+  let configuration = configuration(
+    timeUnits: .nanoseconds, scalingFactor: .kilo, maxDuration: .seconds(4), maxIterations: 1000)
 
   Benchmark("Random edit/100 MB/Rope", configuration: configuration) { benchmark, state in
     let offsets = state.offsets
@@ -65,8 +61,10 @@ func registerRandomEditBenchmarks() {
     for step in benchmark.scaledIterations {
       let offset = offsets[i]
       i = i + 1 == offsets.count ? 0 : i + 1
-      let big = state.big
-      let index = big.unicodeScalars.index(roundingDown: big.utf16.index(big.startIndex, offsetBy: offset))
+      // No copy of `state.big` may be alive during the mutation (it would
+      // make the tree's nodes shared and the edit copy them).
+      let index = state.big.unicodeScalars.index(
+        roundingDown: state.big.utf16.index(state.big.startIndex, offsetBy: offset))
       if step & 1 == 0 {
         state.big.unicodeScalars.insert("x", at: index)
       } else {

@@ -1,21 +1,43 @@
 import Benchmark
 
 // Every group runs the rope beside one or more baselines in the same run;
-// docs/benchmarks.md turns the numbers into ratios. Each benchmark runs in
-// its own process, so all inputs are built lazily in `setup` closures (never
-// while the benchmarks are merely being listed), outside the measured region.
+// `Scripts/ratios.py` and docs/benchmarks.md turn the numbers into ratios.
+// Each benchmark runs in its own process, so all inputs are built lazily in
+// `setup` closures (never while the benchmarks are merely being listed),
+// outside the measured region.
 let benchmarks: @Sendable () -> Void = {
-  Benchmark.defaultConfiguration = .init(
-    metrics: [.wallClock, .mallocCountTotal],
-    warmupIterations: 1,
-    maxDuration: .seconds(3),
-    maxIterations: 100
-  )
   registerTraceReplayBenchmarks()
+  registerPairedTraceBenchmarks()
   registerBuildBenchmarks()
   registerRandomEditBenchmarks()
   registerOffsetBenchmarks()
   registerMemoryBenchmarks()
+}
+
+/// A configuration that prints every metric in fixed units (time in
+/// `timeUnits`, counts unscaled), so that the output can be compared and
+/// parsed without rounding to K/M.
+func configuration(
+  metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal],
+  timeUnits: BenchmarkTimeUnits,
+  scalingFactor: BenchmarkScalingFactor = .one,
+  warmupIterations: Int = 1,
+  maxDuration: Duration,
+  maxIterations: Int
+) -> Benchmark.Configuration {
+  var units: [BenchmarkMetric: BenchmarkUnits] = [:]
+  for metric in metrics where metric != .wallClock {
+    units[metric] = .count
+  }
+  return Benchmark.Configuration(
+    metrics: metrics,
+    timeUnits: timeUnits,
+    units: units,
+    warmupIterations: warmupIterations,
+    scalingFactor: scalingFactor,
+    maxDuration: maxDuration,
+    maxIterations: maxIterations
+  )
 }
 
 /// A reference box for state that the measured closure mutates across

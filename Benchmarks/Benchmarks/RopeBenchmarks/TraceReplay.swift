@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkSupport
 import TextRope
+
 import struct _RopeModule.BigString
 
 // 1. Replaying josephg's editing traces (positions in Unicode scalars) into
@@ -10,7 +11,9 @@ let replayedTraces = ["seph-blog1", "rustcode", "sveltecomponent"]
 
 func replay(_ trace: PreparedTrace, into start: Rope) -> Rope {
   var rope = start
-  let positions = trace.positions, deletes = trace.deleteCounts, inserts = trace.inserts
+  let positions = trace.positions
+  let deletes = trace.deleteCounts
+  let inserts = trace.inserts
   for i in 0..<positions.count {
     let position = positions[i]
     do {
@@ -24,15 +27,18 @@ func replay(_ trace: PreparedTrace, into start: Rope) -> Rope {
 
 func replay(_ trace: PreparedTrace, into start: BigString) -> BigString {
   var big = start
-  let positions = trace.positions, deletes = trace.deleteCounts, inserts = trace.inserts
+  let positions = trace.positions
+  let deletes = trace.deleteCounts
+  let inserts = trace.inserts
   for i in 0..<positions.count {
-    let scalars = big.unicodeScalars
-    let lower = scalars.index(big.startIndex, offsetBy: positions[i])
+    // No view of `big` may outlive the index computation: a second
+    // reference would make the mutation below copy the tree's nodes.
+    let lower = big.unicodeScalars.index(big.startIndex, offsetBy: positions[i])
     let insert = inserts[i]
     if deletes[i] == 0 {
       big.unicodeScalars.insert(contentsOf: insert.unicodeScalars, at: lower)
     } else {
-      let upper = scalars.index(lower, offsetBy: deletes[i])
+      let upper = big.unicodeScalars.index(lower, offsetBy: deletes[i])
       if insert.isEmpty {
         big.unicodeScalars.removeSubrange(lower..<upper)
       } else {
@@ -45,7 +51,9 @@ func replay(_ trace: PreparedTrace, into start: BigString) -> BigString {
 
 func replay(_ trace: PreparedTrace, into start: FlatText) -> FlatText {
   var flat = start
-  let positions = trace.positions, deletes = trace.deleteCounts, inserts = trace.insertsUTF8
+  let positions = trace.positions
+  let deletes = trace.deleteCounts
+  let inserts = trace.insertsUTF8
   for i in 0..<positions.count {
     flat.replace(scalarPosition: positions[i], deleteCount: deletes[i], with: inserts[i])
   }
@@ -53,12 +61,8 @@ func replay(_ trace: PreparedTrace, into start: FlatText) -> FlatText {
 }
 
 func registerTraceReplayBenchmarks() {
-  let configuration = Benchmark.Configuration(
-    metrics: [.wallClock, .mallocCountTotal],
-    warmupIterations: 1,
-    maxDuration: .seconds(3),
-    maxIterations: 100
-  )
+  let configuration = configuration(
+    timeUnits: .microseconds, maxDuration: .seconds(3), maxIterations: 100)
   for name in replayedTraces {
     Benchmark("Trace replay/\(name)/Rope", configuration: configuration) { benchmark, state in
       let (trace, start) = state
@@ -68,7 +72,8 @@ func registerTraceReplayBenchmarks() {
     } setup: { () -> (PreparedTrace, Rope) in
       let trace = PreparedTrace(name: name)
       let start = Rope(trace.startContent)
-      checkResult(String(replay(trace, into: start)), equals: trace.endContent, "Rope replay of \(name)")
+      checkResult(
+        String(replay(trace, into: start)), equals: trace.endContent, "Rope replay of \(name)")
       return (trace, start)
     }
 
@@ -80,11 +85,13 @@ func registerTraceReplayBenchmarks() {
     } setup: { () -> (PreparedTrace, BigString) in
       let trace = PreparedTrace(name: name)
       let start = BigString(trace.startContent)
-      checkResult(String(replay(trace, into: start)), equals: trace.endContent, "BigString replay of \(name)")
+      checkResult(
+        String(replay(trace, into: start)), equals: trace.endContent, "BigString replay of \(name)")
       return (trace, start)
     }
 
-    Benchmark("Trace replay/\(name)/Flat [UInt8]", configuration: configuration) { benchmark, state in
+    Benchmark("Trace replay/\(name)/Flat [UInt8]", configuration: configuration) {
+      benchmark, state in
       let (trace, start) = state
       let result = replay(trace, into: start)
       benchmark.stopMeasurement()
@@ -93,8 +100,50 @@ func registerTraceReplayBenchmarks() {
       let trace = PreparedTrace(name: name)
       let start = FlatText(Array(trace.startContent.utf8))
       let result = replay(trace, into: start)
-      checkResult(String(decoding: result.bytes, as: UTF8.self), equals: trace.endContent, "flat replay of \(name)")
+      checkResult(
+        String(decoding: result.bytes, as: UTF8.self), equals: trace.endContent,
+        "flat replay of \(name)")
       return (trace, start)
+    }
+  }
+}
+
+// The same replays paired: each iteration replays the trace into all three
+// structures back to back and records the baselines' times divided by the
+// rope's (×100). On a shared machine, load that comes and goes then hits
+// both sides of a ratio alike, which separate benchmarks cannot promise.
+
+let bigStringOverRope = BenchmarkMetric.custom(
+  "BigString ÷ Rope (×100)", polarity: .prefersLarger, useScalingFactor: false)
+let flatOverRope = BenchmarkMetric.custom(
+  "Flat ÷ Rope (×100)", polarity: .prefersLarger, useScalingFactor: false)
+
+func registerPairedTraceBenchmarks() {
+  let configuration = configuration(
+    metrics: [.wallClock, bigStringOverRope, flatOverRope],
+    timeUnits: .milliseconds, warmupIterations: 0, maxDuration: .seconds(8), maxIterations: 15)
+  for name in replayedTraces {
+    Benchmark("Trace ratio/\(name)", configuration: configuration) { benchmark, state in
+      let (trace, rope, big, flat) = state
+      let clock = ContinuousClock()
+      func time<T>(_ body: () -> T) -> Duration {
+        let start = clock.now
+        let result = body()
+        let elapsed = clock.now - start
+        blackHole(result)
+        return elapsed
+      }
+      let ropeTime = time { replay(trace, into: rope) }
+      let bigTime = time { replay(trace, into: big) }
+      let flatTime = time { replay(trace, into: flat).bytes }
+      benchmark.measurement(bigStringOverRope, Int((bigTime / ropeTime * 100).rounded()))
+      benchmark.measurement(flatOverRope, Int((flatTime / ropeTime * 100).rounded()))
+    } setup: { () -> (PreparedTrace, Rope, BigString, FlatText) in
+      let trace = PreparedTrace(name: name)
+      return (
+        trace, Rope(trace.startContent), BigString(trace.startContent),
+        FlatText(Array(trace.startContent.utf8))
+      )
     }
   }
 }

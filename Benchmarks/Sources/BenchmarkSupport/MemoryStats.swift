@@ -25,3 +25,15 @@ public func residentBytes() -> Int {
   return 0
   #endif
 }
+
+/// Returns the heap's free pages to the system (glibc `malloc_trim`), so
+/// that the next allocations start on fresh pages as in a new process.
+public func releaseFreeHeapMemory() {
+  cheapstats_release_free_memory()
+}
+
+/// Stops the heap from returning free pages to the system, so that what one
+/// iteration frees stays resident for the next.
+public func keepFreeHeapMemory() {
+  cheapstats_keep_free_memory()
+}

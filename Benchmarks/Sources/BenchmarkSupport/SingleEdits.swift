@@ -7,7 +7,9 @@ public func insertCharacter(in rope: inout Rope, atUTF16 offset: Int) {
   do {
     try rope.insert("x", at: offset)
   } catch RopeError.splitsSurrogatePair {
-    do { try rope.insert("x", at: offset - 1) } catch { fatalError("insert at \(offset - 1): \(error)") }
+    do { try rope.insert("x", at: offset - 1) } catch {
+      fatalError("insert at \(offset - 1): \(error)")
+    }
   } catch {
     fatalError("insert at \(offset): \(error)")
   }

@@ -53,8 +53,10 @@ public var tracesDirectory: String {
 /// Fails loudly unless `actual` is exactly (byte for byte) `expected`.
 public func checkResult(_ actual: String, equals expected: String, _ what: String) {
   if !actual.utf8.elementsEqual(expected.utf8) {
-    let a = Array(actual.utf8), e = Array(expected.utf8)
-    let firstDiff = (0..<min(a.count, e.count)).first(where: { a[$0] != e[$0] }) ?? min(a.count, e.count)
+    let a = Array(actual.utf8)
+    let e = Array(expected.utf8)
+    let firstDiff =
+      (0..<min(a.count, e.count)).first(where: { a[$0] != e[$0] }) ?? min(a.count, e.count)
     fatalError(
       "\(what): result differs from endContent (\(a.count) vs \(e.count) bytes, first difference at byte \(firstDiff))"
     )

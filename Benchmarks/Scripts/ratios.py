@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Turns the markdown output of the benchmark suite into ratio tables.
+
+    cd Benchmarks
+    swift package --disable-sandbox benchmark --no-progress --format markdown --path stdout > results.md
+    python3 Scripts/ratios.py results.md          # medians (p50)
+    python3 Scripts/ratios.py --stat p0 results.md  # minimum times: least disturbed by other load
+                                                    # (for the paired ratios, which prefer larger
+                                                    # values, p0 is the best ratio)
+
+Uses the median (p50) of every metric unless told otherwise. Rows marked `*` in the output are
+already scaled by the benchmark's scaling factor, so the "Random edit" and
+"UTF-16 to UTF-8 offset" times (scaling factor .kilo) are per operation.
+Standard library only.
+"""
+import gzip
+import json
+import os
+import re
+import sys
+
+TIME_UNITS = {"ns": 1e-9, "μs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+SCALE = {"K": 1e3, "M": 1e6, "G": 1e9, "#": 1.0}
+TRACES = ["seph-blog1", "rustcode", "sveltecomponent"]
+TRACE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Data", "traces")
+
+
+COLUMNS = {"p0": 0, "p25": 1, "p50": 2, "p75": 3, "p90": 4, "p99": 5, "p100": 6}
+
+
+def parse(path, stat="p50"):
+    """{benchmark name: {metric: (value of `stat` in base units, samples)}}; times in seconds."""
+    results, current = {}, None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("### "):
+                current = results.setdefault(line[4:].strip(), {})
+                continue
+            if current is None or not line.startswith("|") or line.startswith("|:") or "p50" in line:
+                continue
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            name, values = cells[0], cells[1:]
+            factor = 1.0
+            for unit in re.findall(r"\(([^)]*)\)", name):
+                if unit in TIME_UNITS:
+                    factor *= TIME_UNITS[unit]
+                elif unit in SCALE:
+                    factor *= SCALE[unit]
+            base = re.sub(r"\s*\((ns|μs|us|ms|s|K|M|G|#)\)", "", name).rstrip(" *")
+            try:
+                p50, samples = float(values[COLUMNS[stat]]) * factor, int(values[7])
+            except (ValueError, IndexError):
+                continue
+            current[base] = (p50, samples)
+    return results
+
+
+def patch_count(trace):
+    with gzip.open(os.path.join(TRACE_DIR, trace + ".json.gz")) as f:
+        data = json.load(f)
+    return sum(len(t["patches"]) for t in data["txns"])
+
+
+def wall(results, name):
+    entry = results.get(name, {}).get("Time (wall clock)")
+    return entry[0] if entry else None
+
+
+def metric(results, name, key):
+    entry = results.get(name, {}).get(key)
+    return entry[0] if entry else None
+
+
+def fmt_time(seconds):
+    if seconds is None:
+        return "–"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}" if seconds / scale < 100 else f"{seconds / scale:.0f} {unit}"
+    return f"{seconds / 1e-9:.2f} ns"
+
+
+def ratio(a, b):
+    return f"{a / b:.1f}×" if a and b else "–"
+
+
+def verdict(ok, text):
+    return ("**met**" if ok else "**missed**") + f" ({text})"
+
+
+def main(path, stat="p50"):
+    r = parse(path, stat)
+    label = "median" if stat == "p50" else stat
+    print(f"Statistic: {stat} ({label}).\n")
+    print("### Trace replay (whole replay)\n")
+    print("| Trace | patches | Rope | BigString | Flat [UInt8] | Rope ns/patch | BigString ÷ Rope | Flat ÷ Rope |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for trace in TRACES:
+        rope = wall(r, f"Trace replay/{trace}/Rope")
+        big = wall(r, f"Trace replay/{trace}/BigString")
+        flat = wall(r, f"Trace replay/{trace}/Flat [UInt8]")
+        n = patch_count(trace)
+        per = f"{rope / n * 1e9:.0f}" if rope else "–"
+        print(f"| {trace} | {n} | {fmt_time(rope)} | {fmt_time(big)} | {fmt_time(flat)} | {per} | {ratio(big, rope)} | {ratio(flat, rope)} |")
+
+    print("\n### Trace replay, paired (each iteration replays into all three back to back)\n")
+    print("| Trace | BigString ÷ Rope | Flat ÷ Rope | iterations |")
+    print("|---|---:|---:|---:|")
+    for trace in TRACES:
+        entry = r.get(f"Trace ratio/{trace}", {})
+        big, flat = entry.get("BigString ÷ Rope (×100)"), entry.get("Flat ÷ Rope (×100)")
+        if big and flat:
+            print(f"| {trace} | {big[0] / 100:.1f}× | {flat[0] / 100:.1f}× | {big[1]} |")
+    print("\n### Build from a String (MB/s = 10^6 bytes/s)\n")
+    print("| Size | Rope | Rope MB/s | BigString | BigString MB/s | Array(utf8) | Array MB/s | BigString ÷ Rope | Rope ÷ Array |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for mb in (1, 10, 100):
+        row = [f"{mb} MB"]
+        times = {}
+        for kind in ("Rope", "BigString", "Array(utf8)"):
+            t = wall(r, f"Build/{mb} MB/{kind}")
+            times[kind] = t
+            row += [fmt_time(t), f"{mb / t:.0f}" if t else "–"]
+        row += [ratio(times["BigString"], times["Rope"]), ratio(times["Rope"], times["Array(utf8)"])]
+        print("| " + " | ".join(row) + " |")
+
+    print("\n### Random single-character edits in 100 MB (ns per edit)\n")
+    rope = wall(r, "Random edit/100 MB/Rope")
+    big = wall(r, "Random edit/100 MB/BigString")
+    print("| Rope | BigString | BigString ÷ Rope |")
+    print("|---:|---:|---:|")
+    print(f"| {rope * 1e9:.0f} ns | {big * 1e9:.0f} ns | {ratio(big, rope)} |" if rope and big else "| – | – | – |")
+
+    print("\n### UTF-16 → UTF-8 offset in 100 MB (ns per conversion)\n")
+    o = {k: wall(r, f"UTF-16 to UTF-8 offset/100 MB/{k}") for k in ("Rope", "String", "BigString")}
+    print("| Rope | String | BigString | String ÷ Rope | BigString ÷ Rope |")
+    print("|---:|---:|---:|---:|---:|")
+    ns = {k: (v * 1e9 if v else None) for k, v in o.items()}
+    print("| " + " | ".join(f"{ns[k]:.0f} ns" if ns[k] else "–" for k in ("Rope", "String", "BigString"))
+          + f" | {ratio(o['String'], o['Rope'])} | {ratio(o['BigString'], o['Rope'])} |")
+
+    print("\n### Memory of 100 MB (bytes ÷ 10^8 UTF-8 bytes)\n")
+    print("| Structure | requested bytes (memoryLeakedBytes) | ÷ UTF-8 | heap in use incl. headers (mallinfo2) |")
+    print("|---|---:|---:|---:|")
+    for kind in ("Rope", "BigString", "Array(utf8)"):
+        name = f"Memory/100 MB/{kind}"
+        leaked = metric(r, name, "Malloc / free Δ (bytes)")
+        heap = metric(r, name, "heap bytes per 1000 UTF-8 bytes")
+        print(f"| {kind} | {leaked:,.0f} | {leaked / 1e8:.3f}× | {heap / 1000:.3f}× |" if leaked and heap else f"| {kind} | – | – | – |")
+
+    print("\n### Targets\n")
+    checks = []
+    for trace in ("seph-blog1", "rustcode"):
+        rope = wall(r, f"Trace replay/{trace}/Rope")
+        big = wall(r, f"Trace replay/{trace}/BigString")
+        flat = wall(r, f"Trace replay/{trace}/Flat [UInt8]")
+        if rope and big:
+            checks.append((f"{trace}: ≥ 50× faster than BigString", verdict(big / rope >= 50, f"{big / rope:.1f}×")))
+        if rope and flat:
+            checks.append((f"{trace}: ≥ 3× faster than flat buffer", verdict(flat / rope >= 3, f"{flat / rope:.1f}×")))
+    for trace in ("seph-blog1", "rustcode"):
+        entry = r.get(f"Trace ratio/{trace}", {})
+        big, flat = entry.get("BigString ÷ Rope (×100)"), entry.get("Flat ÷ Rope (×100)")
+        if big:
+            checks.append((f"{trace} (paired): ≥ 50× faster than BigString", verdict(big[0] >= 5000, f"{big[0] / 100:.1f}×")))
+        if flat:
+            checks.append((f"{trace} (paired): ≥ 3× faster than flat buffer", verdict(flat[0] >= 300, f"{flat[0] / 100:.1f}×")))
+    t = wall(r, "Build/100 MB/Rope")
+    if t:
+        checks.append(("build ≥ 1 GB/s (100 MB ≤ 100 ms), fresh pages", verdict(t <= 0.1, f"{t * 1e3:.0f} ms, {100 / t / 1000:.2f} GB/s")))
+    t = wall(r, "Build/100 MB/Rope, warm heap")
+    if t:
+        checks.append(("build ≥ 1 GB/s (100 MB ≤ 100 ms), warm heap", verdict(t <= 0.1, f"{t * 1e3:.0f} ms, {100 / t / 1000:.2f} GB/s")))
+    t = wall(r, "Random edit/100 MB/Rope")
+    if t:
+        checks.append(("random 1-char edit in 100 MB ≤ 500 ns", verdict(t <= 500e-9, f"{t * 1e9:.0f} ns")))
+    t = wall(r, "UTF-16 to UTF-8 offset/100 MB/Rope")
+    if t:
+        checks.append(("UTF-16 → UTF-8 offset ≤ 150 ns", verdict(t <= 150e-9, f"{t * 1e9:.0f} ns")))
+    heap = metric(r, "Memory/100 MB/Rope", "heap bytes per 1000 UTF-8 bytes")
+    if heap:
+        checks.append(("memory ≤ 1.15× UTF-8 (heap incl. interposer headers)", verdict(heap / 1000 <= 1.15, f"{heap / 1000:.3f}×")))
+    print("| Target | Result |")
+    print("|---|---|")
+    for name, result in checks:
+        print(f"| {name} | {result} |")
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    stat = "p50"
+    if len(args) >= 2 and args[0] == "--stat":
+        stat, args = args[1], args[2:]
+    main(args[0] if args else "/dev/stdin", stat)
