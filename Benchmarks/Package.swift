@@ -43,6 +43,7 @@ let package = Package(
       dependencies: [
         "BenchmarkSupport",
         .product(name: "TextRope", package: engine),
+        .product(name: "TextBoundaries", package: engine),
         .product(name: "Benchmark", package: "package-benchmark"),
         .product(name: "_RopeModule", package: "swift-collections"),
       ],

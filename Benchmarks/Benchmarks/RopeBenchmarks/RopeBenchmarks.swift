@@ -12,6 +12,7 @@ let benchmarks: @Sendable () -> Void = {
   registerRandomEditBenchmarks()
   registerOffsetBenchmarks()
   registerMemoryBenchmarks()
+  registerBoundaryBenchmarks()
 }
 
 /// A configuration that prints every metric in fixed units (time in

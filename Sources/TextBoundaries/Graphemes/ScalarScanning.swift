@@ -144,14 +144,30 @@ func _isRightSafeScalar(_ s: UInt32) -> Bool {
 /// Scalars that neither extend what comes before them nor attach to what
 /// comes after (Grapheme_Cluster_Break Other, Control, LV, LVT, and
 /// Extended_Pictographic without Extend): printable ASCII, C1 controls,
-/// Latin-1 and Latin extensions, Greek, Cyrillic, kana, CJK ideographs,
-/// Hangul syllables and the common emoji blocks.
+/// Latin-1 and Latin extensions, Greek, Cyrillic, Hebrew and Arabic letters,
+/// Devanagari letters and digits, Thai consonants, general and CJK
+/// punctuation, kana, CJK ideographs, Hangul syllables, fullwidth ASCII and
+/// the common emoji blocks. (Marks, vowel signs, viramas, Prepend and
+/// regional indicators stay out.)
 @inline(__always)
 func _isCommonScalar(_ s: UInt32) -> Bool {
   if s < 0x300 { return s >= 0x20 && s != 0xAD }  // 0xAD is Control: fine, but keep it to ICU
-  if s < 0x530 { return s >= 0x370 && (s < 0x483 || s > 0x489) }
+  if s < 0x530 { return s >= 0x370 && (s < 0x483 || s > 0x489) }  // Greek, Cyrillic
+  if s < 0x1000 {
+    return (0x5D0...0x5F2).contains(s)  // Hebrew letters
+      || (0x620...0x64A).contains(s)  // Arabic letters
+      || (0x904...0x939).contains(s) || (0x958...0x961).contains(s)  // Devanagari letters
+      || (0x966...0x96F).contains(s)  // Devanagari digits
+      || (0xE01...0xE30).contains(s)  // Thai consonants
+  }
+  if s < 0x2010 { return false }
+  if s <= 0x2027 { return true }  // dashes, quotation marks, ellipsis
+  if s < 0x2030 { return false }
+  if s <= 0x205E { return true }  // more general punctuation
   if s < 0x2600 { return false }
   if s <= 0x27BF { return true }  // Miscellaneous Symbols, Dingbats
+  if s < 0x3000 { return false }
+  if s <= 0x3029 { return true }  // CJK punctuation (U+302A to U+302F are Extend)
   if s < 0x3041 { return false }
   if s <= 0x3096 { return true }  // Hiragana
   if s < 0x30A1 { return false }
@@ -160,6 +176,8 @@ func _isCommonScalar(_ s: UInt32) -> Bool {
   if s <= 0x9FFF { return true }  // CJK Unified Ideographs
   if s < 0xAC00 { return false }
   if s <= 0xD7A3 { return true }  // Hangul syllables (LV, LVT)
+  if s < 0xFF01 { return false }
+  if s <= 0xFF5E { return true }  // fullwidth ASCII
   if s < 0x1F300 { return false }
   if s <= 0x1F3FA { return true }  // Miscellaneous Symbols and Pictographs (to the skin tones)
   if s < 0x1F400 { return false }
