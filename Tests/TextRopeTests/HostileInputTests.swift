@@ -1,0 +1,79 @@
+import Testing
+import TextRope
+import _EngineTestSupport
+
+/// Untrusted offsets and bytes get typed errors and leave the rope unchanged;
+/// nothing traps.
+@Suite struct HostileInputTests {
+  static let offsets = [
+    Int.min, -1_000_000, -2, -1, 0, 1, 2, 3, 5, 7, 1_000_000, Int.max - 1, Int.max,
+  ]
+
+  @Test func randomOffsetsNeverTrap() throws {
+    let text = "a😀\r\nb\u{2029}é👨‍👩‍👧"
+    var rope = Rope(text)
+    let original = rope
+    for unit in TextUnit.allCases {
+      for a in Self.offsets {
+        _ = try? rope.utf8Offset(of: a, in: unit)
+        _ = try? rope.offset(ofUTF8: a, in: unit)
+        _ = try? rope.convert(a, from: unit, to: .utf16)
+        _ = try? rope.paragraphNumber(at: a, in: unit)
+        _ = try? rope.paragraphStart(a, in: unit)
+        _ = try? rope.paragraph(containing: a, in: unit)
+        _ = rope.chunkCursor(at: a, in: unit).chunk
+        _ = rope.chunk(at: a, in: unit)
+        for b in Self.offsets where a <= b {
+          _ = try? rope.slice(a..<b, in: unit)
+          let valid = (try? rope.utf8Range(of: a..<b, in: unit)) != nil
+          do {
+            try rope.replace(a..<b, in: unit, with: "x")
+            #expect(valid)
+          } catch {
+            #expect(!valid)
+            #expect(rope == original)
+          }
+          rope = original
+        }
+      }
+    }
+  }
+
+  @Test func refusedReplacementsChangeNothing() {
+    var rope = Rope("a😀b")
+    let before = rope
+    for (range, unit) in [
+      (2..<2, TextUnit.utf16), (0..<9, .utf16), (-1..<1, .utf8), (2..<3, .utf8),
+    ] {
+      #expect(throws: RopeError.self) { try rope.replace(range, in: unit, with: "zz") }
+      #expect(rope == before)
+      rope._invariantCheck()
+    }
+  }
+
+  @Test func randomBytesAreValidatedNotTrusted() {
+    var rng = SeededRandom(seed: TestSettings.seed("random bytes"))
+    var valid = 0
+    for _ in 0..<TestSettings.iterations(2000) {
+      let bytes = (0..<Int.random(in: 0...24, using: &rng)).map { _ in
+        UInt8.random(in: 0...255, using: &rng)
+      }
+      let expected = String(validating: bytes, as: UTF8.self)
+      do {
+        let rope = try Rope(validating: bytes)
+        #expect(String(rope) == expected)
+        valid += 1
+      } catch {
+        #expect(expected == nil)
+        if case .invalidUTF8(let offset) = error {
+          #expect(offset >= 0 && offset < bytes.count)
+          // Everything before the reported offset is valid.
+          #expect(String(validating: bytes[..<offset], as: UTF8.self) != nil)
+        } else {
+          Issue.record("unexpected error \(error)")
+        }
+      }
+    }
+    #expect(valid > 0)
+  }
+}
