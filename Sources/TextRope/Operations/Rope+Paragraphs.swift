@@ -52,9 +52,7 @@ extension Rope {
     containing offset: Int, in unit: TextUnit = .utf16
   ) throws(RopeError) -> (range: Range<Int>, contentsEnd: Int) {
     try checkBounds(offset, unit)
-    let cursor = chunkCursor(at: offset, in: unit)
-    guard let chunk = cursor.chunk else { return (0..<0, 0) }
-    let prefix = cursor.start
+    guard let (chunk, prefix) = self.chunk(at: offset, in: unit) else { return (0..<0, 0) }
     return try chunk.utf8.withUnsafeBufferPointer {
       (bytes) throws(RopeError) -> (range: Range<Int>, contentsEnd: Int) in
       let measure = chunk.summary[unit]
