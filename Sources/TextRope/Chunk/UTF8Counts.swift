@@ -78,11 +78,12 @@ enum _UTF8Counts {
         fourByteLeads += countHighBits(fourByteLeadBits(word))
         if hasByte(word, 0xA9) {
           for j in i..<i + 8 where endsSeparator(bytes, j) { separators += 1 }
-        } else if hasByteBelow(word, 0x0E) {
-          for j in i..<i + 8 where bytes[j] <= 0x0D && endsSeparator(bytes, j) { separators += 1 }
+          i += 8
+          continue
         }
-      } else if hasByteBelow(word, 0x0E) {
-        for j in i..<i + 8 where bytes[j] <= 0x0D && endsSeparator(bytes, j) { separators += 1 }
+      }
+      if hasByteBelow(word, 0x0E) {
+        separators += lineBreaks(in: word, nextByte: i + 8 < count ? bytes[i + 8] : nil)
       }
       i += 8
     }
@@ -96,6 +97,28 @@ enum _UTF8Counts {
     return TextSummary(
       utf8: count, utf16: scalars + fourByteLeads, scalars: scalars,
       paragraphSeparators: separators)
+  }
+
+  /// Bytes of `word` equal to `byte`, as bit 7 (exact: no false positives).
+  @inlinable @inline(__always)
+  static func bytesEqual(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+    let v = word ^ (ones &* UInt64(byte))
+    let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    return ~(((v & low) &+ low) | v | low)
+  }
+
+  /// The LF and CR separators that end in `word` (a CR LF pair counts once,
+  /// at its LF), without a branch a byte; `nextByte` is the byte after the
+  /// word, if any.
+  @inlinable @inline(__always)
+  static func lineBreaks(in word: UInt64, nextByte: UInt8?) -> Int {
+    let lf = bytesEqual(word, 0x0A)
+    let cr = bytesEqual(word, 0x0D)
+    // A CR whose next byte (in the word) is LF does not end a separator.
+    let pairs = cr & (lf >> 8)
+    var result = countHighBits(lf) + countHighBits(cr) - countHighBits(pairs)
+    if nextByte == 0x0A && cr >> 63 != 0 { result -= 1 }
+    return result
   }
 
   /// The counts of `bytes[range]`, where a separator is counted if its last
