@@ -27,7 +27,7 @@ let package = Package(
     .target(name: "EditingTraces", dependencies: ["CZlib"]),
     .executableTarget(
       name: "rope-tour",
-      dependencies: ["TextRope", "EditingTraces"],
+      dependencies: ["TextRope", "TextBoundaries", "EditingTraces"],
       path: "Examples/RopeTour",
       exclude: ["README.md"]
     ),

@@ -7,6 +7,7 @@
 
 import EditingTraces
 import Foundation
+import TextBoundaries
 import TextRope
 
 let sample = """
@@ -19,16 +20,26 @@ func printError(_ message: String) {
   FileHandle.standardError.write(Data("rope-tour: \(message)\n".utf8))
 }
 
+/// `text` quoted, with line and paragraph separators made visible.
+func visible(_ text: String) -> String {
+  text.debugDescription
+    .replacingOccurrences(of: "\u{2029}", with: "\\u{2029}")
+    .replacingOccurrences(of: "\u{2028}", with: "\\u{2028}")
+}
+
 func tour(_ rope: Rope, name: String) throws {
   let s = rope.summary
+  var clusters = 0
+  try rope.graphemeClusters.forEachBoundary(in: 0..<rope.utf16Count) { _ in clusters += 1 }
   print("\(name): \(s.utf8) UTF-8 bytes, \(s.utf16) UTF-16 units, \(s.scalars) scalars,")
-  print("  \(rope.paragraphCount) paragraphs, \(Array(rope.chunks).count) chunks")
+  print("  \(max(clusters - 1, 0)) grapheme clusters, \(rope.paragraphCount) paragraphs,")
+  print("  \(Array(rope.chunks).count) chunks")
   let shown = min(rope.paragraphCount, 5)
   for n in 0..<shown {
     let start = try rope.paragraphStart(n)
     let end = n + 1 < rope.paragraphCount ? try rope.paragraphStart(n + 1) : rope.utf16Count
     let text = String(try rope.slice(start..<end))
-    print("  ¶\(n) UTF-16 \(start)..<\(end): \(text.debugDescription)")
+    print("  ¶\(n) UTF-16 \(start)..<\(end): \(visible(text))")
   }
   if rope.paragraphCount > shown { print("  …") }
 }
@@ -40,8 +51,8 @@ func demoEdits() throws {
   let typo = String(rope).utf16.count - "fuor.".utf16.count
   try rope.replace(typo..<typo + 4, with: "four")
   try rope.insert("👋 ", at: 0)
-  print("\nafter two edits: \(String(rope).debugDescription)")
-  print("the snapshot is unchanged: \(String(snapshot).debugDescription)")
+  print("\nafter two edits: \(visible(String(rope)))")
+  print("the snapshot is unchanged: \(visible(String(snapshot)))")
   let offset = 2  // after "👋", which is two UTF-16 units
   print(
     "UTF-16 offset \(offset) is UTF-8 offset \(try rope.convert(offset, from: .utf16, to: .utf8))"
