@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "SummaryTrees", targets: ["SummaryTrees"]),
     .library(name: "TextRope", targets: ["TextRope"]),
     .library(name: "TextBoundaries", targets: ["TextBoundaries"]),
+    .library(name: "DocumentEngine", targets: ["DocumentEngine"]),
     .library(name: "EditingTraces", targets: ["EditingTraces"]),
   ],
   targets: [
@@ -18,6 +19,7 @@ let package = Package(
     // would then bind to it. CEngineICU loads it with dlopen(RTLD_LOCAL).
     .target(name: "CEngineICU"),
     .target(name: "TextBoundaries", dependencies: ["TextRope", "CEngineICU"]),
+    .target(name: "DocumentEngine", dependencies: ["SummaryTrees", "TextRope", "TextBoundaries"]),
     .systemLibrary(
       name: "CZlib",
       path: "Sources/CZlib",
@@ -48,6 +50,10 @@ let package = Package(
     .testTarget(
       name: "TextBoundariesTests",
       dependencies: ["TextBoundaries", "TextRope", "_EngineTestSupport", "icu-binding-probe"]
+    ),
+    .testTarget(
+      name: "DocumentEngineTests",
+      dependencies: ["DocumentEngine", "SummaryTrees", "_EngineTestSupport"]
     ),
     .testTarget(
       name: "TextRopeTests",
