@@ -1,0 +1,209 @@
+import SummaryTrees
+
+/// Runs of attribute values over a text, kept in step with its edits: the
+/// Writing Tools exclusion, or any other attribute a host carries (e.g.
+/// presentation intents) as an opaque value.
+///
+/// Every UTF-16 unit of the text has one value (`nil` for "none"); runs of
+/// equal values are stored once, in a ``SummaryTree``, so that finding the
+/// value at an offset, setting a range and following an edit cost O(log r)
+/// for r runs (plus the runs a range covers).
+///
+/// An edit follows the text: an insertion strictly inside a run extends it;
+/// an insertion at a run's edge does not (the new text has no value).
+///
+/// ```swift
+/// var excluded = AttributeRuns<Bool>(length: 20)
+/// try excluded.set(true, in: 5..<10)
+/// try excluded.replace(7..<7, withLength: 3)   // inside: the run grows to 5..<13
+/// try excluded.replace(5..<5, withLength: 2)   // at its edge: not excluded
+/// excluded.runs(in: 0..<25)
+/// ```
+public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
+  @usableFromInline var tree: SummaryTree<_AttributeRun<Value>>
+
+  /// A text of `length` units with no value anywhere.
+  public init(length: Int = 0) {
+    tree = SummaryTree()
+    if length > 0 { tree.append(_AttributeRun(length: length, value: nil)) }
+  }
+
+  /// The length of the text the runs cover.
+  public var length: Int { tree.summary.length }
+
+  /// The number of stored runs (runs of `nil` included).
+  public var runCount: Int { tree.summary.runs }
+
+  /// The value at `offset` (of the unit starting there).
+  ///
+  /// - Throws: ``AttributeRunsError/outOfBounds(_:length:)`` unless
+  ///   `0 <= offset < length`.
+  /// - Complexity: O(log r)
+  public func value(at offset: Int) throws(AttributeRunsError) -> Value? {
+    guard offset >= 0 && offset < length else {
+      throw .outOfBounds(offset..<offset, length: length)
+    }
+    return tree.find(_RunLengthMetric.self, offset, bias: .right)?.item.value
+  }
+
+  /// The runs with a value that overlap `range`, clipped to it, in order.
+  ///
+  /// - Complexity: O(log r + k) for k runs in the range.
+  public func runs(in range: Range<Int>) -> [(range: Range<Int>, value: Value)] {
+    var result: [(range: Range<Int>, value: Value)] = []
+    guard !range.isEmpty, range.lowerBound < length else { return result }
+    var cursor = tree.cursor(_RunLengthMetric.self, at: max(range.lowerBound, 0), bias: .right)
+    while let run = cursor.item {
+      let start = cursor.prefix.length
+      if start >= range.upperBound { break }
+      let clipped = max(start, range.lowerBound)..<min(start + run.length, range.upperBound)
+      if let value = run.value, !clipped.isEmpty { result.append((clipped, value)) }
+      cursor.moveNext()
+    }
+    return result
+  }
+
+  /// Gives every unit in `range` the value `value` (`nil` to clear it).
+  ///
+  /// - Throws: ``AttributeRunsError/outOfBounds(_:length:)``; nothing changes.
+  /// - Complexity: O(log r + k)
+  public mutating func set(_ value: Value?, in range: Range<Int>) throws(AttributeRunsError) {
+    try check(range)
+    if range.isEmpty { return }
+    splice(range, with: _AttributeRun(length: range.count, value: value))
+  }
+
+  /// Follows an edit of the text: the units in `range` were replaced by
+  /// `newLength` new ones. Inside one run (not at its edge) the new units
+  /// take that run's value; elsewhere they have none.
+  ///
+  /// - Throws: ``AttributeRunsError/outOfBounds(_:length:)``; nothing changes.
+  /// - Complexity: O(log r + k)
+  public mutating func replace(
+    _ range: Range<Int>, withLength newLength: Int
+  ) throws(AttributeRunsError) {
+    try check(range)
+    guard newLength >= 0 else { throw .outOfBounds(range, length: length) }
+    var value: Value? = nil
+    // The run that holds the unit before the edit, and whether it goes on
+    // after the edit: then the edit is strictly inside it.
+    if range.lowerBound > 0 && range.upperBound < length,
+      let before = tree.find(_RunLengthMetric.self, range.lowerBound - 1, bias: .right),
+      before.prefix.length + before.item.length > range.upperBound
+    {
+      value = before.item.value
+    }
+    splice(range, with: _AttributeRun(length: newLength, value: value))
+  }
+
+  func check(_ range: Range<Int>) throws(AttributeRunsError) {
+    guard range.lowerBound >= 0 && range.upperBound <= length else {
+      throw .outOfBounds(range, length: length)
+    }
+  }
+
+  /// Replaces the units in `range` with `run` (which may be empty), cutting
+  /// the runs at the bounds and merging equal neighbours.
+  mutating func splice(_ range: Range<Int>, with run: _AttributeRun<Value>) {
+    let (head, rest) = Self.cut(tree, at: range.lowerBound)
+    let (_, tail) = Self.cut(rest, at: range.count)
+    var pieces: [_AttributeRun<Value>] = []
+    if let last = Self.last(of: head) { pieces.append(last) }
+    if run.length > 0 { pieces.append(run) }
+    if let first = Self.first(of: tail) { pieces.append(first) }
+    // Merge equal neighbours among the pieces at the seams.
+    var merged: [_AttributeRun<Value>] = []
+    for piece in pieces {
+      if let previous = merged.last, previous.value == piece.value {
+        merged[merged.count - 1].length += piece.length
+      } else {
+        merged.append(piece)
+      }
+    }
+    var result = Self.dropLast(head)
+    result.append(contentsOf: SummaryTree(merged))
+    result.append(contentsOf: Self.dropFirst(tail))
+    tree = result
+  }
+
+  /// Cuts `tree` at unit `offset`, splitting a run that straddles it.
+  static func cut(
+    _ tree: SummaryTree<_AttributeRun<Value>>, at offset: Int
+  ) -> (SummaryTree<_AttributeRun<Value>>, SummaryTree<_AttributeRun<Value>>) {
+    var (left, right) = tree.split(_RunLengthMetric.self, at: offset)
+    let missing = offset - left.summary.length
+    if missing > 0, let straddling = right.find(_RunLengthMetric.self, 0, bias: .right) {
+      right = right.split(_RunLengthMetric.self, at: straddling.item.length).1
+      left.append(_AttributeRun(length: missing, value: straddling.item.value))
+      right.prepend(
+        _AttributeRun(length: straddling.item.length - missing, value: straddling.item.value))
+    }
+    return (left, right)
+  }
+
+  static func last(of tree: SummaryTree<_AttributeRun<Value>>) -> _AttributeRun<Value>? {
+    tree.isEmpty ? nil : tree.find(_RunCountMetric.self, tree.summary.runs - 1, bias: .right)?.item
+  }
+
+  static func first(of tree: SummaryTree<_AttributeRun<Value>>) -> _AttributeRun<Value>? {
+    tree.isEmpty ? nil : tree.find(_RunCountMetric.self, 0, bias: .right)?.item
+  }
+
+  static func dropLast(_ tree: SummaryTree<_AttributeRun<Value>>) -> SummaryTree<
+    _AttributeRun<Value>
+  > {
+    tree.isEmpty ? tree : tree.split(_RunCountMetric.self, at: tree.summary.runs - 1).0
+  }
+
+  static func dropFirst(_ tree: SummaryTree<_AttributeRun<Value>>) -> SummaryTree<
+    _AttributeRun<Value>
+  > {
+    tree.isEmpty ? tree : tree.split(_RunCountMetric.self, at: 1).1
+  }
+}
+
+/// Why attribute runs refused a request; nothing changed.
+public enum AttributeRunsError: Error, Hashable, Sendable {
+  /// The range (or offset) is outside the text.
+  case outOfBounds(Range<Int>, length: Int)
+}
+
+/// A run: `length` units with one value.
+@usableFromInline
+struct _AttributeRun<Value: Hashable & Sendable>: TreeItem {
+  @usableFromInline var length: Int
+  @usableFromInline var value: Value?
+
+  @usableFromInline
+  var summary: _RunSummary { _RunSummary(runs: 1, length: length) }
+}
+
+@usableFromInline
+struct _RunSummary: TreeSummary {
+  @usableFromInline var runs: Int
+  @usableFromInline var length: Int
+
+  @usableFromInline static let zero = _RunSummary(runs: 0, length: 0)
+
+  @usableFromInline
+  static func + (lhs: Self, rhs: Self) -> Self {
+    _RunSummary(runs: lhs.runs + rhs.runs, length: lhs.length + rhs.length)
+  }
+
+  @usableFromInline
+  static func removing(_ part: Self, from total: Self) -> Self? {
+    _RunSummary(runs: total.runs - part.runs, length: total.length - part.length)
+  }
+}
+
+@usableFromInline
+enum _RunLengthMetric: TreeMetric {
+  @usableFromInline
+  static func measure(_ summary: _RunSummary) -> Int { summary.length }
+}
+
+@usableFromInline
+enum _RunCountMetric: TreeMetric {
+  @usableFromInline
+  static func measure(_ summary: _RunSummary) -> Int { summary.runs }
+}
