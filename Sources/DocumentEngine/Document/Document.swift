@@ -1,0 +1,145 @@
+import SummaryTrees
+import TextRope
+
+/// Why the document refused a request; a refused request changes nothing.
+public enum DocumentError: Error, Hashable, Sendable {
+  /// No storage has this id.
+  case unknownStorage(StorageID)
+  /// A storage with this id exists already.
+  case duplicateStorage(StorageID)
+  /// The offset or range is not valid in the storage's text.
+  case invalidRange(StorageID, RopeError)
+}
+
+/// The storages of a document, in order, and the index that maps document
+/// offsets to them.
+///
+/// `DocumentContent` is a value: a copy is a snapshot of every storage
+/// (O(1)), which other threads can read while the document goes on changing.
+public struct DocumentContent: Sendable {
+  /// The storages by id.
+  public private(set) var storages: [StorageID: TextStorage] = [:]
+  /// The order and lengths of the storages.
+  public private(set) var index = DocumentIndex()
+
+  /// An empty document.
+  public init() {}
+
+  /// The storage ids in document order.
+  ///
+  /// - Complexity: O(s)
+  public var order: [StorageID] { index.ids }
+
+  /// The storage with this id.
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)``.
+  public func storage(_ id: StorageID) throws(DocumentError) -> TextStorage {
+    guard let storage = storages[id] else { throw .unknownStorage(id) }
+    return storage
+  }
+
+  /// Adds a storage at the end, or right after storage `after`.
+  ///
+  /// - Throws: ``DocumentError/duplicateStorage(_:)`` or
+  ///   ``DocumentError/unknownStorage(_:)`` (for `after`).
+  /// - Complexity: O(s) (adding storages is rare)
+  public mutating func add(
+    _ id: StorageID, text: Rope, after: StorageID? = nil
+  ) throws(DocumentError) {
+    guard storages[id] == nil else { throw .duplicateStorage(id) }
+    var position = index.count
+    if let after {
+      guard let p = try? index.position(of: after) else { throw .unknownStorage(after) }
+      position = p + 1
+    }
+    do {
+      try index.insert(id, length: text.utf16Count, at: position)
+    } catch {
+      throw .duplicateStorage(id)
+    }
+    storages[id] = TextStorage(id: id, text: text)
+  }
+
+  /// Removes a storage.
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)``.
+  /// - Complexity: O(s)
+  public mutating func remove(_ id: StorageID) throws(DocumentError) {
+    guard storages[id] != nil else { throw .unknownStorage(id) }
+    try? index.remove(id)
+    storages[id] = nil
+  }
+
+  /// Moves a storage to the start (`after` nil) or right after another.
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)``.
+  /// - Complexity: O(s)
+  public mutating func move(_ id: StorageID, after: StorageID?) throws(DocumentError) {
+    guard storages[id] != nil else { throw .unknownStorage(id) }
+    var position = 0
+    if let after {
+      guard after != id, let p = try? index.position(of: after) else {
+        throw .unknownStorage(after)
+      }
+      let own = (try? index.position(of: id)) ?? 0
+      position = p < own ? p + 1 : p
+    }
+    try? index.move(id, to: position)
+  }
+
+  /// Replaces `range` (UTF-16) of a storage's text with `text`; bumps the
+  /// storage's version and moves its attribute runs with the edit.
+  ///
+  /// - Returns: the storage's new version.
+  /// - Throws: ``DocumentError/unknownStorage(_:)`` or
+  ///   ``DocumentError/invalidRange(_:_:)``; nothing changes.
+  /// - Complexity: O(log n + m) in the storage, O(log s) in the index.
+  @discardableResult
+  public mutating func edit(
+    _ id: StorageID, range: Range<Int>, with text: String
+  ) throws(DocumentError) -> Int {
+    guard var storage = storages[id] else { throw .unknownStorage(id) }
+    do {
+      try storage.text.replace(range, with: text)
+    } catch {
+      throw .invalidRange(id, error)
+    }
+    let newLength = text.utf16.count
+    try? storage.exclusions.replace(range, withLength: newLength)
+    for key in storage.attributes.keys {
+      try? storage.attributes[key]?.replace(range, withLength: newLength)
+    }
+    storage.version += 1
+    storages[id] = storage
+    try? index.setLength(of: id, to: storage.length)
+    return storage.version
+  }
+
+  /// Marks `range` (UTF-16) of a storage as excluded from Writing Tools, or
+  /// clears the mark.
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)`` or
+  ///   ``DocumentError/invalidRange(_:_:)``.
+  public mutating func setExcluded(
+    _ excluded: Bool, _ id: StorageID, range: Range<Int>
+  ) throws(DocumentError) {
+    guard var storage = storages[id] else { throw .unknownStorage(id) }
+    guard range.lowerBound >= 0 && range.upperBound <= storage.length else {
+      throw .invalidRange(
+        id, .offsetOutOfBounds(offset: range.upperBound, unit: .utf16, count: storage.length))
+    }
+    try? storage.exclusions.set(excluded ? true : nil, in: range)
+    storages[id] = storage
+  }
+
+  /// The storage and offset at document offset `offset` (see
+  /// ``DocumentIndex/locate(_:bias:)``).
+  ///
+  /// - Throws: ``DocumentIndexError``.
+  /// - Complexity: O(log s)
+  public func locate(
+    _ offset: Int, bias: Bias = .right
+  ) throws(DocumentIndexError) -> (storage: StorageID, offset: Int) {
+    try index.locate(offset, bias: bias)
+  }
+}
