@@ -1,0 +1,195 @@
+import TextRope
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A copy of part of one storage handed to a writing tool, with the part the
+/// tool should work on: what `NSWritingToolsCoordinator.Context` holds.
+///
+/// The text is a rope snapshot of the storage: making a context copies no
+/// text.
+public struct WritingContext: Sendable, Identifiable {
+  /// A fresh identifier.
+  public let id: UUID
+  /// The storage it was cut from.
+  public let storage: StorageID
+  /// Where in the storage (UTF-16) its text was cut from.
+  public let storageRange: Range<Int>
+  /// The storage's version at that moment.
+  public let version: Int
+  /// The text: paragraphs of the storage, a snapshot.
+  public let text: Rope
+  /// The part of `text` the tool should act on (the selection, or a caret as
+  /// an empty range), relative to `text`.
+  public let range: Range<Int>
+  /// The ranges of `text` excluded from Writing Tools, relative to `text`.
+  public let excluded: [Range<Int>]
+  /// The part of `text` the tool says it will consider; the whole text until
+  /// the tool narrows it.
+  public var resolvedRange: Range<Int>
+  /// Bumped by one by each change of the context's text; 0 at the start.
+  public let contextVersion: Int
+}
+
+extension DocumentContent {
+  /// The position in document order of a position: its storage's start plus
+  /// its offset.
+  func documentOffset(_ position: TextPosition) throws(DocumentError) -> Int {
+    let storage = try storage(position.storage)
+    do {
+      _ = try storage.text.utf8Offset(of: position.offset, in: .utf16)
+    } catch {
+      throw .invalidRange(position.storage, error)
+    }
+    return (try? index.documentOffset(of: position.offset, in: position.storage)) ?? 0
+  }
+
+  /// The selection with every position checked (storage known, offset in
+  /// bounds and not inside a surrogate pair) and every range ordered.
+  ///
+  /// - Throws: ``DocumentError``.
+  public func validated(_ selection: [SelectionRange]) throws(DocumentError) -> [SelectionRange] {
+    var result: [SelectionRange] = []
+    for range in selection {
+      let a = try documentOffset(range.start)
+      let b = try documentOffset(range.end)
+      result.append(a <= b ? range : SelectionRange(from: range.end, to: range.start))
+    }
+    return result
+  }
+
+  /// The selected characters of a validated selection in storage `id`: the
+  /// hull of every non-empty part in it, or `nil` if no character of it is
+  /// selected.
+  func selectedHull(_ selection: [SelectionRange], in id: StorageID) -> Range<Int>? {
+    guard let position = try? index.position(of: id), let length = try? index.length(of: id)
+    else { return nil }
+    var hull: Range<Int>? = nil
+    for range in selection where !range.isCaret {
+      guard let first = try? index.position(of: range.start.storage),
+        let last = try? index.position(of: range.end.storage),
+        first <= position && position <= last
+      else { continue }
+      let lower = first == position ? range.start.offset : 0
+      let upper = last == position ? range.end.offset : length
+      guard lower < upper else { continue }
+      hull = hull.map { min($0.lowerBound, lower)..<max($0.upperBound, upper) } ?? lower..<upper
+    }
+    return hull
+  }
+
+  /// The first caret of a validated selection in storage `id`.
+  func caret(_ selection: [SelectionRange], in id: StorageID) -> Int? {
+    selection.first { $0.isCaret && $0.start.storage == id }?.start.offset
+  }
+
+  /// The contexts a writing tool gets for `scope` (the contract in
+  /// DESIGN.md, "Contexts"), in document order.
+  ///
+  /// - Parameters:
+  ///   - scope: which text to hand out.
+  ///   - selection: the selection (ranges may span storages; empty ranges
+  ///     are carets).
+  ///   - visible: the visible range of each storage that has one.
+  ///   - surroundingParagraphs: for `.userSelection`, how many more
+  ///     paragraphs to include on each side.
+  /// - Throws: ``DocumentError`` for a selection or visible range that is
+  ///   not valid in the document.
+  /// - Complexity: O(s + log n + the paragraphs touched) for s storages; no
+  ///   text is copied.
+  public func contexts(
+    for scope: ContextScope, selection: [SelectionRange],
+    visible: [StorageID: Range<Int>] = [:], surroundingParagraphs: Int = 0
+  ) throws(DocumentError) -> [WritingContext] {
+    let selection = try validated(selection)
+    var result: [WritingContext] = []
+    switch scope {
+    case .userSelection:
+      let hasCharacters = selection.contains { !$0.isCaret }
+      for id in order {
+        let storage = try storage(id)
+        if hasCharacters {
+          guard let hull = selectedHull(selection, in: id) else { continue }
+          let bounds = try paragraphBounds(of: hull, in: storage, extra: surroundingParagraphs)
+          result.append(context(storage, bounds, selected: hull))
+        } else if let caret = caret(selection, in: id) {
+          result.append(context(storage, 0..<storage.length, selected: caret..<caret))
+        }
+      }
+    case .fullDocument:
+      for id in order {
+        let storage = try storage(id)
+        guard storage.length > 0 else { continue }
+        let whole = 0..<storage.length
+        let selected =
+          selectedHull(selection, in: id) ?? caret(selection, in: id).map { $0..<$0 } ?? whole
+        result.append(context(storage, whole, selected: selected))
+      }
+    case .visibleArea:
+      for id in order {
+        guard let shown = visible[id] else { continue }
+        let storage = try storage(id)
+        for offset in [shown.lowerBound, shown.upperBound] {
+          do {
+            _ = try storage.text.utf8Offset(of: offset, in: .utf16)
+          } catch {
+            throw .invalidRange(id, error)
+          }
+        }
+        let bounds = try paragraphBounds(of: shown, in: storage, extra: 0)
+        var selected = shown
+        if let hull = selectedHull(selection, in: id), hull.overlaps(bounds) {
+          selected = hull.clamped(to: bounds)
+        } else if let caret = caret(selection, in: id), bounds.contains(caret) {
+          selected = caret..<caret
+        }
+        result.append(context(storage, bounds, selected: selected))
+      }
+    }
+    return result
+  }
+
+  /// `range` grown to whole paragraphs (the paragraph of its first character
+  /// through the paragraph of its last; for an empty range, its paragraph),
+  /// plus `extra` paragraphs on each side.
+  func paragraphBounds(
+    of range: Range<Int>, in storage: TextStorage, extra: Int
+  ) throws(DocumentError) -> Range<Int> {
+    let text = storage.text
+    do {
+      let first = try text.paragraphNumber(at: range.lowerBound)
+      var last = try text.paragraphNumber(at: range.upperBound)
+      // A range that ends right after a separator ends in the paragraph that
+      // separator closes: the last selected character decides.
+      if !range.isEmpty && last > first, try text.paragraphStart(last) == range.upperBound {
+        last -= 1
+      }
+      let start = try text.paragraphStart(max(0, first - extra))
+      let endNumber = last + extra + 1
+      let end =
+        endNumber < text.paragraphCount ? try text.paragraphStart(endNumber) : text.utf16Count
+      return start..<end
+    } catch {
+      throw .invalidRange(storage.id, error)
+    }
+  }
+
+  /// A context of `bounds` of `storage`, with `selected` (storage
+  /// coordinates) as its range.
+  func context(
+    _ storage: TextStorage, _ bounds: Range<Int>, selected: Range<Int>
+  ) -> WritingContext {
+    let text = (try? storage.text.slice(bounds)) ?? Rope()
+    let excluded = storage.exclusions.runs(in: bounds).filter(\.value).map {
+      ($0.range.lowerBound - bounds.lowerBound)..<($0.range.upperBound - bounds.lowerBound)
+    }
+    let relative =
+      (selected.lowerBound - bounds.lowerBound)..<(selected.upperBound - bounds.lowerBound)
+    return WritingContext(
+      id: UUID(), storage: storage.id, storageRange: bounds, version: storage.version, text: text,
+      range: relative, excluded: excluded, resolvedRange: 0..<bounds.count, contextVersion: 0)
+  }
+}
