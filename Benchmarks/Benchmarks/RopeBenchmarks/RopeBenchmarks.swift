@@ -13,6 +13,7 @@ let benchmarks: @Sendable () -> Void = {
   registerOffsetBenchmarks()
   registerMemoryBenchmarks()
   registerBoundaryBenchmarks()
+  registerContextBenchmarks()
 }
 
 /// A configuration that prints every metric in fixed units (time in

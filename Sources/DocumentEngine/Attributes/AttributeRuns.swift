@@ -52,6 +52,11 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
   public func runs(in range: Range<Int>) -> [(range: Range<Int>, value: Value)] {
     var result: [(range: Range<Int>, value: Value)] = []
     guard !range.isEmpty, range.lowerBound < length else { return result }
+    if tree.summary.runs == 1 {
+      // One run over everything (the usual case: nothing excluded).
+      guard let value = Self.first(of: tree)?.value else { return result }
+      return [(max(range.lowerBound, 0)..<min(range.upperBound, length), value)]
+    }
     var cursor = tree.cursor(_RunLengthMetric.self, at: max(range.lowerBound, 0), bias: .right)
     while let run = cursor.item {
       let start = cursor.prefix.length

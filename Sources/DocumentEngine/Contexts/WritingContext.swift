@@ -65,6 +65,7 @@ extension DocumentContent {
   /// hull of every non-empty part in it, or `nil` if no character of it is
   /// selected.
   func selectedHull(_ selection: [SelectionRange], in id: StorageID) -> Range<Int>? {
+    guard selection.contains(where: { !$0.isCaret }) else { return nil }
     guard let position = try? index.position(of: id), let length = try? index.length(of: id)
     else { return nil }
     var hull: Range<Int>? = nil
@@ -160,6 +161,16 @@ extension DocumentContent {
   ) throws(DocumentError) -> Range<Int> {
     let text = storage.text
     do {
+      if extra == 0 {
+        // The common case in two paragraph lookups.
+        let first = try text.paragraph(containing: range.lowerBound).range
+        if range.upperBound <= first.upperBound { return first.lowerBound..<first.upperBound }
+        let last = try text.paragraph(containing: range.upperBound).range
+        // A range that ends right after a separator ends in the paragraph
+        // that separator closes: the last selected character decides.
+        let end = last.lowerBound == range.upperBound ? range.upperBound : last.upperBound
+        return first.lowerBound..<end
+      }
       let first = try text.paragraphNumber(at: range.lowerBound)
       var last = try text.paragraphNumber(at: range.upperBound)
       // A range that ends right after a separator ends in the paragraph that
@@ -182,14 +193,16 @@ extension DocumentContent {
   func context(
     _ storage: TextStorage, _ bounds: Range<Int>, selected: Range<Int>
   ) -> WritingContext {
-    let text = (try? storage.text.slice(bounds)) ?? Rope()
+    let text =
+      bounds == 0..<storage.length ? storage.text : (try? storage.text.slice(bounds)) ?? Rope()
     let excluded = storage.exclusions.runs(in: bounds).filter(\.value).map {
       ($0.range.lowerBound - bounds.lowerBound)..<($0.range.upperBound - bounds.lowerBound)
     }
     let relative =
       (selected.lowerBound - bounds.lowerBound)..<(selected.upperBound - bounds.lowerBound)
     return WritingContext(
-      id: UUID(), storage: storage.id, storageRange: bounds, version: storage.version, text: text,
+      id: _Identifiers.make(), storage: storage.id, storageRange: bounds, version: storage.version,
+      text: text,
       range: relative, excluded: excluded, resolvedRange: 0..<bounds.count, contextVersion: 0)
   }
 }

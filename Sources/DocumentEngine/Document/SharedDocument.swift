@@ -123,7 +123,7 @@ public final class Document: @unchecked Sendable {
       let contexts = try state.content.contexts(
         for: scope, selection: state.selection, visible: state.visible,
         surroundingParagraphs: surroundingParagraphs)
-      let session = WritingSession(id: UUID(), scope: scope, contexts: contexts)
+      let session = WritingSession(id: _Identifiers.make(), scope: scope, contexts: contexts)
       state.session = session
       return session
     }
