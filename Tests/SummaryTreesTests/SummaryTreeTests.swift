@@ -123,6 +123,22 @@ func randomValues(_ count: Int, using rng: inout SeededRandom) -> [Int] {
     #expect(values(d) == [2, 0, 1])
   }
 
+  @Test func splitCuttingTheStraddlingItem() {
+    // Values 2, 0, 3: cutting at total 3 falls one unit into the 3.
+    let tree = Tree([2, 0, 3].map(Piece.init))
+    let (a, b) = tree.split(TotalMetric.self, at: 3) { piece, inside in
+      (Piece(value: inside), Piece(value: piece.value - inside))
+    }
+    expectMatches(a, [2, 0, 1])
+    expectMatches(b, [2])
+    let (c, d) = tree.split(TotalMetric.self, at: 2) { _, _ in
+      Issue.record("no item straddles a boundary")
+      return (Piece(value: 0), Piece(value: 0))
+    }
+    expectMatches(c, [2, 0])
+    expectMatches(d, [3])
+  }
+
   @Test func randomizedAgainstAnArray() {
     var rng = SeededRandom(seed: TestSettings.seed("SummaryTree randomized"))
     let rounds = TestSettings.iterations(3000)

@@ -32,7 +32,7 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
   public var length: Int { tree.summary.length }
 
   /// The number of stored runs (runs of `nil` included).
-  public var runCount: Int { tree.summary.runs }
+  public var runCount: Int { tree.summary.count }
 
   /// The value at `offset` (of the unit starting there).
   ///
@@ -43,7 +43,7 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
     guard offset >= 0 && offset < length else {
       throw .outOfBounds(offset..<offset, length: length)
     }
-    return tree.find(_RunLengthMetric.self, offset, bias: .right)?.item.value
+    return tree.find(_LengthMetric.self, offset, bias: .right)?.item.value
   }
 
   /// The runs with a value that overlap `range`, clipped to it, in order.
@@ -52,12 +52,12 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
   public func runs(in range: Range<Int>) -> [(range: Range<Int>, value: Value)] {
     var result: [(range: Range<Int>, value: Value)] = []
     guard !range.isEmpty, range.lowerBound < length else { return result }
-    if tree.summary.runs == 1 {
+    if tree.summary.count == 1 {
       // One run over everything (the usual case: nothing excluded).
       guard let value = Self.first(of: tree)?.value else { return result }
       return [(max(range.lowerBound, 0)..<min(range.upperBound, length), value)]
     }
-    var cursor = tree.cursor(_RunLengthMetric.self, at: max(range.lowerBound, 0), bias: .right)
+    var cursor = tree.cursor(_LengthMetric.self, at: max(range.lowerBound, 0), bias: .right)
     while let run = cursor.item {
       let start = cursor.prefix.length
       if start >= range.upperBound { break }
@@ -93,7 +93,7 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
     // The run that holds the unit before the edit, and whether it goes on
     // after the edit: then the edit is strictly inside it.
     if range.lowerBound > 0 && range.upperBound < length,
-      let before = tree.find(_RunLengthMetric.self, range.lowerBound - 1, bias: .right),
+      let before = tree.find(_LengthMetric.self, range.lowerBound - 1, bias: .right),
       before.prefix.length + before.item.length > range.upperBound
     {
       value = before.item.value
@@ -135,35 +135,32 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
   static func cut(
     _ tree: SummaryTree<_AttributeRun<Value>>, at offset: Int
   ) -> (SummaryTree<_AttributeRun<Value>>, SummaryTree<_AttributeRun<Value>>) {
-    var (left, right) = tree.split(_RunLengthMetric.self, at: offset)
-    let missing = offset - left.summary.length
-    if missing > 0, let straddling = right.find(_RunLengthMetric.self, 0, bias: .right) {
-      right = right.split(_RunLengthMetric.self, at: straddling.item.length).1
-      left.append(_AttributeRun(length: missing, value: straddling.item.value))
-      right.prepend(
-        _AttributeRun(length: straddling.item.length - missing, value: straddling.item.value))
+    tree.split(_LengthMetric.self, at: offset) { run, inside in
+      (
+        _AttributeRun(length: inside, value: run.value),
+        _AttributeRun(length: run.length - inside, value: run.value)
+      )
     }
-    return (left, right)
   }
 
   static func last(of tree: SummaryTree<_AttributeRun<Value>>) -> _AttributeRun<Value>? {
-    tree.isEmpty ? nil : tree.find(_RunCountMetric.self, tree.summary.runs - 1, bias: .right)?.item
+    tree.isEmpty ? nil : tree.find(_CountMetric.self, tree.summary.count - 1, bias: .right)?.item
   }
 
   static func first(of tree: SummaryTree<_AttributeRun<Value>>) -> _AttributeRun<Value>? {
-    tree.isEmpty ? nil : tree.find(_RunCountMetric.self, 0, bias: .right)?.item
+    tree.isEmpty ? nil : tree.find(_CountMetric.self, 0, bias: .right)?.item
   }
 
   static func dropLast(_ tree: SummaryTree<_AttributeRun<Value>>) -> SummaryTree<
     _AttributeRun<Value>
   > {
-    tree.isEmpty ? tree : tree.split(_RunCountMetric.self, at: tree.summary.runs - 1).0
+    tree.isEmpty ? tree : tree.split(_CountMetric.self, at: tree.summary.count - 1).0
   }
 
   static func dropFirst(_ tree: SummaryTree<_AttributeRun<Value>>) -> SummaryTree<
     _AttributeRun<Value>
   > {
-    tree.isEmpty ? tree : tree.split(_RunCountMetric.self, at: 1).1
+    tree.isEmpty ? tree : tree.split(_CountMetric.self, at: 1).1
   }
 }
 
@@ -180,35 +177,5 @@ struct _AttributeRun<Value: Hashable & Sendable>: TreeItem {
   @usableFromInline var value: Value?
 
   @usableFromInline
-  var summary: _RunSummary { _RunSummary(runs: 1, length: length) }
-}
-
-@usableFromInline
-struct _RunSummary: TreeSummary {
-  @usableFromInline var runs: Int
-  @usableFromInline var length: Int
-
-  @usableFromInline static let zero = _RunSummary(runs: 0, length: 0)
-
-  @usableFromInline
-  static func + (lhs: Self, rhs: Self) -> Self {
-    _RunSummary(runs: lhs.runs + rhs.runs, length: lhs.length + rhs.length)
-  }
-
-  @usableFromInline
-  static func removing(_ part: Self, from total: Self) -> Self? {
-    _RunSummary(runs: total.runs - part.runs, length: total.length - part.length)
-  }
-}
-
-@usableFromInline
-enum _RunLengthMetric: TreeMetric {
-  @usableFromInline
-  static func measure(_ summary: _RunSummary) -> Int { summary.length }
-}
-
-@usableFromInline
-enum _RunCountMetric: TreeMetric {
-  @usableFromInline
-  static func measure(_ summary: _RunSummary) -> Int { summary.runs }
+  var summary: _CountAndLength { _CountAndLength(count: 1, length: length) }
 }

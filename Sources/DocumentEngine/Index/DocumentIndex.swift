@@ -26,7 +26,7 @@ public struct DocumentIndex: Sendable {
   public init() {}
 
   /// The number of storages.
-  public var count: Int { tree.summary.storages }
+  public var count: Int { tree.summary.count }
 
   /// The length of the whole document in UTF-16 code units.
   public var length: Int { tree.summary.length }
@@ -66,7 +66,7 @@ public struct DocumentIndex: Sendable {
 
   func slot(_ id: StorageID) throws(DocumentIndexError) -> TreeLocation<_StorageSlot> {
     let position = try position(of: id)
-    guard let hit = tree.find(_StorageCountMetric.self, position, bias: .right) else {
+    guard let hit = tree.find(_CountMetric.self, position, bias: .right) else {
       throw .unknownStorage(id)
     }
     return hit
@@ -88,7 +88,7 @@ public struct DocumentIndex: Sendable {
     guard offset >= 0 && offset <= length else {
       throw .offsetOutOfBounds(offset, length: length)
     }
-    guard let hit = tree.find(_StorageLengthMetric.self, offset, bias: bias) else {
+    guard let hit = tree.find(_LengthMetric.self, offset, bias: bias) else {
       throw .empty
     }
     return (hit.item.id, offset - hit.prefix.length)
@@ -126,7 +126,7 @@ public struct DocumentIndex: Sendable {
     guard length >= 0 else { throw .negativeLength(length) }
     tree.insert(
       contentsOf: CollectionOfOne(_StorageSlot(id: id, length: length)), at: position,
-      in: _StorageCountMetric.self)
+      in: _CountMetric.self)
     renumber(from: position)
   }
 
@@ -144,7 +144,7 @@ public struct DocumentIndex: Sendable {
   /// - Complexity: O(s)
   public mutating func remove(_ id: StorageID) throws(DocumentIndexError) {
     let position = try position(of: id)
-    tree.replace(_StorageCountMetric.self, position..<position + 1, with: EmptyCollection())
+    tree.replace(_CountMetric.self, position..<position + 1, with: EmptyCollection())
     positions[id] = nil
     renumber(from: position)
   }
@@ -172,8 +172,8 @@ public struct DocumentIndex: Sendable {
   public mutating func setLength(of id: StorageID, to length: Int) throws(DocumentIndexError) {
     let position = try position(of: id)
     guard length >= 0 else { throw .negativeLength(length) }
-    tree.updateItem(_StorageCountMetric.self, at: position, bias: .right) {
-      (slot: inout _StorageSlot, _: _StorageSummary) -> (Void, TreeItemChange<_StorageSlot>) in
+    tree.updateItem(_CountMetric.self, at: position, bias: .right) {
+      (slot: inout _StorageSlot, _: _CountAndLength) -> (Void, TreeItemChange<_StorageSlot>) in
       slot.length = length
       return ((), .keep)
     }
@@ -181,7 +181,7 @@ public struct DocumentIndex: Sendable {
 
   mutating func renumber(from position: Int) {
     guard position < count else { return }
-    var cursor = tree.cursor(_StorageCountMetric.self, at: position, bias: .right)
+    var cursor = tree.cursor(_CountMetric.self, at: position, bias: .right)
     var p = position
     while let slot = cursor.item {
       positions[slot.id] = p
@@ -227,36 +227,5 @@ struct _StorageSlot: TreeItem {
   @usableFromInline var length: Int
 
   @usableFromInline
-  var summary: _StorageSummary { _StorageSummary(storages: 1, length: length) }
-}
-
-/// Storages and their total length.
-@usableFromInline
-struct _StorageSummary: TreeSummary {
-  @usableFromInline var storages: Int
-  @usableFromInline var length: Int
-
-  @usableFromInline static let zero = _StorageSummary(storages: 0, length: 0)
-
-  @usableFromInline
-  static func + (lhs: Self, rhs: Self) -> Self {
-    _StorageSummary(storages: lhs.storages + rhs.storages, length: lhs.length + rhs.length)
-  }
-
-  @usableFromInline
-  static func removing(_ part: Self, from total: Self) -> Self? {
-    _StorageSummary(storages: total.storages - part.storages, length: total.length - part.length)
-  }
-}
-
-@usableFromInline
-enum _StorageCountMetric: TreeMetric {
-  @usableFromInline
-  static func measure(_ summary: _StorageSummary) -> Int { summary.storages }
-}
-
-@usableFromInline
-enum _StorageLengthMetric: TreeMetric {
-  @usableFromInline
-  static func measure(_ summary: _StorageSummary) -> Int { summary.length }
+  var summary: _CountAndLength { _CountAndLength(count: 1, length: length) }
 }

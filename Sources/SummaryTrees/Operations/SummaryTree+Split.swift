@@ -92,3 +92,26 @@ extension SummaryTree {
     replace(metric, offset..<offset, with: items)
   }
 }
+
+extension SummaryTree {
+  /// Cuts the tree exactly at `offset` in metric `M`: like ``split(_:at:)``,
+  /// but an item that straddles `offset` is cut in two by `cut` (given the
+  /// item and the offset inside it, it returns the part before and the part
+  /// after), and the parts go to either side.
+  ///
+  /// - Complexity: O(log n), plus what `cut` does.
+  @inlinable
+  public func split<M: TreeMetric>(
+    _ metric: M.Type, at offset: Int, cuttingWith cut: (Item, Int) -> (Item, Item)
+  ) -> (Self, Self) where M.Summary == Summary {
+    var (left, right) = split(metric, at: offset)
+    let inside = offset - M.measure(left.summary)
+    if inside > 0, let straddling = right.find(metric, 0, bias: .right) {
+      right = right.split(metric, at: M.measure(straddling.item.summary)).1
+      let (before, after) = cut(straddling.item, inside)
+      left.append(before)
+      right.prepend(after)
+    }
+    return (left, right)
+  }
+}

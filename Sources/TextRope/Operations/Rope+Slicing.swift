@@ -48,15 +48,13 @@ extension Rope {
   ///
   /// - Complexity: O(log n)
   func splitUTF8(at offset: Int) -> (Rope, Rope) {
-    var (left, right) = tree.split(UTF8Metric.self, at: offset)
-    let missing = offset - left.summary.utf8
-    if missing > 0, let first = right.find(UTF8Metric.self, 0, bias: .right) {
-      // The first chunk of `right` straddles the cut: share out its bytes.
-      let (_, rest) = right.split(UTF8Metric.self, at: first.item.count)
-      right = rest
-      first.item.bytes.withUnsafeBufferPointer { bytes in
-        left.append(_TextChunk(copying: UnsafeBufferPointer(rebasing: bytes[..<missing])))
-        right.prepend(_TextChunk(copying: UnsafeBufferPointer(rebasing: bytes[missing...])))
+    let (left, right) = tree.split(UTF8Metric.self, at: offset) { chunk, inside in
+      // A chunk that straddles the cut shares out its bytes.
+      chunk.bytes.withUnsafeBufferPointer { bytes in
+        (
+          _TextChunk(copying: UnsafeBufferPointer(rebasing: bytes[..<inside])),
+          _TextChunk(copying: UnsafeBufferPointer(rebasing: bytes[inside...]))
+        )
       }
     }
     return (Rope(tree: left), Rope(tree: right))
