@@ -22,8 +22,9 @@ enum _UTF8Counts {
 
   /// The number of bytes whose bit 7 is set in `bits` (which has no other
   /// bits set), by adding the byte lanes with one multiplication: the
-  /// baseline x86-64 target has no POPCNT instruction, and the software
-  /// `nonzeroBitCount` is several times slower.
+  /// baseline x86-64 target has no POPCNT instruction, so `nonzeroBitCount`
+  /// compiles to a long software sequence (docs/benchmarks.md, "Where the
+  /// time goes").
   @inlinable @inline(__always)
   static func countHighBits(_ bits: UInt64) -> Int {
     Int(truncatingIfNeeded: ((bits >> 7) &* ones) >> 56)

@@ -5,7 +5,9 @@ extension Rope {
   /// the two at its ends with this one.
   ///
   /// - Throws: as ``utf8Offset(of:in:)`` for either bound.
-  /// - Complexity: O(log n)
+  /// - Complexity: O(log n). A short slice (up to 64 chunks) gathers the
+  ///   chunks it covers into a new tree instead of splitting this one twice:
+  ///   O(log n + k) for k chunks, with a smaller constant.
   public func slice(_ range: Range<Int>, in unit: TextUnit = .utf16) throws(RopeError) -> Rope {
     let bytes = try utf8Range(of: range, in: unit)
     return sliceUTF8(bytes)
