@@ -139,6 +139,46 @@ func randomValues(_ count: Int, using rng: inout SeededRandom) -> [Int] {
     expectMatches(d, [3])
   }
 
+  @Test func splitBiasDecidesWhereZeroItemsGo() {
+    // Zero-measure items on the cut go left with .left, right with .right,
+    // and stay after an item that a cut straddles.
+    let tree = Tree([2, 0, 0, 3, 0, 1].map(Piece.init))
+    let (a, b) = tree.split(TotalMetric.self, at: 2, bias: .right)
+    expectMatches(a, [2])
+    expectMatches(b, [0, 0, 3, 0, 1])
+    let (c, d) = tree.split(TotalMetric.self, at: 2, bias: .left)
+    expectMatches(c, [2, 0, 0])
+    expectMatches(d, [3, 0, 1])
+    let (e, f) = tree.split(TotalMetric.self, at: 4, bias: .right) { piece, inside in
+      (Piece(value: inside), Piece(value: piece.value - inside))
+    }
+    expectMatches(e, [2, 0, 0, 2])
+    expectMatches(f, [1, 0, 1])
+    var rng = SeededRandom(seed: TestSettings.seed("SummaryTree split bias"))
+    for _ in 0..<TestSettings.iterations(300) {
+      let model = randomValues(Int.random(in: 0...60, using: &rng), using: &rng)
+      let big = Tree(model.map(Piece.init))
+      let offset = Int.random(in: 0...model.reduce(0, +), using: &rng)
+      for bias in [Bias.left, .right] {
+        var total = 0
+        var cut = 0
+        while cut < model.count {
+          let next = total + model[cut]
+          if next > offset
+            || (bias == .right && next == offset && model[cut] == 0 && total == offset)
+          {
+            break
+          }
+          total = next
+          cut += 1
+        }
+        let (l, r) = big.split(TotalMetric.self, at: offset, bias: bias)
+        expectMatches(l, Array(model[..<cut]))
+        expectMatches(r, Array(model[cut...]))
+      }
+    }
+  }
+
   @Test func randomizedAgainstAnArray() {
     var rng = SeededRandom(seed: TestSettings.seed("SummaryTree randomized"))
     let rounds = TestSettings.iterations(3000)

@@ -88,31 +88,57 @@ public struct DocumentContent: Sendable {
   }
 
   /// Replaces `range` (UTF-16) of a storage's text with `text`; bumps the
-  /// storage's version and moves its attribute runs with the edit.
+  /// storage's version, records the edit in its change index and moves its
+  /// attribute runs with the edit.
   ///
   /// - Returns: the storage's new version.
   /// - Throws: ``DocumentError/unknownStorage(_:)`` or
   ///   ``DocumentError/invalidRange(_:_:)``; nothing changes.
-  /// - Complexity: O(log n + m) in the storage, O(log s) in the index.
+  /// - Complexity: O(log n + m) in the storage, O(log s) in the index, plus
+  ///   O(log h) for each composed map its change index keeps.
   @discardableResult
   public mutating func edit(
     _ id: StorageID, range: Range<Int>, with text: String
   ) throws(DocumentError) -> Int {
+    try edit(
+      id, range: range, with: text,
+      record: ChangeRecord(
+        range: range, insertedLength: text.utf16.count, party: .person))
+  }
+
+  /// Edits a storage and records `record` (whose range and length must be
+  /// the edit's) in its change index.
+  mutating func edit(
+    _ id: StorageID, range: Range<Int>, with text: String, record: ChangeRecord
+  ) throws(DocumentError) -> Int {
     guard var storage = storages[id] else { throw .unknownStorage(id) }
+    // Drop this reference so that the rope's buffers are uniquely held.
+    storages[id] = nil
+    defer { storages[id] = storage }
     do {
       try storage.text.replace(range, with: text)
     } catch {
       throw .invalidRange(id, error)
     }
-    let newLength = text.utf16.count
+    let newLength = record.insertedLength
     try? storage.exclusions.replace(range, withLength: newLength)
     for key in storage.attributes.keys {
       try? storage.attributes[key]?.replace(range, withLength: newLength)
     }
     storage.version += 1
-    storages[id] = storage
+    storage.changes.record(record)
     try? index.setLength(of: id, to: storage.length)
     return storage.version
+  }
+
+  /// Runs `body` on a storage's change index.
+  mutating func withChanges<R>(
+    _ id: StorageID, _ body: (inout ChangeLog) throws(DocumentError) -> R
+  ) throws(DocumentError) -> R {
+    guard var storage = storages[id] else { throw .unknownStorage(id) }
+    storages[id] = nil
+    defer { storages[id] = storage }
+    return try body(&storage.changes)
   }
 
   /// Marks `range` (UTF-16) of a storage as excluded from Writing Tools, or

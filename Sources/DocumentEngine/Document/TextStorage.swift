@@ -17,6 +17,9 @@ public struct TextStorage: Sendable {
   /// Other attributes, carried as opaque values by key (e.g. presentation
   /// intents); they follow edits like the exclusion does.
   public internal(set) var attributes: [String: AttributeRuns<String>]
+  /// The change index: the edits since the oldest version still referred
+  /// to, and composed maps from the versions mapped from often.
+  public internal(set) var changes: ChangeLog
 
   /// A storage holding `text`, at version 0, without attributes.
   public init(id: StorageID, text: Rope) {
@@ -25,6 +28,7 @@ public struct TextStorage: Sendable {
     self.version = 0
     self.exclusions = AttributeRuns(length: text.utf16Count)
     self.attributes = [:]
+    self.changes = ChangeLog(version: 0, length: text.utf16Count)
   }
 
   /// The length in UTF-16 code units.

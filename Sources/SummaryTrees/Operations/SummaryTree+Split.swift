@@ -1,17 +1,18 @@
 extension SummaryTree {
   /// Cuts the tree in two at `offset` in metric `M`: the first part holds the
-  /// items that end at or before `offset` (items that measure 0 there
-  /// included), the second the rest. An item that straddles `offset` is the
-  /// first item of the second part.
+  /// items that end at or before `offset`, the second the rest. An item that
+  /// straddles `offset` is the first item of the second part. Items that
+  /// measure 0 exactly at `offset` go to the first part with `.left` bias
+  /// (the default) and to the second with `.right`.
   ///
   /// Both parts share their nodes with this tree.
   ///
   /// - Complexity: O(log n)
   @inlinable
   public func split<M: TreeMetric>(
-    _ metric: M.Type, at offset: Int
+    _ metric: M.Type, at offset: Int, bias: Bias = .left
   ) -> (Self, Self) where M.Summary == Summary {
-    let result = Self.split(root, metric, offset: offset)
+    let result = Self.split(root, metric, offset: offset, bias: bias)
     result.0._invariantCheck()
     result.1._invariantCheck()
     return result
@@ -19,14 +20,18 @@ extension SummaryTree {
 
   @inlinable
   static func split<M: TreeMetric>(
-    _ node: Node, _ metric: M.Type, offset: Int
+    _ node: Node, _ metric: M.Type, offset: Int, bias: Bias = .left
   ) -> (Self, Self) where M.Summary == Summary {
     var rest = offset
     var k = 0
     let count = node.count
+    let leaf = node.height == 0
     while k < count {
       let m = M.measure(node.slotSummary(k))
       if m > rest { break }
+      // With `.right` bias, zero-measure items at the offset go right: stop at
+      // the first one, or at a child that may end with some.
+      if bias == .right && (leaf ? rest == 0 : m == rest) { break }
       rest -= m
       k += 1
     }
@@ -38,7 +43,7 @@ extension SummaryTree {
         SummaryTree(root: Node(leaf: ContiguousArray(node.items[k...])))
       )
     }
-    var (left, right) = split(node.children[k], metric, offset: rest)
+    var (left, right) = split(node.children[k], metric, offset: rest, bias: bias)
     let before = subtree(node, node.children.startIndex..<k)
     let after = subtree(node, (k + 1)..<count)
     var head = before
@@ -102,12 +107,14 @@ extension SummaryTree {
   /// - Complexity: O(log n), plus what `cut` does.
   @inlinable
   public func split<M: TreeMetric>(
-    _ metric: M.Type, at offset: Int, cuttingWith cut: (Item, Int) -> (Item, Item)
+    _ metric: M.Type, at offset: Int, bias: Bias = .left,
+    cuttingWith cut: (Item, Int) -> (Item, Item)
   ) -> (Self, Self) where M.Summary == Summary {
-    var (left, right) = split(metric, at: offset)
+    var (left, right) = split(metric, at: offset, bias: bias)
     let inside = offset - M.measure(left.summary)
     if inside > 0, let straddling = right.find(metric, 0, bias: .right) {
-      right = right.split(metric, at: M.measure(straddling.item.summary)).1
+      // Only the straddling item goes: items after it that measure 0 stay.
+      right = right.split(metric, at: M.measure(straddling.item.summary), bias: .right).1
       let (before, after) = cut(straddling.item, inside)
       left.append(before)
       right.prepend(after)

@@ -1,0 +1,314 @@
+import SummaryTrees
+
+/// Where a position of an older version is now (see ``ChangeMap/map(_:assoc:)``).
+public struct MappedOffset: Hashable, Sendable {
+  /// The position in the current text.
+  public var offset: Int
+  /// Whether the character on the `assoc` side of the old position (after it
+  /// for +1, before it for −1) has been deleted since.
+  public var deleted: Bool
+
+  /// A mapped position.
+  public init(offset: Int, deleted: Bool) {
+    self.offset = offset
+    self.deleted = deleted
+  }
+}
+
+/// The edits of one text since a base version, composed into one sequence of
+/// sections — kept, deleted, inserted, each with its old and new length — on a
+/// ``SummaryTree``, so that mapping a position of the base version to the
+/// current text costs O(log m) for m sections, however many edits there were.
+///
+/// Mapping follows ProseMirror's sequential rule exactly (as if the position
+/// were mapped through every edit in turn, with the same `assoc`): before an
+/// edit a position stays, after it it shifts; at a pure insertion `assoc`
+/// decides (−1 stays before the new text, +1 goes after it); in a replaced
+/// range the start stays at the start, the end goes to the end, and an
+/// interior position goes to the `assoc` side.
+///
+/// Composition loses that rule unless the sections keep track of which side of
+/// each inserted text every old position ended on, and that differs between
+/// the two `assoc` values, so the map keeps one sequence for each. An old
+/// position is found in a sequence by a fixed rule: for +1 after every section
+/// that ends at or before it in old units (zero-length ones included), for −1
+/// before every section that starts at or after it. Recording an edit places
+/// its new text so that the rule keeps giving the sequential answer: for +1
+/// right after the first replaced unit (before it, for a pure insertion, every
+/// zero-width section there), for −1 right before the last.
+public struct ChangeMap: Sendable {
+  /// The sections for `assoc` +1 and −1.
+  var forward: SummaryTree<_Section>
+  var backward: SummaryTree<_Section>
+
+  /// The map of no edit over a text of `length` units.
+  public init(length: Int) {
+    let items = length > 0 ? [_Section(kind: .kept, old: length, new: length)] : []
+    forward = SummaryTree(items)
+    backward = forward
+  }
+
+  /// The length of the base version's text.
+  public var oldLength: Int { forward.summary.old }
+  /// The length of the current text.
+  public var newLength: Int { forward.summary.new }
+  /// How many sections the map holds (for `assoc` +1).
+  public var sectionCount: Int { forward.summary.count }
+
+  /// Composes one more edit, given in current coordinates: `range` replaced
+  /// by `insertedLength` units.
+  ///
+  /// - Precondition: `range` lies within the current text (the caller checks).
+  /// - Complexity: O(log m)
+  public mutating func record(_ range: Range<Int>, insertedLength: Int) {
+    Self.record(&forward, range, insertedLength, forward: true)
+    Self.record(&backward, range, insertedLength, forward: false)
+  }
+
+  /// Where `offset` of the base version is now.
+  ///
+  /// - Parameters:
+  ///   - offset: a position in the base version's text, `0...oldLength`
+  ///     (clamped).
+  ///   - assoc: −1 or +1 (any negative value counts as −1).
+  /// - Complexity: O(log m)
+  public func map(_ offset: Int, assoc: Int = 1) -> MappedOffset {
+    let p = min(max(offset, 0), oldLength)
+    if assoc < 0 {
+      if p == 0 { return MappedOffset(offset: 0, deleted: false) }
+      guard let found = backward.find(_OldMetric.self, p, bias: .left) else {
+        return MappedOffset(offset: p, deleted: false)
+      }
+      let section = found.item
+      let inside = p - found.prefix.old
+      switch section.kind {
+      case .kept: return MappedOffset(offset: found.prefix.new + inside, deleted: false)
+      default: return MappedOffset(offset: found.prefix.new, deleted: true)
+      }
+    }
+    if p >= oldLength { return MappedOffset(offset: newLength, deleted: false) }
+    guard let found = forward.find(_OldMetric.self, p, bias: .right) else {
+      return MappedOffset(offset: p, deleted: false)
+    }
+    let inside = p - found.prefix.old
+    switch found.item.kind {
+    case .kept: return MappedOffset(offset: found.prefix.new + inside, deleted: false)
+    default: return MappedOffset(offset: found.prefix.new, deleted: true)
+    }
+  }
+
+  /// Whether any composed edit touched `range` of the base version: deleted
+  /// or replaced a unit inside it, or inserted strictly inside it; for an
+  /// empty range, whether the units on both sides of it were deleted.
+  ///
+  /// - Complexity: O(log m)
+  public func touches(_ range: Range<Int>) -> Bool {
+    let a = min(max(range.lowerBound, 0), oldLength)
+    let b = min(max(range.upperBound, a), oldLength)
+    if a == b {
+      guard a > 0 && a < oldLength else { return false }
+      return deletedBefore(a + 1) - deletedBefore(a - 1) == 2
+    }
+    if deletedBefore(b) - deletedBefore(a) > 0 { return true }
+    // Insertions located after every section ending at or before `a`, and
+    // before every section starting at or after `b`.
+    return insertionsBefore(b, strict: true) - insertionsBefore(a, strict: false) > 0
+  }
+
+  /// The number of deleted units among the first `p` old units.
+  func deletedBefore(_ p: Int) -> Int {
+    guard p > 0, let found = forward.find(_OldMetric.self, p, bias: .left) else { return 0 }
+    let inside = p - found.prefix.old
+    return found.prefix.deletedOld + (found.item.kind == .deleted ? inside : 0)
+  }
+
+  /// The number of insertion events located before old position `p`:
+  /// with `strict`, those before every section starting at or after `p`;
+  /// otherwise those after every section ending at or before `p`.
+  func insertionsBefore(_ p: Int, strict: Bool) -> Int {
+    if strict {
+      guard p > 0, let found = forward.find(_OldMetric.self, p, bias: .left) else { return 0 }
+      return found.prefix.insertions + found.item.insertions
+    }
+    if p >= oldLength { return forward.summary.insertions }
+    guard let found = forward.find(_OldMetric.self, p, bias: .right) else { return 0 }
+    return found.prefix.insertions
+  }
+
+  static func cut(_ section: _Section, _ offset: Int) -> (_Section, _Section) {
+    // Only kept and inserted sections have new units to cut; a kept section
+    // cuts its old units in step.
+    var a = section
+    var b = section
+    a.new = offset
+    b.new = section.new - offset
+    if section.kind == .kept {
+      a.old = offset
+      b.old = section.old - offset
+    }
+    if section.kind == .inserted {
+      a.insertions = section.insertions
+      b.insertions = 0
+    }
+    return (a, b)
+  }
+
+  static func record(
+    _ tree: inout SummaryTree<_Section>, _ range: Range<Int>, _ n: Int, forward: Bool
+  ) {
+    let s = range.lowerBound
+    let e = range.upperBound
+    let new = _Section(kind: .inserted, old: 0, new: n, insertions: 1)
+    if s == e {
+      guard n > 0 else { return }
+      // A pure insertion: for +1 every old position now at `s` goes after
+      // it (it goes before the zero-width sections there), for −1 before.
+      var (left, right) = tree.split(
+        _NewMetric.self, at: s, bias: forward ? .right : .left, cuttingWith: cut)
+      if !Self.mergeIntoLast(&left, new) {
+        left.append(new)
+      }
+      left.append(contentsOf: right)
+      tree = left
+      return
+    }
+    var (left, rest) = tree.split(_NewMetric.self, at: s, bias: .left, cuttingWith: cut)
+    let (middle, right) = rest.split(_NewMetric.self, at: e - s, bias: .right, cuttingWith: cut)
+    var items = ContiguousArray<_Section>()
+    let all = Array(middle)
+    for (i, item) in all.enumerated() {
+      var pieces: [_Section] = []
+      switch item.kind {
+      case .deleted:
+        pieces = [item]
+      case .inserted:
+        pieces = [_Section(kind: .inserted, old: 0, new: 0, insertions: item.insertions)]
+        if n > 0 && forward && i == 0 { pieces.append(new) }
+        if n > 0 && !forward && i == all.count - 1 { pieces.insert(new, at: 0) }
+      case .kept:
+        let gone = _Section(kind: .deleted, old: item.old, new: 0)
+        pieces = [gone]
+        if n > 0 && forward && i == 0 {
+          pieces = [_Section(kind: .deleted, old: 1, new: 0), new]
+          if item.old > 1 { pieces.append(_Section(kind: .deleted, old: item.old - 1, new: 0)) }
+        } else if n > 0 && !forward && i == all.count - 1 {
+          pieces = []
+          if item.old > 1 { pieces.append(_Section(kind: .deleted, old: item.old - 1, new: 0)) }
+          pieces += [new, _Section(kind: .deleted, old: 1, new: 0)]
+        }
+      }
+      for piece in pieces { Self.appendMerging(&items, piece) }
+    }
+    var head = ContiguousArray<_Section>()
+    if let first = items.first, Self.mergeIntoLast(&left, first) {
+      head = ContiguousArray(items.dropFirst())
+    } else {
+      head = items
+    }
+    left.append(contentsOf: SummaryTree(head))
+    left.append(contentsOf: right)
+    tree = left
+  }
+
+  static func appendMerging(_ items: inout ContiguousArray<_Section>, _ section: _Section) {
+    if let last = items.last, last.kind == section.kind, last.kind != .kept {
+      items[items.count - 1].old += section.old
+      items[items.count - 1].new += section.new
+      items[items.count - 1].insertions += section.insertions
+    } else {
+      items.append(section)
+    }
+  }
+
+  /// Adds `section` to the last item of `tree` if both are deleted or both
+  /// inserted.
+  static func mergeIntoLast(_ tree: inout SummaryTree<_Section>, _ section: _Section) -> Bool {
+    let count = tree.summary.count
+    guard count > 0, section.kind != .kept else { return false }
+    let merged = tree.updateItem(_SectionCountMetric.self, at: count - 1, bias: .right) {
+      (item: inout _Section, _) -> (Bool, TreeItemChange<_Section>) in
+      guard item.kind == section.kind else { return (false, .keep) }
+      item.old += section.old
+      item.new += section.new
+      item.insertions += section.insertions
+      return (true, .keep)
+    }
+    return merged ?? false
+  }
+}
+
+/// One section of a composed change: `old` units of the base version become
+/// `new` units of the current text.
+@usableFromInline
+struct _Section: TreeItem, Sendable, Hashable {
+  @usableFromInline
+  enum Kind: UInt8, Sendable {
+    /// Unchanged: `old == new`.
+    case kept
+    /// Deleted: `new == 0`.
+    case deleted
+    /// Inserted: `old == 0`; `insertions` counts the edits that inserted
+    /// here, even if their text was deleted again.
+    case inserted
+  }
+  @usableFromInline var kind: Kind
+  @usableFromInline var old: Int
+  @usableFromInline var new: Int
+  @usableFromInline var insertions: Int
+
+  init(kind: Kind, old: Int, new: Int, insertions: Int = 0) {
+    self.kind = kind
+    self.old = old
+    self.new = new
+    self.insertions = insertions
+  }
+
+  @usableFromInline
+  var summary: _SectionSummary {
+    _SectionSummary(
+      count: 1, old: old, new: new, deletedOld: kind == .deleted ? old : 0,
+      insertions: insertions)
+  }
+}
+
+@usableFromInline
+struct _SectionSummary: TreeSummary {
+  @usableFromInline var count: Int
+  @usableFromInline var old: Int
+  @usableFromInline var new: Int
+  @usableFromInline var deletedOld: Int
+  @usableFromInline var insertions: Int
+
+  @usableFromInline static let zero = _SectionSummary(
+    count: 0, old: 0, new: 0, deletedOld: 0, insertions: 0)
+
+  @usableFromInline
+  static func + (lhs: Self, rhs: Self) -> Self {
+    _SectionSummary(
+      count: lhs.count + rhs.count, old: lhs.old + rhs.old, new: lhs.new + rhs.new,
+      deletedOld: lhs.deletedOld + rhs.deletedOld, insertions: lhs.insertions + rhs.insertions)
+  }
+
+  @usableFromInline
+  static func removing(_ part: Self, from total: Self) -> Self? {
+    _SectionSummary(
+      count: total.count - part.count, old: total.old - part.old, new: total.new - part.new,
+      deletedOld: total.deletedOld - part.deletedOld,
+      insertions: total.insertions - part.insertions)
+  }
+}
+
+@usableFromInline
+enum _OldMetric: TreeMetric {
+  @usableFromInline static func measure(_ s: _SectionSummary) -> Int { s.old }
+}
+
+@usableFromInline
+enum _NewMetric: TreeMetric {
+  @usableFromInline static func measure(_ s: _SectionSummary) -> Int { s.new }
+}
+
+@usableFromInline
+enum _SectionCountMetric: TreeMetric {
+  @usableFromInline static func measure(_ s: _SectionSummary) -> Int { s.count }
+}

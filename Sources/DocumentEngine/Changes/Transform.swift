@@ -1,0 +1,153 @@
+/// Who made an edit: the person at the keyboard, a writing tool's session, or
+/// a named origin (a sync peer, a second cursor).
+///
+/// When two concurrent edits insert at the same place, the one whose party
+/// comes first in this order goes first: the person, then writing tools,
+/// then origins in the byte order of their names.
+public enum EditParty: Hashable, Sendable, Comparable {
+  /// The person typing in the host (an edit without origin).
+  case person
+  /// The writing tool of one session (sessions are numbered in order).
+  case tool(Int)
+  /// A named origin.
+  case origin(String)
+
+  var rank: Int {
+    switch self {
+    case .person: 0
+    case .tool: 1
+    case .origin: 2
+    }
+  }
+
+  public static func < (lhs: Self, rhs: Self) -> Bool {
+    switch (lhs, rhs) {
+    case (.tool(let a), .tool(let b)): return a < b
+    case (.origin(let a), .origin(let b)): return Array(a.utf8).lexicographicallyPrecedes(b.utf8)
+    default: return lhs.rank < rhs.rank
+    }
+  }
+}
+
+/// One replacement inside an operation: `range` (in the operation's
+/// coordinates) replaced by `length` new units.
+struct _Piece: Hashable, Sendable {
+  var range: Range<Int>
+  var length: Int
+}
+
+/// An operation as transformation sees it: replacements in one coordinate
+/// space, in ascending order and disjoint, applied from the last to the first
+/// (so that each piece's coordinates hold when it is applied). Only the
+/// first piece of a transformed operation carries new text; the others are
+/// parts of its deletion that a concurrent insertion split off.
+struct _Operation: Hashable, Sendable {
+  var pieces: [_Piece]
+  var party: EditParty
+
+  init(_ range: Range<Int>, length: Int, party: EditParty) {
+    pieces = [_Piece(range: range, length: length)]
+    self.party = party
+  }
+
+  init(pieces: [_Piece], party: EditParty) {
+    self.pieces = pieces
+    self.party = party
+  }
+
+  /// Transforms the operation so that it applies after `other` (a single
+  /// replacement made concurrently by `otherParty`, in the same coordinates).
+  ///
+  /// The rules are two-party OT's (Jupiter, ot.js): a deletion that overlaps
+  /// the other's counts the shared part once; an insertion inside a range the
+  /// other deleted is kept (at the point the range collapsed to); an
+  /// insertion of the other's strictly inside this operation's deletion is
+  /// kept too (the deletion splits around it); two insertions at one place go
+  /// in party order.
+  func transformed(
+    against other: _Piece, by otherParty: EditParty
+  ) -> _Operation {
+    let s = other.range.lowerBound
+    let e = other.range.upperBound
+    let n = other.length
+    let deleted = e - s
+    // This operation goes after the other at a tie when its party comes later.
+    let after = otherParty < party || otherParty == party
+    func collapse(_ p: Int) -> Int { p <= s ? p : (p < e ? s : p - deleted) }
+    var result: [_Piece] = []
+    for (index, piece) in pieces.enumerated() {
+      // At the other's insertion point, a piece that started strictly inside
+      // the other's deleted range (or at its end) goes after the other's
+      // text, whatever the parties: the other way round, the other's
+      // deletion splits around it with its text first.
+      let original = piece.range.lowerBound
+      let after = deleted > 0 && original > s && original <= e ? true : after
+      let a = collapse(piece.range.lowerBound)
+      let b = collapse(piece.range.upperBound)
+      // Now insert `n` units at `s`.
+      if n == 0 {
+        result.append(_Piece(range: a..<b, length: piece.length))
+      } else if b < s || (b == s && a < b) {
+        result.append(_Piece(range: a..<b, length: piece.length))
+      } else if a > s {
+        result.append(_Piece(range: (a + n)..<(b + n), length: piece.length))
+      } else if a < s {
+        // The other's insertion falls strictly inside this deletion: keep it.
+        result.append(_Piece(range: a..<s, length: piece.length))
+        result.append(_Piece(range: (s + n)..<(b + n), length: 0))
+      } else if a == b {
+        // Both insert at `s`.
+        let p = after ? s + n : s
+        result.append(_Piece(range: p..<p, length: piece.length))
+      } else {
+        // This deletion starts where the other inserts.
+        if after {
+          result.append(_Piece(range: (s + n)..<(b + n), length: piece.length))
+        } else {
+          if piece.length > 0 || index == 0 {
+            result.append(_Piece(range: s..<s, length: piece.length))
+          }
+          result.append(_Piece(range: (s + n)..<(b + n), length: 0))
+        }
+      }
+    }
+    // Drop pieces that do nothing, but keep the first (it says where the
+    // text lands).
+    var kept: [_Piece] = []
+    for (i, piece) in result.enumerated()
+    where i == 0 || !piece.range.isEmpty || piece.length > 0 {
+      if let last = kept.last, last.range.upperBound == piece.range.lowerBound, piece.length == 0,
+        !last.range.isEmpty || last.length > 0
+      {
+        kept[kept.count - 1].range = last.range.lowerBound..<piece.range.upperBound
+      } else {
+        kept.append(piece)
+      }
+    }
+    return _Operation(pieces: kept, party: party)
+  }
+
+  /// Transforms the operation through every piece of `other` (applied from
+  /// its last piece to its first).
+  func transformed(against other: _Operation) -> _Operation {
+    var result = self
+    for piece in other.pieces.reversed() {
+      result = result.transformed(against: piece, by: other.party)
+    }
+    return result
+  }
+
+  /// Whether `other` touches this operation's (first piece's) range, by the
+  /// conflict rule: it deletes or replaces a unit inside it, or inserts
+  /// strictly inside it; for an empty range, it deletes across the point.
+  func isTouched(by other: _Piece) -> Bool {
+    guard let first = pieces.first else { return false }
+    let a = first.range.lowerBound
+    let b = pieces.last?.range.upperBound ?? first.range.upperBound
+    let s = other.range.lowerBound
+    let e = other.range.upperBound
+    if a == b { return s < a && a < e }
+    if s < e && s < b && a < e { return true }
+    return other.length > 0 && a < s && s < b
+  }
+}
