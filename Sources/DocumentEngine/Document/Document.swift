@@ -1,14 +1,37 @@
 import SummaryTrees
 import TextRope
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Why the document refused a request; a refused request changes nothing.
 public enum DocumentError: Error, Hashable, Sendable {
   /// No storage has this id.
   case unknownStorage(StorageID)
   /// A storage with this id exists already.
   case duplicateStorage(StorageID)
-  /// The offset or range is not valid in the storage's text.
+  /// The offset or range is not valid in the storage's text (out of
+  /// bounds, or inside a surrogate pair).
   case invalidRange(StorageID, RopeError)
+  /// No context of the current session has this id.
+  case unknownContext(UUID)
+  /// There is no session (none was started, or it ended).
+  case noSession
+  /// A range runs past the context's text (of the version it names).
+  case outsideContext(Range<Int>, length: Int)
+  /// An edit the writer had not seen touched the range: the person's text
+  /// wins and nothing changed.
+  case conflict(context: UUID)
+  /// The range touches text excluded from Writing Tools.
+  case excluded(Range<Int>)
+  /// The version is not known (newer than the text, or older than the
+  /// history kept).
+  case staleVersion(Int)
+  /// The session cannot go from one state to the other.
+  case invalidStateTransition(from: WritingToolsState, to: WritingToolsState)
 }
 
 /// The storages of a document, in order, and the index that maps document

@@ -20,14 +20,23 @@ public final class Document: @unchecked Sendable {
     var content = DocumentContent()
     var selection: [SelectionRange] = []
     var visible: [StorageID: Range<Int>] = [:]
-    var session: WritingSession? = nil
+    var session: _SessionState? = nil
+    var sessionCount = 0
+    var keepsAllHistory = false
   }
 
   private let lock = NSLock()
   private var state = State()
 
   /// An empty document.
-  public init() {}
+  ///
+  /// - Parameter keepsAllHistory: keep every edit of every storage, so that
+  ///   ``map(_:_:from:assoc:)`` and a `basis` may name any version since the
+  ///   storage was added. Otherwise the history is dropped once no live
+  ///   context and no ``pin(_:version:)`` refers to it.
+  public init(keepsAllHistory: Bool = false) {
+    state.keepsAllHistory = keepsAllHistory
+  }
 
   private func withState<R, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
     lock.lock()
@@ -43,8 +52,16 @@ public final class Document: @unchecked Sendable {
   /// The selection.
   public var selection: [SelectionRange] { withState { $0.selection } }
 
+  /// The visible range of each storage that shows one.
+  public var visible: [StorageID: Range<Int>] { withState { $0.visible } }
+
   /// The current session, if contexts were asked for.
-  public var session: WritingSession? { withState { $0.session } }
+  public var session: WritingSession? { withState { $0.session?.session } }
+
+  /// The current session's state (`.inactive` without a session).
+  public var writingToolsState: WritingToolsState {
+    withState { $0.session?.state ?? .inactive }
+  }
 
   /// Adds a storage (see ``DocumentContent/add(_:text:after:)``).
   public func add(_ id: StorageID, text: Rope, after: StorageID? = nil) throws(DocumentError) {
@@ -54,12 +71,14 @@ public final class Document: @unchecked Sendable {
   }
 
   /// Removes a storage, with the parts of the selection and visible ranges
-  /// in it.
+  /// in it; its contexts stop being live.
   public func remove(_ id: StorageID) throws(DocumentError) {
     try withState { (state) throws(DocumentError) in
       try state.content.remove(id)
       state.selection.removeAll { $0.start.storage == id || $0.end.storage == id }
       state.visible[id] = nil
+      state.session?.contexts.removeAll { $0.storage == id }
+      state.session?.marks.removeAll { $0.storage == id }
     }
   }
 
@@ -68,15 +87,64 @@ public final class Document: @unchecked Sendable {
     try withState { (state) throws(DocumentError) in try state.content.move(id, after: after) }
   }
 
-  /// Edits a storage (see ``DocumentContent/edit(_:range:with:)``).
+  /// Edits a storage: the person typing (no origin, no basis), or an edit
+  /// made elsewhere on an older version.
   ///
-  /// - Returns: the storage's new version.
+  /// With an `origin`, the edit was made on the storage as of `basis` plus
+  /// all of that origin's own later edits; it is transformed through the
+  /// other edits since `basis` (two-party OT, as in Jupiter) and applied; it
+  /// is never refused for a conflict. Without an origin but with a `basis`,
+  /// it is transformed through every edit since `basis`. Concurrent
+  /// insertions at one place go in ``EditParty`` order: no origin first, then
+  /// origins in the byte order of their names.
+  ///
+  /// - Parameters:
+  ///   - range: the replaced range (UTF-16), in the editor's view.
+  ///   - origin: who made it; `nil` for the person.
+  ///   - basis: the storage version it was made on; the current one if
+  ///     `nil`.
+  /// - Returns: the new version, where the text landed, and the events of
+  ///   the live contexts.
+  /// - Throws: ``DocumentError/unknownStorage(_:)``,
+  ///   ``DocumentError/invalidRange(_:_:)`` (out of bounds of the view, or
+  ///   splitting a surrogate pair where it lands),
+  ///   ``DocumentError/staleVersion(_:)``; nothing changes.
+  /// - Complexity: O(log n) for a plain edit; O(k + u·o) for k edits since
+  ///   `basis`, u of them by others and o by the origin.
   @discardableResult
   public func edit(
-    _ id: StorageID, range: Range<Int>, with text: String
-  ) throws(DocumentError) -> Int {
+    _ id: StorageID, range: Range<Int>, with text: String, origin: String? = nil,
+    basis: Int? = nil
+  ) throws(DocumentError) -> EditResult {
     try withState { (state) throws(DocumentError) in
-      try state.content.edit(id, range: range, with: text)
+      let n = text.utf16.count
+      let current = try state.content.storage(id).version
+      if origin == nil && (basis == nil || basis == current) {
+        let record = ChangeRecord(range: range, insertedLength: n, party: .person)
+        let (version, events) = try state.apply(id, range, text, record: record, actor: .other)
+        return EditResult(
+          version: version, range: range.lowerBound..<(range.lowerBound + n), events: events)
+      }
+      let party = origin.map(EditParty.origin) ?? .person
+      let version = basis ?? current
+      let length = try state.viewLength(of: id, at: version, party: party)
+      guard range.lowerBound >= 0 && range.upperBound <= length else {
+        throw .invalidRange(
+          id, .offsetOutOfBounds(offset: range.upperBound, unit: .utf16, count: length))
+      }
+      let original = _Operation(range, length: n, party: party)
+      let transformed: _Operation
+      do {
+        transformed = try state.content.storage(id).changes.transform(original, from: version)
+          .operation
+      } catch {
+        throw .staleVersion(version)
+      }
+      try state.checkBounds(transformed, in: id)
+      let (after, events) = try state.apply(
+        id, transformed, text: text, original: original, actor: .other)
+      let start = transformed.pieces.first?.range.lowerBound ?? 0
+      return EditResult(version: after, range: start..<(start + n), events: events)
     }
   }
 
@@ -115,7 +183,7 @@ public final class Document: @unchecked Sendable {
 
   /// Starts a session with the contexts for `scope` (see
   /// ``DocumentContent/contexts(for:selection:visible:surroundingParagraphs:)``),
-  /// ending the previous one.
+  /// ending the previous one. The session starts `.inactive`.
   public func startSession(
     scope: ContextScope, surroundingParagraphs: Int = 0
   ) throws(DocumentError) -> WritingSession {
@@ -123,19 +191,272 @@ public final class Document: @unchecked Sendable {
       let contexts = try state.content.contexts(
         for: scope, selection: state.selection, visible: state.visible,
         surroundingParagraphs: surroundingParagraphs)
+      state.endSession()
+      state.sessionCount += 1
       let session = WritingSession(id: _Identifiers.make(), scope: scope, contexts: contexts)
-      state.session = session
+      state.session = _SessionState(
+        session: session, party: .tool(state.sessionCount),
+        contexts: contexts.map {
+          _LiveContext(
+            id: $0.id, storage: $0.storage, range: $0.storageRange,
+            history: [($0.version, $0.storageRange.lowerBound, $0.storageRange.count)])
+        })
+      for context in contexts {
+        try? state.content.withChanges(context.storage) { (log) throws(DocumentError) in
+          try? log.pin(context.version)
+        }
+      }
       return session
     }
   }
 
   /// Whether `session` is the document's current session (not ended).
   public func isLive(_ session: WritingSession) -> Bool {
-    withState { $0.session?.id == session.id }
+    withState { $0.session?.session.id == session.id }
   }
 
-  /// Ends the current session.
+  /// Ends the current session: its contexts stop being live, its marks go,
+  /// and the history only it needed is dropped.
   public func endSession() {
-    withState { $0.session = nil }
+    withState { $0.endSession() }
+  }
+
+  /// A live context as it is now: where its text is, its version and text.
+  ///
+  /// - Throws: ``DocumentError/noSession`` or
+  ///   ``DocumentError/unknownContext(_:)``.
+  public func liveContext(_ id: UUID) throws(DocumentError) -> LiveContext {
+    try withState { (state) throws(DocumentError) in
+      let context = try state.liveContext(id)
+      let text = try state.content.storage(context.storage).text
+      return LiveContext(
+        id: id, storage: context.storage, storageRange: context.range,
+        contextVersion: context.contextVersion,
+        text: (try? text.slice(context.range)) ?? Rope())
+    }
+  }
+
+  /// Replaces `range` of a context's text with `text`, for the session's
+  /// tool.
+  ///
+  /// Without `basis` (or with the current context version) the range is
+  /// relative to the context's current text: the original text with every
+  /// earlier replacement and every reported edit in it. With an older
+  /// `basis`, it is relative to the text of that context version plus the
+  /// tool's own later replacements, and is transformed through the edits the
+  /// tool had not seen. If one of those touched the range (see
+  /// DESIGN.md, "Replacements"), the replacement is refused as a conflict,
+  /// unless `policy` is `.merge`.
+  ///
+  /// - Throws: ``DocumentError/noSession``,
+  ///   ``DocumentError/unknownContext(_:)``,
+  ///   ``DocumentError/staleVersion(_:)``,
+  ///   ``DocumentError/outsideContext(_:length:)``,
+  ///   ``DocumentError/conflict(context:)``, ``DocumentError/excluded(_:)``,
+  ///   ``DocumentError/invalidRange(_:_:)`` (a surrogate pair split);
+  ///   nothing changes.
+  /// - Complexity: O(log n) without basis; O(log m) with the basis the
+  ///   context was made at when the tool replaced nothing since; else O(k)
+  ///   for k edits since the basis.
+  public func replace(
+    context: UUID, range: Range<Int>, with text: String, basis: Int? = nil,
+    policy: ReplacementPolicy = .refuse
+  ) throws(DocumentError) -> ReplacementResult {
+    try withState { (state) throws(DocumentError) in
+      try state.replace(context, range, text, basis: basis, policy: policy)
+    }
+  }
+
+  /// Selects ranges of a context's text (Writing Tools' `select`): sets the
+  /// document's selection to the storage ranges they are now.
+  ///
+  /// - Throws: ``DocumentError/noSession``,
+  ///   ``DocumentError/unknownContext(_:)``,
+  ///   ``DocumentError/outsideContext(_:length:)``.
+  @discardableResult
+  public func toolSelect(
+    context: UUID, ranges: [Range<Int>]
+  ) throws(DocumentError) -> [SelectionRange] {
+    try withState { (state) throws(DocumentError) in
+      let live = try state.liveContext(context)
+      var selection: [SelectionRange] = []
+      for range in ranges {
+        guard range.lowerBound >= 0 && range.upperBound <= live.range.count else {
+          throw .outsideContext(range, length: live.range.count)
+        }
+        let storageRange =
+          (live.range.lowerBound + range.lowerBound)..<(live.range.lowerBound + range.upperBound)
+        selection.append(SelectionRange(live.storage, storageRange))
+      }
+      state.selection = try state.content.validated(selection)
+      return state.selection
+    }
+  }
+
+  /// Moves the session to `next` (see ``WritingToolsState/canMove(to:)``).
+  /// Leaving `.interactiveStreaming` closes the undo group of its
+  /// replacements.
+  ///
+  /// - Throws: ``DocumentError/noSession`` or
+  ///   ``DocumentError/invalidStateTransition(from:to:)``.
+  public func setState(_ next: WritingToolsState) throws(DocumentError) {
+    try withState { (state) throws(DocumentError) in
+      guard var session = state.session else { throw .noSession }
+      guard session.state.canMove(to: next) else {
+        throw .invalidStateTransition(from: session.state, to: next)
+      }
+      if session.state == .interactiveStreaming && next != .interactiveStreaming {
+        session.closeGroup()
+      }
+      if next == .interactiveStreaming && session.streamingGroup == nil {
+        session.streamingGroup = []
+      }
+      session.state = next
+      state.session = session
+    }
+  }
+
+  /// Undoes the session's last group of replacements: each that is still
+  /// intact gets its original text back (an edit like any other, with
+  /// events). Replacements the person has edited since stay.
+  ///
+  /// - Throws: ``DocumentError/noSession``.
+  public func undo() throws(DocumentError) -> [DocumentEvent] {
+    try withState { (state) throws(DocumentError) in try state.undo(redo: false) }
+  }
+
+  /// Redoes the last undone group.
+  ///
+  /// - Throws: ``DocumentError/noSession``.
+  public func redo() throws(DocumentError) -> [DocumentEvent] {
+    try withState { (state) throws(DocumentError) in try state.undo(redo: true) }
+  }
+
+  /// Reverts the session: every replacement it made that is still intact
+  /// goes back to its original text; the person's edits stay.
+  ///
+  /// - Returns: how many replacements went back, and the events.
+  /// - Throws: ``DocumentError/noSession``.
+  public func revert() throws(DocumentError) -> (reverted: Int, events: [DocumentEvent]) {
+    try withState { (state) throws(DocumentError) in try state.revert() }
+  }
+
+  /// Marks ranges of a context's text to hide (during an animation) or
+  /// underline (proofreading suggestions); they are mapped to storage
+  /// ranges and kept mapped through later edits.
+  ///
+  /// - Throws: ``DocumentError/noSession``,
+  ///   ``DocumentError/unknownContext(_:)``,
+  ///   ``DocumentError/outsideContext(_:length:)``.
+  @discardableResult
+  public func mark(
+    context: UUID, ranges: [Range<Int>], as kind: MarkKind
+  ) throws(DocumentError) -> [Mark] {
+    try withState { (state) throws(DocumentError) in
+      let live = try state.liveContext(context)
+      guard var session = state.session else { throw .noSession }
+      var made: [Mark] = []
+      for range in ranges {
+        guard range.lowerBound >= 0 && range.upperBound <= live.range.count else {
+          throw .outsideContext(range, length: live.range.count)
+        }
+        let start = live.range.lowerBound
+        made.append(
+          Mark(
+            id: session.nextMark + made.count, storage: live.storage,
+            range: (start + range.lowerBound)..<(start + range.upperBound), kind: kind))
+      }
+      session.nextMark += made.count
+      session.marks += made
+      state.session = session
+      return made
+    }
+  }
+
+  /// Removes marks by id (all of them if `ids` is nil).
+  public func removeMarks(_ ids: Set<Int>? = nil) {
+    withState { state in
+      state.session?.marks.removeAll { ids?.contains($0.id) ?? true }
+    }
+  }
+
+  /// The session's marks, where they are now.
+  public var marks: [Mark] { withState { $0.session?.marks ?? [] } }
+
+  /// Where `offset` of storage `id` at `version` is now, by ProseMirror's
+  /// sequential rule, and whether the character on the `assoc` side was
+  /// deleted since (see ``ChangeMap``).
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)`` or
+  ///   ``DocumentError/staleVersion(_:)``; an offset past the text of that
+  ///   version is ``DocumentError/invalidRange(_:_:)``.
+  /// - Complexity: O(log m) from a pinned version or a recently mapped one;
+  ///   else O(k log k) for the k edits since.
+  public func map(
+    _ id: StorageID, _ offset: Int, from version: Int, assoc: Int = 1
+  ) throws(DocumentError) -> MappedOffset {
+    try withState { (state) throws(DocumentError) in
+      try state.content.withChanges(id) { (log) throws(DocumentError) in
+        do {
+          try log.check(version)
+        } catch {
+          throw .staleVersion(version)
+        }
+        let length = log.length(at: version)
+        guard offset >= 0 && offset <= length else {
+          throw .invalidRange(id, .offsetOutOfBounds(offset: offset, unit: .utf16, count: length))
+        }
+        do {
+          return try log.map(offset, from: version, assoc: assoc)
+        } catch {
+          throw .staleVersion(version)
+        }
+      }
+    }
+  }
+
+  /// Whether any edit since `version` touched `range` (of that version) of
+  /// storage `id`: deleted or replaced a unit in it, or inserted strictly
+  /// inside it.
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)`` or
+  ///   ``DocumentError/staleVersion(_:)``.
+  public func touched(
+    _ id: StorageID, _ range: Range<Int>, since version: Int
+  ) throws(DocumentError) -> Bool {
+    try withState { (state) throws(DocumentError) in
+      try state.content.withChanges(id) { (log) throws(DocumentError) in
+        do {
+          return try log.touches(range, since: version)
+        } catch {
+          throw .staleVersion(version)
+        }
+      }
+    }
+  }
+
+  /// Keeps the history of storage `id` since `version`, with a composed map
+  /// from it (mapping from it is then O(log m)), until ``unpin(_:version:)``.
+  public func pin(_ id: StorageID, version: Int) throws(DocumentError) {
+    try withState { (state) throws(DocumentError) in
+      try state.content.withChanges(id) { (log) throws(DocumentError) in
+        do {
+          try log.pin(version)
+        } catch {
+          throw .staleVersion(version)
+        }
+      }
+    }
+  }
+
+  /// Undoes one ``pin(_:version:)``.
+  public func unpin(_ id: StorageID, version: Int) {
+    withState { state in
+      let keepAll = state.keepsAllHistory
+      try? state.content.withChanges(id) { (log) throws(DocumentError) in
+        log.unpin(version)
+        if !keepAll { log.trim() }
+      }
+    }
   }
 }

@@ -1,0 +1,114 @@
+import TextRope
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What the host hears about a live context after an edit of its storage:
+/// what it passes to Writing Tools' `updateRange(_:with:reason:forContextWithIdentifier:)`
+/// or `updateForReflowedTextInContextWithIdentifier(_:)`.
+public enum DocumentEvent: Hashable, Sendable {
+  /// Text inside the context changed: `range` (relative to the context text
+  /// before the edit) now holds `text`; the context is now at
+  /// `contextVersion`.
+  case textUpdated(context: UUID, range: Range<Int>, text: String, contextVersion: Int)
+  /// An edit before the context moved it; its text is unchanged.
+  case reflowed(context: UUID)
+}
+
+/// What an edit did.
+public struct EditResult: Hashable, Sendable {
+  /// The storage's version after the edit (after its last piece, if
+  /// transformation split it).
+  public var version: Int
+  /// Where the new text landed, in current coordinates.
+  public var range: Range<Int>
+  /// What the live contexts heard, in order.
+  public var events: [DocumentEvent]
+}
+
+/// What to do with a tool replacement that an edit it had not seen touched.
+public enum ReplacementPolicy: String, Hashable, Sendable, CaseIterable {
+  /// Refuse it with ``DocumentError/conflict(context:)``: the person's text
+  /// wins.
+  case refuse
+  /// Apply it anyway, transformed through the edits it had not seen.
+  case merge
+}
+
+/// Where a tool replacement landed.
+public struct ReplacementResult: Hashable, Sendable {
+  /// The storage it was applied to.
+  public var storage: StorageID
+  /// Where its text is now, in the storage (UTF-16).
+  public var storageRange: Range<Int>
+  /// The context's version after it.
+  public var contextVersion: Int
+  /// What the other live contexts heard (the replaced context hears nothing:
+  /// the replacement is its own change).
+  public var events: [DocumentEvent]
+}
+
+/// The states of a Writing Tools session (Apple's
+/// `NSWritingToolsCoordinator.State`).
+public enum WritingToolsState: String, Hashable, Sendable, CaseIterable {
+  /// Writing Tools is not acting on the text.
+  case inactive
+  /// Writing Tools works in its own panel; the text changes only when the
+  /// person accepts.
+  case noninteractive
+  /// Writing Tools works in the text, waiting.
+  case interactiveResting
+  /// Writing Tools is streaming replacements into the text.
+  case interactiveStreaming
+
+  /// Whether a session may go from this state to `next`: inactive →
+  /// noninteractive | interactiveResting ⇄ interactiveStreaming, and back to
+  /// inactive from any. Staying in a state is allowed.
+  public func canMove(to next: Self) -> Bool {
+    if next == self || next == .inactive { return true }
+    switch self {
+    case .inactive: return next == .noninteractive || next == .interactiveResting
+    case .noninteractive: return false
+    case .interactiveResting: return next == .interactiveStreaming
+    case .interactiveStreaming: return next == .interactiveResting
+    }
+  }
+}
+
+/// How the host shows a range a writing tool marked.
+public enum MarkKind: Hashable, Sendable {
+  /// Hidden while an animation plays over it.
+  case hidden
+  /// Underlined as a proofreading suggestion (the label says which).
+  case underline(String)
+}
+
+/// A range a writing tool asked the host to hide or underline, mapped to its
+/// storage and kept mapped through later edits.
+public struct Mark: Hashable, Sendable, Identifiable {
+  /// A number unique in the session.
+  public var id: Int
+  /// The storage.
+  public var storage: StorageID
+  /// Where it is now (UTF-16).
+  public var range: Range<Int>
+  /// How to show it.
+  public var kind: MarkKind
+}
+
+/// A live context as it is now.
+public struct LiveContext: Sendable, Identifiable {
+  /// The context's identifier.
+  public var id: UUID
+  /// The storage.
+  public var storage: StorageID
+  /// Where its text is now in the storage (UTF-16).
+  public var storageRange: Range<Int>
+  /// Its version: 0 when made, one more for each change of its text.
+  public var contextVersion: Int
+  /// Its text now (a rope snapshot).
+  public var text: Rope
+}

@@ -1,0 +1,197 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension Document.State {
+  /// A live context of the current session.
+  func liveContext(_ id: UUID) throws(DocumentError) -> _LiveContext {
+    guard let session else { throw .noSession }
+    guard let context = session.contexts.first(where: { $0.id == id }) else {
+      throw .unknownContext(id)
+    }
+    return context
+  }
+
+  /// Ends the current session and drops the history only it pinned.
+  mutating func endSession() {
+    guard let ended = session else { return }
+    session = nil
+    let keepAll = keepsAllHistory
+    for context in ended.contexts {
+      let version = context.history[0].version
+      try? content.withChanges(context.storage) { (log) throws(DocumentError) in
+        log.unpin(version)
+        if !keepAll { log.trim() }
+      }
+    }
+  }
+
+  /// A tool replacement (see ``Document/replace(context:range:with:basis:policy:)``).
+  mutating func replace(
+    _ contextID: UUID, _ range: Range<Int>, _ text: String, basis: Int?,
+    policy: ReplacementPolicy
+  ) throws(DocumentError) -> ReplacementResult {
+    let live = try liveContext(contextID)
+    guard let session else { throw .noSession }
+    let id = live.storage
+    let storage = try content.storage(id)
+    let n = text.utf16.count
+    guard range.lowerBound >= 0 else { throw .outsideContext(range, length: live.range.count) }
+    var operation: _Operation
+    var original: _Operation
+    var touched = false
+    if basis == nil || basis == live.contextVersion {
+      guard range.upperBound <= live.range.count else {
+        throw .outsideContext(range, length: live.range.count)
+      }
+      let start = live.range.lowerBound
+      operation = _Operation(
+        (start + range.lowerBound)..<(start + range.upperBound), length: n, party: session.party)
+      original = operation
+    } else {
+      guard let basis, basis >= 0 && basis < live.contextVersion else {
+        throw .staleVersion(basis ?? 0)
+      }
+      let then = live.history[basis]
+      // The tool's view: the context at `basis` plus its own replacements.
+      let viewLength =
+        then.length + (try viewLength(of: id, at: then.version, party: session.party))
+        - (try viewLength(of: id, at: then.version, party: .person))
+      guard range.upperBound <= viewLength else {
+        throw .outsideContext(range, length: viewLength)
+      }
+      original = _Operation(
+        (then.start + range.lowerBound)..<(then.start + range.upperBound), length: n,
+        party: session.party)
+      let ownSince = session.lastReplacement[id].map { $0 > then.version } ?? false
+      if !ownSince && !range.isEmpty, let map = storage.changes.maps[then.version] {
+        // The tool replaced nothing since: map through the composed edits.
+        touched = map.touches(original.pieces[0].range)
+        let a = map.map(original.pieces[0].range.lowerBound, assoc: 1).offset
+        let b = max(a, map.map(original.pieces[0].range.upperBound, assoc: -1).offset)
+        operation = _Operation(a..<b, length: n, party: session.party)
+      } else {
+        do {
+          (operation, touched) = try storage.changes.transform(original, from: then.version)
+        } catch {
+          throw .staleVersion(basis)
+        }
+      }
+      if touched && policy == .refuse { throw .conflict(context: contextID) }
+      if touched {
+        // Merged: transformed through the edits, without the conflict
+        // short cut.
+        do {
+          operation = try storage.changes.transform(original, from: then.version).operation
+        } catch {
+          throw .staleVersion(basis)
+        }
+      }
+    }
+    // Where it lands must be inside the context, outside excluded text, on
+    // scalar boundaries.
+    for piece in operation.pieces {
+      guard piece.range.lowerBound >= live.range.lowerBound
+        && piece.range.upperBound <= live.range.upperBound
+      else {
+        let start = live.range.lowerBound
+        throw .outsideContext(
+          (piece.range.lowerBound - start)..<(piece.range.upperBound - start),
+          length: live.range.count)
+      }
+      let r = piece.range
+      let probe = r.isEmpty ? max(0, r.lowerBound - 1)..<min(storage.length, r.lowerBound + 1) : r
+      let runs = storage.exclusions.runs(in: probe).filter(\.value)
+      let hits =
+        r.isEmpty
+        ? runs.contains { $0.range.lowerBound < r.lowerBound && r.lowerBound < $0.range.upperBound }
+        : !runs.isEmpty
+      if hits { throw .excluded(r) }
+    }
+    try checkBounds(operation, in: id)
+    let first = operation.pieces[0].range
+    let oldText = (try? String(storage.text.slice(first))) ?? ""
+    let (version, applied) = try apply(
+      id, operation, text: text, original: original, actor: .tool(contextID))
+    guard var live2 = self.session else { throw .noSession }
+    let landed = first.lowerBound..<(first.lowerBound + n)
+    if let i = live2.contexts.firstIndex(where: { $0.id == contextID }) {
+      live2.contexts[i].contextVersion += 1
+      let now = live2.contexts[i].range
+      live2.contexts[i].history.append((version, now.lowerBound, now.count))
+    }
+    live2.replacements.append(
+      _Replacement(storage: id, range: landed, oldText: oldText, newText: text, intact: !touched))
+    let index = live2.replacements.count - 1
+    if live2.streamingGroup != nil {
+      live2.streamingGroup?.append(index)
+    } else {
+      live2.undoStack.append([index])
+    }
+    live2.redoStack.removeAll()
+    live2.lastReplacement[id] = version
+    self.session = live2
+    let contextVersion = live2.contexts.first { $0.id == contextID }?.contextVersion ?? 0
+    let events = applied.filter {
+      if case .textUpdated(let c, _, _, _) = $0 { return c != contextID }
+      if case .reflowed(let c) = $0 { return c != contextID }
+      return true
+    }
+    return ReplacementResult(
+      storage: id, storageRange: landed, contextVersion: contextVersion, events: events)
+  }
+
+  /// Puts a replacement's original text back (undo, revert), or its new
+  /// text (redo).
+  mutating func swapText(_ index: Int, toOriginal: Bool) throws(DocumentError) -> [DocumentEvent]
+  {
+    guard let session else { throw .noSession }
+    let replacement = session.replacements[index]
+    let text = toOriginal ? replacement.oldText : replacement.newText
+    let record = ChangeRecord(
+      range: replacement.range, insertedLength: text.utf16.count, party: .person)
+    let (_, events) = try apply(
+      replacement.storage, replacement.range, text, record: record, actor: .session(index))
+    let start = replacement.range.lowerBound
+    self.session?.replacements[index].range = start..<(start + text.utf16.count)
+    self.session?.replacements[index].undone = toOriginal
+    return events
+  }
+
+  /// Undoes the last group of replacements, or redoes the last undone one.
+  mutating func undo(redo: Bool) throws(DocumentError) -> [DocumentEvent] {
+    guard session != nil else { throw .noSession }
+    session?.closeGroup()
+    if session?.state == .interactiveStreaming { session?.streamingGroup = [] }
+    let stack = redo ? session?.redoStack : session?.undoStack
+    guard let group = stack?.last else { return [] }
+    if redo { session?.redoStack.removeLast() } else { session?.undoStack.removeLast() }
+    var events: [DocumentEvent] = []
+    for index in (redo ? group : group.reversed()) {
+      guard let replacement = session?.replacements[index], replacement.intact,
+        replacement.undone == redo, content.storages[replacement.storage] != nil
+      else { continue }
+      events += try swapText(index, toOriginal: !redo)
+    }
+    if redo { session?.undoStack.append(group) } else { session?.redoStack.append(group) }
+    return events
+  }
+
+  /// Reverts every intact replacement of the session, the last first.
+  mutating func revert() throws(DocumentError) -> (reverted: Int, events: [DocumentEvent]) {
+    guard let session else { throw .noSession }
+    var events: [DocumentEvent] = []
+    var count = 0
+    for index in session.replacements.indices.reversed() {
+      guard let replacement = self.session?.replacements[index], replacement.intact,
+        !replacement.undone, content.storages[replacement.storage] != nil
+      else { continue }
+      events += try swapText(index, toOriginal: true)
+      count += 1
+    }
+    self.session?.redoStack.removeAll()
+    return (count, events)
+  }
+}

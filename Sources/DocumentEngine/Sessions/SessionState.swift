@@ -1,0 +1,236 @@
+import TextRope
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A context of the current session, followed through every edit.
+struct _LiveContext: Sendable {
+  let id: UUID
+  let storage: StorageID
+  /// Where its text is now in the storage.
+  var range: Range<Int>
+  var contextVersion = 0
+  /// For each context version: the storage version at which the context
+  /// reached it, and where its text was then.
+  var history: [(version: Int, start: Int, length: Int)]
+}
+
+/// A replacement the session made, followed through later edits so that undo
+/// and revert can put the original text back.
+struct _Replacement: Sendable {
+  let storage: StorageID
+  /// Where its text is now.
+  var range: Range<Int>
+  let oldText: String
+  let newText: String
+  /// False once an edit of someone else touched its text.
+  var intact: Bool
+  /// True while its original text is back (undone or reverted).
+  var undone = false
+}
+
+/// Who causes an edit, for what it does to the session's own records.
+enum _Actor: Equatable {
+  /// The person or an origin: events for every context, and it breaks the
+  /// replacements it touches.
+  case other
+  /// The session's tool, replacing in its context: that context hears
+  /// nothing (the caller updates it).
+  case tool(UUID)
+  /// The session undoing, redoing or reverting its replacement `index`
+  /// (the caller updates that replacement).
+  case session(Int)
+}
+
+/// The live part of a Writing Tools session.
+struct _SessionState: Sendable {
+  let session: WritingSession
+  let party: EditParty
+  var state: WritingToolsState = .inactive
+  var contexts: [_LiveContext]
+  var replacements: [_Replacement] = []
+  var undoStack: [[Int]] = []
+  var redoStack: [[Int]] = []
+  /// The replacements of the streaming phase under way.
+  var streamingGroup: [Int]? = nil
+  var marks: [Mark] = []
+  var nextMark = 1
+  /// The storage version after the tool's last replacement, by storage.
+  var lastReplacement: [StorageID: Int] = [:]
+
+  /// Closes the streaming phase's undo group.
+  mutating func closeGroup() {
+    if let group = streamingGroup, !group.isEmpty { undoStack.append(group) }
+    streamingGroup = nil
+  }
+}
+
+/// Where positions go through one edit (`s..<e` replaced by `n` units) when
+/// they bound a tracked range: the start goes after an insertion at it, the
+/// end stays before one, so that text typed right at either edge stays
+/// outside.
+struct _EdgeMapping {
+  let s: Int
+  let e: Int
+  let n: Int
+
+  func start(_ p: Int) -> Int {
+    if p < s { return p }
+    if p == s { return e > s ? s : s + n }
+    if p < e { return s + n }
+    return p + n - (e - s)
+  }
+
+  func end(_ p: Int) -> Int {
+    if p <= s { return p }
+    if p < e { return s }
+    return p + n - (e - s)
+  }
+
+  /// The range mapped, never inverted.
+  func range(_ r: Range<Int>) -> Range<Int> {
+    let a = start(r.lowerBound)
+    return a..<max(a, end(r.upperBound))
+  }
+
+  /// Whether the edit changes text inside `r`: it replaces a unit of it, or
+  /// its new text lands inside it.
+  func touches(_ r: Range<Int>) -> Bool {
+    if max(s, r.lowerBound) < min(e, r.upperBound) { return true }
+    let mapped = range(r)
+    return n > 0 && mapped.lowerBound <= s && s + n <= mapped.upperBound
+  }
+}
+
+extension Document.State {
+  /// Applies one storage edit and everything that follows from it: the
+  /// change record, the live contexts (with their events), the session's
+  /// replacements and marks, the selection and visible ranges.
+  ///
+  /// - Throws: ``DocumentError``; nothing changes.
+  mutating func apply(
+    _ id: StorageID, _ range: Range<Int>, _ text: String, record: ChangeRecord, actor: _Actor
+  ) throws(DocumentError) -> (version: Int, events: [DocumentEvent]) {
+    let version = try content.edit(id, range: range, with: text, record: record)
+    let edge = _EdgeMapping(s: range.lowerBound, e: range.upperBound, n: record.insertedLength)
+    var events: [DocumentEvent] = []
+    if var live = session {
+      for i in live.contexts.indices where live.contexts[i].storage == id {
+        var context = live.contexts[i]
+        let old = context.range
+        if case .tool(let own) = actor, own == context.id {
+          context.range = old.lowerBound..<(old.upperBound + edge.n - range.count)
+          live.contexts[i] = context
+          continue
+        }
+        let new = edge.range(old)
+        context.range = new
+        if edge.touches(old) {
+          let lo = max(edge.s, old.lowerBound)
+          let hi = max(lo, min(edge.e, old.upperBound))
+          let inside = edge.n > 0 && new.lowerBound <= edge.s && edge.s + edge.n <= new.upperBound
+          context.contextVersion += 1
+          context.history.append((version, new.lowerBound, new.count))
+          events.append(
+            .textUpdated(
+              context: context.id, range: (lo - old.lowerBound)..<(hi - old.lowerBound),
+              text: inside ? text : "", contextVersion: context.contextVersion))
+        } else if edge.e <= old.lowerBound && !(edge.e == edge.s && edge.n == 0) {
+          events.append(.reflowed(context: context.id))
+        }
+        live.contexts[i] = context
+      }
+      for i in live.replacements.indices where live.replacements[i].storage == id {
+        if case .session(let own) = actor, own == i { continue }
+        let old = live.replacements[i].range
+        if actor == .other && edge.touches(old) { live.replacements[i].intact = false }
+        live.replacements[i].range = edge.range(old)
+      }
+      for i in live.marks.indices where live.marks[i].storage == id {
+        live.marks[i].range = edge.range(live.marks[i].range)
+      }
+      session = live
+    }
+    selection = selection.map { selected in
+      var mapped = selected
+      if selected.isCaret {
+        if selected.start.storage == id {
+          let p = edge.start(selected.start.offset)
+          mapped = SelectionRange(caret: TextPosition(id, p))
+        }
+        return mapped
+      }
+      if selected.start.storage == id { mapped.start.offset = edge.start(selected.start.offset) }
+      if selected.end.storage == id { mapped.end.offset = edge.end(selected.end.offset) }
+      if mapped.start.storage == mapped.end.storage && mapped.end.offset < mapped.start.offset {
+        mapped.end.offset = mapped.start.offset
+      }
+      return mapped
+    }
+    if let shown = visible[id] { visible[id] = edge.range(shown) }
+    if !keepsAllHistory && session == nil {
+      try? content.withChanges(id) { (log) throws(DocumentError) in log.trim() }
+    }
+    return (version, events)
+  }
+
+  /// Applies a transformed operation, its pieces from the last to the first;
+  /// the first piece carries `text`, the first applied record `original`.
+  mutating func apply(
+    _ id: StorageID, _ operation: _Operation, text: String, original: _Operation?,
+    actor: _Actor
+  ) throws(DocumentError) -> (version: Int, events: [DocumentEvent]) {
+    var events: [DocumentEvent] = []
+    var version = 0
+    let count = operation.pieces.count
+    for (i, piece) in operation.pieces.enumerated().reversed() {
+      let record = ChangeRecord(
+        range: piece.range, insertedLength: i == 0 ? text.utf16.count : 0,
+        party: operation.party, original: i == count - 1 ? original : nil,
+        isContinuation: i != count - 1)
+      let result = try apply(id, piece.range, i == 0 ? text : "", record: record, actor: actor)
+      version = result.version
+      events += result.events
+    }
+    return (version, events)
+  }
+
+  /// Checks that every piece of `operation` has its bounds on scalar
+  /// boundaries of the storage's current text.
+  func checkBounds(_ operation: _Operation, in id: StorageID) throws(DocumentError) {
+    let storage = try content.storage(id)
+    for piece in operation.pieces {
+      for offset in [piece.range.lowerBound, piece.range.upperBound] {
+        do {
+          _ = try storage.text.utf8Offset(of: offset, in: .utf16)
+        } catch {
+          throw .invalidRange(id, error)
+        }
+      }
+    }
+  }
+
+  /// The length of a party's view of a storage: the storage at `version`
+  /// plus the party's own edits since.
+  func viewLength(
+    of id: StorageID, at version: Int, party: EditParty
+  ) throws(DocumentError) -> Int {
+    let log = try content.storage(id).changes
+    let records: ArraySlice<ChangeRecord>
+    do {
+      records = try log.records(since: version)
+    } catch {
+      throw .staleVersion(version)
+    }
+    var length = log.length(at: version)
+    if party != .person {
+      for record in records where record.party == party {
+        length += record.insertedLength - record.range.count
+      }
+    }
+    return length
+  }
+}
