@@ -44,16 +44,21 @@ import TextRope
     // At its end: outside, nothing.
     #expect(try document.edit("body", range: 21..<21, with: "x").events.isEmpty)
     // At its start: outside, it only moves.
-    #expect(try document.edit("body", range: 9..<9, with: ">").events == [.reflowed(context: context)])
+    #expect(
+      try document.edit("body", range: 9..<9, with: ">").events == [.reflowed(context: context)])
     // Inside: the range relative to the text before the edit.
     let inside = try document.edit("body", range: 10..<15, with: "Four")
     #expect(
-      inside.events == [.textUpdated(context: context, range: 0..<5, text: "Four", contextVersion: 1)])
+      inside.events == [
+        .textUpdated(context: context, range: 0..<5, text: "Four", contextVersion: 1)
+      ])
     #expect(String(try document.liveContext(context).text) == "Four fuor.\n")
     // Straddling its end: the part inside goes, the new text is outside.
     let straddle = try document.edit("body", range: 19..<22, with: "??")
     #expect(
-      straddle.events == [.textUpdated(context: context, range: 9..<11, text: "", contextVersion: 2)])
+      straddle.events == [
+        .textUpdated(context: context, range: 9..<11, text: "", contextVersion: 2)
+      ])
     #expect(String(try document.liveContext(context).text) == "Four fuor")
     // Another storage: nothing.
     #expect(try document.edit("title", range: 0..<0, with: "A ").events.isEmpty)
@@ -162,13 +167,17 @@ import TextRope
     try document.edit("doc", range: 2..<4, with: "")
     try document.edit("doc", range: 0..<0, with: "ab")
     #expect(try document.map("doc", 5, from: 0) == MappedOffset(offset: 5, deleted: false))
-    #expect(try document.map("doc", 3, from: 0, assoc: -1) == MappedOffset(offset: 4, deleted: true))
+    #expect(
+      try document.map("doc", 3, from: 0, assoc: -1) == MappedOffset(offset: 4, deleted: true))
     #expect(try document.map("doc", 0, from: 1, assoc: 1).offset == 2)
     #expect(try document.map("doc", 0, from: 1, assoc: -1).offset == 0)
     #expect(try document.touched("doc", 1..<5, since: 0))
     #expect(try !document.touched("doc", 5..<9, since: 0))
     #expect(throws: DocumentError.staleVersion(4)) { try document.map("doc", 0, from: 4) }
-    #expect(throws: DocumentError.invalidRange("doc", .offsetOutOfBounds(offset: 11, unit: .utf16, count: 10))) {
+    #expect(
+      throws: DocumentError.invalidRange(
+        "doc", .offsetOutOfBounds(offset: 11, unit: .utf16, count: 10))
+    ) {
       try document.map("doc", 11, from: 0)
     }
   }
@@ -190,18 +199,24 @@ import TextRope
   @Test func stateTransitions() throws {
     let (document, _) = try started()
     #expect(document.writingToolsState == .inactive)
-    #expect(throws: DocumentError.invalidStateTransition(from: .inactive, to: .interactiveStreaming)) {
+    #expect(
+      throws: DocumentError.invalidStateTransition(from: .inactive, to: .interactiveStreaming)
+    ) {
       try document.setState(.interactiveStreaming)
     }
     try document.setState(.interactiveResting)
     try document.setState(.interactiveStreaming)
     try document.setState(.interactiveResting)
-    #expect(throws: DocumentError.invalidStateTransition(from: .interactiveResting, to: .noninteractive)) {
+    #expect(
+      throws: DocumentError.invalidStateTransition(from: .interactiveResting, to: .noninteractive)
+    ) {
       try document.setState(.noninteractive)
     }
     try document.setState(.inactive)
     try document.setState(.noninteractive)
-    #expect(throws: DocumentError.invalidStateTransition(from: .noninteractive, to: .interactiveResting)) {
+    #expect(
+      throws: DocumentError.invalidStateTransition(from: .noninteractive, to: .interactiveResting)
+    ) {
       try document.setState(.interactiveResting)
     }
     document.endSession()

@@ -14,15 +14,18 @@ public struct ChangeRecord: Hashable, Sendable {
   var original: _Operation?
   /// Whether the record is a later piece of the previous record's operation.
   var isContinuation: Bool
+  /// The version the operation was made on (for `original`).
+  var basis: Int
 
   init(
     range: Range<Int>, insertedLength: Int, party: EditParty, original: _Operation? = nil,
-    isContinuation: Bool = false
+    basis: Int = 0, isContinuation: Bool = false
   ) {
     self.range = range
     self.insertedLength = insertedLength
     self.party = party
     self.original = original
+    self.basis = basis
     self.isContinuation = isContinuation
   }
 
@@ -33,6 +36,9 @@ public struct ChangeRecord: Hashable, Sendable {
 public enum ChangeLogError: Error, Hashable, Sendable {
   /// The version is newer than the storage, or older than the history kept.
   case unknownVersion(Int, oldest: Int, current: Int)
+  /// A party's basis went back: it named a version older than the basis of
+  /// an edit it had already sent.
+  case basisWentBack(Int, last: Int)
 }
 
 /// The change index of one storage: its edits since the oldest version
@@ -56,6 +62,8 @@ public struct ChangeLog: Sendable {
   var oldestLength: Int
   /// The current text length.
   public private(set) var length: Int
+  /// The version after the last edit by a named origin (0 if none).
+  public private(set) var lastOriginVersion = 0
   /// Pinned versions with their pin counts.
   public private(set) var pins: [Int: Int] = [:]
   /// Composed maps by base version.
@@ -81,6 +89,7 @@ public struct ChangeLog: Sendable {
   mutating func record(_ record: ChangeRecord) {
     records.append(record)
     length += record.insertedLength - record.range.count
+    if case .origin = record.party { lastOriginVersion = currentVersion }
     for key in maps.keys {
       maps[key]?.record(record.range, insertedLength: record.insertedLength)
     }
@@ -204,49 +213,88 @@ public struct ChangeLog: Sendable {
     return try map(from: version).touches(range)
   }
 
-  /// Transforms an operation made by `party` on `version` plus its own later
-  /// edits into the current version (Jupiter-style), noting whether any edit
+  /// Transforms an operation made by a party on `version` plus its own later
+  /// edits into the current version, Jupiter-style, noting whether any edit
   /// it had not seen touched it.
   ///
-  /// - Complexity: O(k + u·o) for k records since `version`, u of them by
-  ///   other parties and o by `party`.
+  /// The server side of Jupiter needs the party's view at `version`: its own
+  /// edits that the server applied after `version`, in the form they had in
+  /// the party's view then. The log replays the party's side from the
+  /// earliest basis those edits need: its edits enter a queue when the party
+  /// sent them (at their basis), every other edit is transformed past the
+  /// queue and the queue past it, and its own edits leave the queue when the
+  /// server applied them. Without own edits after `version` that is plain
+  /// transformation through every edit since.
+  ///
+  /// - Throws: ``ChangeLogError``.
+  /// - Complexity: O(k) for k records since `version` without own edits
+  ///   after it; O(k'·q) for the k' records since the replay starts and a
+  ///   queue of up to q edits otherwise.
   func transform(
     _ operation: _Operation, from version: Int
   ) throws(ChangeLogError) -> (operation: _Operation, touched: Bool) {
-    let history = try records(since: version)
-    // `bridge` takes the party's view to the current text: the edits of the
-    // others it has not seen, transformed past its own.
-    var bridge: [_Operation] = []
-    var index = history.startIndex
+    try check(version)
     let party = operation.party
-    while index < history.endIndex {
-      let record = history[index]
-      index += 1
-      if record.party != party || party == .person {
-        bridge.append(_Operation(record.range, length: record.insertedLength, party: record.party))
+    var start = version
+    if party != .person {
+      // The replay starts where the party's oldest edit still in flight at
+      // `version` was made.
+      var index = records.count
+      while index > start - oldestVersion {
+        index -= 1
+        let record = records[index]
+        guard record.party == party && !record.isContinuation else { continue }
+        if record.basis > version { throw .basisWentBack(version, last: record.basis) }
+        start = min(start, record.basis)
+      }
+      try check(start)
+    }
+    var queue: [_Operation] = []
+    var touched = false
+    var waiting = operation
+    var known = start
+    var next = start - oldestVersion
+    // The party's own edits after `start`, in the order it sent them.
+    var sent: [(basis: Int, operation: _Operation)] = []
+    if party != .person {
+      for record in records[next...] where record.party == party && !record.isContinuation {
+        let original =
+          record.original ?? _Operation(record.range, length: record.insertedLength, party: party)
+        sent.append((record.basis, original))
+      }
+    }
+    var nextSent = 0
+    var added = false
+    while true {
+      while nextSent < sent.count && sent[nextSent].basis == known {
+        queue.append(sent[nextSent].operation)
+        nextSent += 1
+      }
+      if known == version && !added {
+        queue.append(waiting)
+        added = true
+      }
+      guard next < records.count else { break }
+      let record = records[next]
+      next += 1
+      known += 1
+      if record.party == party && party != .person {
+        if !record.isContinuation && !queue.isEmpty && !(added && queue.count == 1) {
+          queue.removeFirst()
+        }
         continue
       }
-      // One of the party's own operations (all its pieces).
-      var own =
-        record.original
-        ?? _Operation(
-          record.range, length: record.insertedLength, party: party)
-      while index < history.endIndex && history[index].isContinuation { index += 1 }
-      if bridge.isEmpty { continue }
-      for i in bridge.indices {
-        let other = bridge[i]
-        bridge[i] = other.transformed(against: own)
-        own = own.transformed(against: other)
+      var other = _Operation(record.range, length: record.insertedLength, party: record.party)
+      for i in queue.indices {
+        let mine = queue[i]
+        if added && i == queue.count - 1 && !touched {
+          for piece in other.pieces where mine.isTouched(by: piece) { touched = true }
+        }
+        queue[i] = mine.transformed(against: other)
+        other = other.transformed(against: mine)
       }
     }
-    var result = operation
-    var touched = false
-    for other in bridge {
-      for piece in other.pieces.reversed() {
-        if !touched && result.isTouched(by: piece) { touched = true }
-        result = result.transformed(against: piece, by: other.party)
-      }
-    }
-    return (result, touched)
+    waiting = queue.last ?? waiting
+    return (waiting, touched)
   }
 }

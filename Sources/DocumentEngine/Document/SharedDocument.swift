@@ -142,7 +142,7 @@ public final class Document: @unchecked Sendable {
       }
       try state.checkBounds(transformed, in: id)
       let (after, events) = try state.apply(
-        id, transformed, text: text, original: original, actor: .other)
+        id, transformed, text: text, original: original, basis: version, actor: .other)
       let start = transformed.pieces.first?.range.lowerBound ?? 0
       return EditResult(version: after, range: start..<(start + n), events: events)
     }

@@ -42,6 +42,7 @@ extension Document.State {
     var operation: _Operation
     var original: _Operation
     var touched = false
+    var basisVersion = storage.version
     if basis == nil || basis == live.contextVersion {
       guard range.upperBound <= live.range.count else {
         throw .outsideContext(range, length: live.range.count)
@@ -55,6 +56,7 @@ extension Document.State {
         throw .staleVersion(basis ?? 0)
       }
       let then = live.history[basis]
+      basisVersion = then.version
       // The tool's view: the context at `basis` plus its own replacements.
       let viewLength =
         then.length + (try viewLength(of: id, at: then.version, party: session.party))
@@ -66,8 +68,13 @@ extension Document.State {
         (then.start + range.lowerBound)..<(then.start + range.upperBound), length: n,
         party: session.party)
       let ownSince = session.lastReplacement[id].map { $0 > then.version } ?? false
-      if !ownSince && !range.isEmpty, let map = storage.changes.maps[then.version] {
-        // The tool replaced nothing since: map through the composed edits.
+      // Without its own replacements or an origin's edits since (an origin's
+      // insertion at the range's start goes after the tool's text), the
+      // transformation is the composed map's: map through it.
+      let originSince = storage.changes.lastOriginVersion > then.version
+      if !ownSince && !originSince && !range.isEmpty,
+        let map = storage.changes.maps[then.version]
+      {
         touched = map.touches(original.pieces[0].range)
         let a = map.map(original.pieces[0].range.lowerBound, assoc: 1).offset
         let b = max(a, map.map(original.pieces[0].range.upperBound, assoc: -1).offset)
@@ -93,8 +100,9 @@ extension Document.State {
     // Where it lands must be inside the context, outside excluded text, on
     // scalar boundaries.
     for piece in operation.pieces {
-      guard piece.range.lowerBound >= live.range.lowerBound
-        && piece.range.upperBound <= live.range.upperBound
+      guard
+        piece.range.lowerBound >= live.range.lowerBound
+          && piece.range.upperBound <= live.range.upperBound
       else {
         let start = live.range.lowerBound
         throw .outsideContext(
@@ -114,7 +122,7 @@ extension Document.State {
     let first = operation.pieces[0].range
     let oldText = (try? String(storage.text.slice(first))) ?? ""
     let (version, applied) = try apply(
-      id, operation, text: text, original: original, actor: .tool(contextID))
+      id, operation, text: text, original: original, basis: basisVersion, actor: .tool(contextID))
     guard var live2 = self.session else { throw .noSession }
     let landed = first.lowerBound..<(first.lowerBound + n)
     if let i = live2.contexts.firstIndex(where: { $0.id == contextID }) {
@@ -145,8 +153,7 @@ extension Document.State {
 
   /// Puts a replacement's original text back (undo, revert), or its new
   /// text (redo).
-  mutating func swapText(_ index: Int, toOriginal: Bool) throws(DocumentError) -> [DocumentEvent]
-  {
+  mutating func swapText(_ index: Int, toOriginal: Bool) throws(DocumentError) -> [DocumentEvent] {
     guard let session else { throw .noSession }
     let replacement = session.replacements[index]
     let text = toOriginal ? replacement.oldText : replacement.newText

@@ -181,7 +181,7 @@ extension Document.State {
   /// the first piece carries `text`, the first applied record `original`.
   mutating func apply(
     _ id: StorageID, _ operation: _Operation, text: String, original: _Operation?,
-    actor: _Actor
+    basis: Int, actor: _Actor
   ) throws(DocumentError) -> (version: Int, events: [DocumentEvent]) {
     var events: [DocumentEvent] = []
     var version = 0
@@ -189,7 +189,7 @@ extension Document.State {
     for (i, piece) in operation.pieces.enumerated().reversed() {
       let record = ChangeRecord(
         range: piece.range, insertedLength: i == 0 ? text.utf16.count : 0,
-        party: operation.party, original: i == count - 1 ? original : nil,
+        party: operation.party, original: i == count - 1 ? original : nil, basis: basis,
         isContinuation: i != count - 1)
       let result = try apply(id, piece.range, i == 0 ? text : "", record: record, actor: actor)
       version = result.version
