@@ -53,7 +53,7 @@ let package = Package(
     ),
     .testTarget(
       name: "DocumentEngineTests",
-      dependencies: ["DocumentEngine", "SummaryTrees", "_EngineTestSupport"]
+      dependencies: ["DocumentEngine", "SummaryTrees", "EditingTraces", "_EngineTestSupport"]
     ),
     .testTarget(
       name: "TextRopeTests",

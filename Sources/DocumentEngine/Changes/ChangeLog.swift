@@ -58,8 +58,8 @@ public struct ChangeLog: Sendable {
   /// The records, oldest first: `records[i]` takes version
   /// `oldestVersion + i` to the next.
   public private(set) var records: [ChangeRecord] = []
-  /// The text length at `oldestVersion`.
-  var oldestLength: Int
+  /// The text length before each record.
+  var lengthsBefore: [Int] = []
   /// The current text length.
   public private(set) var length: Int
   /// The version after the last edit by a named origin (0 if none).
@@ -75,7 +75,6 @@ public struct ChangeLog: Sendable {
   /// The log of a text of `length` units at `version`.
   public init(version: Int = 0, length: Int) {
     oldestVersion = version
-    oldestLength = length
     self.length = length
   }
 
@@ -88,6 +87,7 @@ public struct ChangeLog: Sendable {
   /// - Complexity: O(p log m) for p kept maps.
   mutating func record(_ record: ChangeRecord) {
     records.append(record)
+    lengthsBefore.append(length)
     length += record.insertedLength - record.range.count
     if case .origin = record.party { lastOriginVersion = currentVersion }
     for key in maps.keys {
@@ -109,15 +109,20 @@ public struct ChangeLog: Sendable {
     }
   }
 
-  /// Keeps a composed map from `version` to now (and the history it needs)
-  /// until as many ``unpin(_:)`` calls.
+  /// Keeps the history since `version` until as many ``unpin(_:)`` calls;
+  /// with `composing`, also a composed map from `version` to now, kept up to
+  /// date with every edit, so that mapping from it is O(log m) from the
+  /// start. (Without, the map is composed at the first mapping from the
+  /// version and then kept while it is pinned.)
   ///
   /// - Throws: ``ChangeLogError/unknownVersion(_:oldest:current:)``.
-  public mutating func pin(_ version: Int) throws(ChangeLogError) {
+  public mutating func pin(_ version: Int, composing: Bool = false) throws(ChangeLogError) {
     try check(version)
     pins[version, default: 0] += 1
-    recent.removeAll { $0 == version }
-    if maps[version] == nil { maps[version] = composedMap(from: version) }
+    if composing && maps[version] == nil {
+      maps[version] = composedMap(from: version)
+      recent.removeAll { $0 == version }
+    }
   }
 
   /// Undoes one ``pin(_:)``; the history it held is dropped by the next
@@ -128,7 +133,7 @@ public struct ChangeLog: Sendable {
       pins[version] = count - 1
     } else {
       pins[version] = nil
-      maps[version] = nil
+      if !recent.contains(version) { maps[version] = nil }
     }
   }
 
@@ -137,24 +142,19 @@ public struct ChangeLog: Sendable {
   public mutating func trim() {
     let keep = pins.keys.min() ?? currentVersion
     guard keep > oldestVersion else { return }
-    var lengthAtKeep = oldestLength
-    for record in records[..<(keep - oldestVersion)] {
-      lengthAtKeep += record.insertedLength - record.range.count
-    }
     records.removeFirst(keep - oldestVersion)
+    lengthsBefore.removeFirst(keep - oldestVersion)
     oldestVersion = keep
-    oldestLength = lengthAtKeep
     for key in Array(maps.keys) where key < keep { maps[key] = nil }
     recent.removeAll { $0 < keep }
   }
 
-  /// The text length at `version`.
+  /// The text length at `version` (a version the log holds).
+  ///
+  /// - Complexity: O(1)
   func length(at version: Int) -> Int {
-    var result = oldestLength
-    for record in records[..<(version - oldestVersion)] {
-      result += record.insertedLength - record.range.count
-    }
-    return result
+    let i = version - oldestVersion
+    return i < lengthsBefore.count ? lengthsBefore[i] : length
   }
 
   /// A fresh composed map of the edits since `version`.
@@ -179,6 +179,8 @@ public struct ChangeLog: Sendable {
     }
     let map = composedMap(from: version)
     maps[version] = map
+    // A pinned version keeps its map; others join the recent ones.
+    if pins[version] != nil { return map }
     recent.append(version)
     if recent.count > Self.recentLimit {
       maps[recent.removeFirst()] = nil

@@ -203,7 +203,7 @@ public final class Document: @unchecked Sendable {
         })
       for context in contexts {
         try? state.content.withChanges(context.storage) { (log) throws(DocumentError) in
-          try? log.pin(context.version)
+          try? log.pin(context.version, composing: true)
         }
       }
       return session
@@ -435,8 +435,10 @@ public final class Document: @unchecked Sendable {
     }
   }
 
-  /// Keeps the history of storage `id` since `version`, with a composed map
-  /// from it (mapping from it is then O(log m)), until ``unpin(_:version:)``.
+  /// Keeps the history of storage `id` since `version` until
+  /// ``unpin(_:version:)``: mapping from it, transforming edits made on it,
+  /// stay possible. The first mapping from it composes a map that is then
+  /// kept up to date (O(log m) per mapping and per edit).
   public func pin(_ id: StorageID, version: Int) throws(DocumentError) {
     try withState { (state) throws(DocumentError) in
       try state.content.withChanges(id) { (log) throws(DocumentError) in
