@@ -55,4 +55,58 @@ import TextRope
       #expect(try document.content.storage(id).length == 200)
     }
   }
+
+  @Test func personsEditsWhileASessionReplaces() async throws {
+    // The person types in several tasks while the tool streams replacements
+    // on an old basis and a peer sends origin-tagged edits: every keystroke
+    // of the person survives, every refusal is a conflict, and the
+    // context's text is always the storage's text in its range.
+    let document = Document(keepsAllHistory: true)
+    let paragraph = "The quick brown fox jumps over the lazy dog.\n"
+    try document.add("body", text: Rope(String(repeating: paragraph, count: 8)))
+    try document.select([SelectionRange("body", 90..<100)])
+    let session = try document.startSession(scope: .userSelection)
+    let context = try #require(session.contexts.first).id
+    try document.setState(.interactiveResting)
+    try document.setState(.interactiveStreaming)
+    try await withThrowingTaskGroup(of: Int.self) { group in
+      for task in 0..<3 {
+        group.addTask {
+          // The person: one mark per keystroke, at the start of the body.
+          for _ in 0..<60 {
+            try document.edit("body", range: 0..<0, with: "\(task)")
+          }
+          return 0
+        }
+      }
+      group.addTask {
+        var applied = 0
+        for i in 0..<60 {
+          do {
+            _ = try document.replace(
+              context: context, range: (i % 40)..<(i % 40 + 1), with: "~", basis: 0)
+            applied += 1
+          } catch let error as DocumentError {
+            #expect(error == .conflict(context: context))
+          }
+          let live = try document.liveContext(context)
+          #expect(live.text.utf16Count == live.storageRange.count)
+        }
+        return applied
+      }
+      group.addTask {
+        for i in 0..<60 {
+          try document.edit("body", range: 200..<200, with: "§", origin: "peer", basis: i / 2)
+        }
+        return 0
+      }
+      for try await _ in group {}
+    }
+    try document.setState(.interactiveResting)
+    let text = String(try document.content.storage("body").text)
+    for task in 0..<3 {
+      #expect(text.filter { $0 == Character("\(task)") }.count == 60)
+    }
+    #expect(text.filter { $0 == "§" }.count == 60)
+  }
 }

@@ -50,7 +50,13 @@ extension Document.State {
       let start = live.range.lowerBound
       operation = _Operation(
         (start + range.lowerBound)..<(start + range.upperBound), length: n, party: session.party)
-      original = operation
+      // As the tool made it: on the storage version at which the context
+      // reached its current version (later edits only moved the context).
+      let then = live.history[live.contextVersion]
+      basisVersion = then.version
+      original = _Operation(
+        (then.start + range.lowerBound)..<(then.start + range.upperBound), length: n,
+        party: session.party)
     } else {
       guard let basis, basis >= 0 && basis < live.contextVersion else {
         throw .staleVersion(basis ?? 0)
