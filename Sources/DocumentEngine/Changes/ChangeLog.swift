@@ -81,6 +81,17 @@ public struct ChangeLog: Sendable {
   /// The current version.
   public var currentVersion: Int { oldestVersion + records.count }
 
+  /// Records one edit made in the current version: `range` replaced by
+  /// `insertedLength` units, by `party`. (A ``Document`` records its edits
+  /// itself; this is for a log used on its own.)
+  ///
+  /// - Complexity: O(p log m) for p kept maps, amortized O(1) otherwise.
+  public mutating func record(
+    _ range: Range<Int>, insertedLength: Int, party: EditParty = .person
+  ) {
+    record(ChangeRecord(range: range, insertedLength: insertedLength, party: party))
+  }
+
   /// Records one edit (made in the current version) and brings every kept
   /// map up to date.
   ///
