@@ -4,11 +4,15 @@ import PackageDescription
 let package = Package(
   name: "swift-text-engine",
   products: [
+    .executable(name: "scope-repl", targets: ["scope-repl"]),
     .library(name: "SummaryTrees", targets: ["SummaryTrees"]),
     .library(name: "TextRope", targets: ["TextRope"]),
     .library(name: "TextBoundaries", targets: ["TextBoundaries"]),
     .library(name: "DocumentEngine", targets: ["DocumentEngine"]),
     .library(name: "EditingTraces", targets: ["EditingTraces"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
   ],
   targets: [
     .target(name: "SummaryTrees"),
@@ -31,6 +35,15 @@ let package = Package(
       name: "rope-tour",
       dependencies: ["TextRope", "TextBoundaries", "EditingTraces"],
       path: "Examples/RopeTour",
+      exclude: ["README.md"]
+    ),
+    .executableTarget(
+      name: "scope-repl",
+      dependencies: [
+        "DocumentEngine", "TextRope", "TextBoundaries", "EditingTraces",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Examples/ScopeREPL",
       exclude: ["README.md"]
     ),
     .target(
