@@ -69,6 +69,10 @@ let package = Package(
       dependencies: ["DocumentEngine", "SummaryTrees", "EditingTraces", "_EngineTestSupport"]
     ),
     .testTarget(
+      name: "ScopeREPLTests",
+      dependencies: ["scope-repl", "_EngineTestSupport"]
+    ),
+    .testTarget(
       name: "TextRopeTests",
       dependencies: ["TextRope", "EditingTraces", "_EngineTestSupport"]
     ),

@@ -249,6 +249,8 @@ final class REPLEngine {
     guard case .object = json else { throw REPLError.badRequest("a request must be a JSON object") }
     let request = Request(json: json)
     let command = try request.string("cmd")
+    // A unit, where given, must be one the protocol knows.
+    _ = try request.unit()
     do {
       switch command {
       case "add": return try add(request)
