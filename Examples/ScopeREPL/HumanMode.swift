@@ -142,6 +142,21 @@ struct HumanMode {
     return .array(items)
   }
 
+  /// `NAME [OFFSET LENGTH]` as a storage field and an optional range.
+  func storageAndRange(_ body: String, usage: String) throws(REPLError) -> [(String, JSON)] {
+    let w = body.split(separator: " ").map(String.init)
+    guard w.count == 1 || w.count == 3 else { throw .badRequest("usage: \(usage)") }
+    var fields: [(String, JSON)] = [("storage", .string(w[0]))]
+    if w.count == 3 {
+      fields.append(
+        (
+          "range",
+          .object([("offset", try number(w[1], "OFFSET")), ("length", try number(w[2], "LENGTH"))])
+        ))
+    }
+    return fields
+  }
+
   /// The protocol request for a command line, or nil for an empty line.
   func request(_ line: String) throws(REPLError) -> JSON? {
     let trimmed = line.drop { $0 == " " }
@@ -160,21 +175,7 @@ struct HumanMode {
     case "help", "?": return cmd("help")
     case "storages", "ls": return cmd("storages")
     case "show":
-      let w = body.split(separator: " ").map(String.init)
-      guard w.count == 1 || w.count == 3 else {
-        throw .badRequest("usage: show NAME [OFFSET LENGTH]")
-      }
-      var fields: [(String, JSON)] = [("storage", .string(w[0]))]
-      if w.count == 3 {
-        fields.append(
-          (
-            "range",
-            .object([
-              ("offset", try number(w[1], "OFFSET")), ("length", try number(w[2], "LENGTH")),
-            ])
-          ))
-      }
-      return cmd("text", fields)
+      return cmd("text", try storageAndRange(body, usage: "show NAME [OFFSET LENGTH]"))
     case "add":
       let (w, rest) = try args(1, "add NAME TEXT")
       return cmd("add", [("storage", .string(w[0])), ("text", .string(Self.unescape(rest)))])
@@ -299,21 +300,7 @@ struct HumanMode {
       let (w, _) = try args(2, "paragraph NAME OFFSET")
       return cmd("paragraph", [("storage", .string(w[0])), ("offset", try number(w[1], "OFFSET"))])
     case "graphemes":
-      let w = body.split(separator: " ").map(String.init)
-      guard w.count == 1 || w.count == 3 else {
-        throw .badRequest("usage: graphemes NAME [OFFSET LENGTH]")
-      }
-      var fields: [(String, JSON)] = [("storage", .string(w[0]))]
-      if w.count == 3 {
-        fields.append(
-          (
-            "range",
-            .object([
-              ("offset", try number(w[1], "OFFSET")), ("length", try number(w[2], "LENGTH")),
-            ])
-          ))
-      }
-      return cmd("graphemes", fields)
+      return cmd("graphemes", try storageAndRange(body, usage: "graphemes NAME [OFFSET LENGTH]"))
     case "replay":
       let w = body.split(separator: " ").map(String.init)
       guard w.count == 1 || w.count == 2 else { throw .badRequest("usage: replay FILE [NAME]") }

@@ -12,10 +12,8 @@ enum REPL {
       .appendingPathComponent("scope-repl").path
   }
 
-  /// Runs the REPL with `arguments` on `input`; returns its stdout lines and
-  /// exit status.
-  static func run(_ arguments: [String], input: [UInt8]) throws -> (lines: [String], status: Int32)
-  {
+  /// Starts the REPL with `arguments`, its stdin and stdout on pipes.
+  static func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
@@ -25,6 +23,14 @@ enum REPL {
     process.standardOutput = stdout
     process.standardError = FileHandle.nullDevice
     try process.run()
+    return (process, stdin, stdout)
+  }
+
+  /// Runs the REPL with `arguments` on `input`; returns its stdout lines and
+  /// exit status.
+  static func run(_ arguments: [String], input: [UInt8]) throws -> (lines: [String], status: Int32)
+  {
+    let (process, stdin, stdout) = try start(arguments)
     // Write on another thread: a long input would fill the pipe.
     let writer = Thread {
       stdin.fileHandleForWriting.write(Data(input))
@@ -325,15 +331,7 @@ func range(_ value: Any?) -> Range<Int>? {
 /// latest `contexts` response, feeding it one line at a time.
 enum Interactive {
   static func run(_ script: [String]) throws -> [[String: Any]] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: REPL.path)
-    process.arguments = ["--json"]
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let (process, stdin, stdout) = try REPL.start(["--json"])
     var reader = stdout.fileHandleForReading
     var pending = Data()
     func readLine() -> String? {

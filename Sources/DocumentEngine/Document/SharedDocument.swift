@@ -395,24 +395,17 @@ public final class Document: @unchecked Sendable {
   public func map(
     _ id: StorageID, _ offset: Int, from version: Int, assoc: Int = 1
   ) throws(DocumentError) -> MappedOffset {
-    try withState { (state) throws(DocumentError) in
-      try state.content.withChanges(id) { (log) throws(DocumentError) in
-        do {
-          try log.check(version)
-        } catch {
-          throw .staleVersion(version)
-        }
-        let length = log.length(at: version)
-        guard offset >= 0 && offset <= length else {
-          throw .invalidRange(id, .offsetOutOfBounds(offset: offset, unit: .utf16, count: length))
-        }
-        do {
-          return try log.map(offset, from: version, assoc: assoc)
-        } catch {
-          throw .staleVersion(version)
-        }
-      }
+    let (mapped, length) = try withLog(id, version) {
+      (log) throws(ChangeLogError) -> (MappedOffset?, Int) in
+      try log.check(version)
+      let length = log.length(at: version)
+      guard offset >= 0 && offset <= length else { return (nil, length) }
+      return (try log.map(offset, from: version, assoc: assoc), length)
     }
+    guard let mapped else {
+      throw .invalidRange(id, .offsetOutOfBounds(offset: offset, unit: .utf16, count: length))
+    }
+    return mapped
   }
 
   /// Whether any edit since `version` touched `range` (of that version) of
@@ -424,14 +417,8 @@ public final class Document: @unchecked Sendable {
   public func touched(
     _ id: StorageID, _ range: Range<Int>, since version: Int
   ) throws(DocumentError) -> Bool {
-    try withState { (state) throws(DocumentError) in
-      try state.content.withChanges(id) { (log) throws(DocumentError) in
-        do {
-          return try log.touches(range, since: version)
-        } catch {
-          throw .staleVersion(version)
-        }
-      }
+    try withLog(id, version) { (log) throws(ChangeLogError) in
+      try log.touches(range, since: version)
     }
   }
 
@@ -440,15 +427,7 @@ public final class Document: @unchecked Sendable {
   /// stay possible. The first mapping from it composes a map that is then
   /// kept up to date (O(log m) per mapping and per edit).
   public func pin(_ id: StorageID, version: Int) throws(DocumentError) {
-    try withState { (state) throws(DocumentError) in
-      try state.content.withChanges(id) { (log) throws(DocumentError) in
-        do {
-          try log.pin(version)
-        } catch {
-          throw .staleVersion(version)
-        }
-      }
-    }
+    try withLog(id, version) { (log) throws(ChangeLogError) in try log.pin(version) }
   }
 
   /// Undoes one ``pin(_:version:)``.
@@ -458,6 +437,22 @@ public final class Document: @unchecked Sendable {
       try? state.content.withChanges(id) { (log) throws(DocumentError) in
         log.unpin(version)
         if !keepAll { log.trim() }
+      }
+    }
+  }
+
+  /// Runs `body` on the change log of storage `id`; its errors are about
+  /// `version`, which is then stale.
+  private func withLog<R>(
+    _ id: StorageID, _ version: Int, _ body: (inout ChangeLog) throws(ChangeLogError) -> R
+  ) throws(DocumentError) -> R {
+    try withState { (state) throws(DocumentError) in
+      try state.content.withChanges(id) { (log) throws(DocumentError) in
+        do {
+          return try body(&log)
+        } catch {
+          throw .staleVersion(version)
+        }
       }
     }
   }
