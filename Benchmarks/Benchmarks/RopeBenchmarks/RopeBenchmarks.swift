@@ -14,6 +14,7 @@ let benchmarks: @Sendable () -> Void = {
   registerMemoryBenchmarks()
   registerBoundaryBenchmarks()
   registerContextBenchmarks()
+  registerOffsetIndexBenchmarks()
 }
 
 /// A configuration that prints every metric in fixed units (time in
