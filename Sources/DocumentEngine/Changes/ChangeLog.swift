@@ -53,29 +53,90 @@ public enum ChangeLogError: Error, Hashable, Sendable {
 /// pinned version goes. With nothing pinned, only the current version
 /// remains.
 public struct ChangeLog: Sendable {
+  /// The log's state, in one object: copying a storage (a snapshot) then
+  /// costs one reference, and an edit copies the state only if a snapshot
+  /// shares it.
+  final class State: @unchecked Sendable {
+    var oldestVersion: Int
+    var records: [ChangeRecord] = []
+    var lengthsBefore: [Int] = []
+    var length: Int
+    var lastOriginVersion = 0
+    var pins: [Int: Int] = [:]
+    var maps: [Int: ChangeMap] = [:]
+    var recent: [Int] = []
+
+    init(version: Int, length: Int) {
+      oldestVersion = version
+      self.length = length
+    }
+
+    func copy() -> State {
+      let state = State(version: oldestVersion, length: length)
+      state.records = records
+      state.lengthsBefore = lengthsBefore
+      state.lastOriginVersion = lastOriginVersion
+      state.pins = pins
+      state.maps = maps
+      state.recent = recent
+      return state
+    }
+  }
+
+  var state: State
+
+  /// Makes the state this value's own before a change.
+  mutating func own() -> State {
+    if !isKnownUniquelyReferenced(&state) { state = state.copy() }
+    return state
+  }
+
   /// The version the first record starts from.
-  public private(set) var oldestVersion: Int
+  public internal(set) var oldestVersion: Int {
+    get { state.oldestVersion }
+    set { own().oldestVersion = newValue }
+  }
   /// The records, oldest first: `records[i]` takes version
   /// `oldestVersion + i` to the next.
-  public private(set) var records: [ChangeRecord] = []
+  public internal(set) var records: [ChangeRecord] {
+    get { state.records }
+    _modify { yield &own().records }
+  }
   /// The text length before each record.
-  var lengthsBefore: [Int] = []
+  var lengthsBefore: [Int] {
+    get { state.lengthsBefore }
+    _modify { yield &own().lengthsBefore }
+  }
   /// The current text length.
-  public private(set) var length: Int
+  public internal(set) var length: Int {
+    get { state.length }
+    set { own().length = newValue }
+  }
   /// The version after the last edit by a named origin (0 if none).
-  public private(set) var lastOriginVersion = 0
+  public internal(set) var lastOriginVersion: Int {
+    get { state.lastOriginVersion }
+    set { own().lastOriginVersion = newValue }
+  }
   /// Pinned versions with their pin counts.
-  public private(set) var pins: [Int: Int] = [:]
+  public internal(set) var pins: [Int: Int] {
+    get { state.pins }
+    _modify { yield &own().pins }
+  }
   /// Composed maps by base version.
-  var maps: [Int: ChangeMap] = [:]
+  var maps: [Int: ChangeMap] {
+    get { state.maps }
+    _modify { yield &own().maps }
+  }
   /// Unpinned versions whose maps are kept, least recently used first.
-  var recent: [Int] = []
+  var recent: [Int] {
+    get { state.recent }
+    _modify { yield &own().recent }
+  }
   static let recentLimit = 4
 
   /// The log of a text of `length` units at `version`.
   public init(version: Int = 0, length: Int) {
-    oldestVersion = version
-    self.length = length
+    state = State(version: version, length: length)
   }
 
   /// The current version.
@@ -247,6 +308,7 @@ public struct ChangeLog: Sendable {
     _ operation: _Operation, from version: Int
   ) throws(ChangeLogError) -> (operation: _Operation, touched: Bool) {
     try check(version)
+    let records = self.records
     let party = operation.party
     var start = version
     if party != .person {

@@ -61,30 +61,42 @@ extension DocumentContent {
     return result
   }
 
-  /// The selected characters of a validated selection in storage `id`: the
-  /// hull of every non-empty part in it, or `nil` if no character of it is
-  /// selected.
-  func selectedHull(_ selection: [SelectionRange], in id: StorageID) -> Range<Int>? {
-    guard selection.contains(where: { !$0.isCaret }) else { return nil }
-    guard let position = try? index.position(of: id), let length = try? index.length(of: id)
-    else { return nil }
-    var hull: Range<Int>? = nil
-    for range in selection where !range.isCaret {
-      guard let first = try? index.position(of: range.start.storage),
-        let last = try? index.position(of: range.end.storage),
-        first <= position && position <= last
-      else { continue }
-      let lower = first == position ? range.start.offset : 0
-      let upper = last == position ? range.end.offset : length
-      guard lower < upper else { continue }
-      hull = hull.map { min($0.lowerBound, lower)..<max($0.upperBound, upper) } ?? lower..<upper
-    }
-    return hull
-  }
+  /// A validated selection laid out by storage positions, so that the part
+  /// of it in each storage is a few integer comparisons.
+  struct SelectionLayout {
+    /// The non-empty ranges: first and last storage positions, and offsets.
+    var spans: [(first: Int, last: Int, start: Int, end: Int)] = []
+    /// The first caret in each storage.
+    var carets: [StorageID: Int] = [:]
 
-  /// The first caret of a validated selection in storage `id`.
-  func caret(_ selection: [SelectionRange], in id: StorageID) -> Int? {
-    selection.first { $0.isCaret && $0.start.storage == id }?.start.offset
+    init(_ selection: [SelectionRange], _ index: DocumentIndex) {
+      for range in selection {
+        if range.isCaret {
+          if carets[range.start.storage] == nil { carets[range.start.storage] = range.start.offset }
+          continue
+        }
+        guard let first = try? index.position(of: range.start.storage),
+          let last = try? index.position(of: range.end.storage)
+        else { continue }
+        spans.append((first, last, range.start.offset, range.end.offset))
+      }
+    }
+
+    /// Whether any character is selected.
+    var hasCharacters: Bool { !spans.isEmpty }
+
+    /// The hull of the selected characters in the storage at `position`
+    /// (of `length` units), or nil.
+    func hull(at position: Int, length: Int) -> Range<Int>? {
+      var hull: Range<Int>? = nil
+      for span in spans where span.first <= position && position <= span.last {
+        let lower = span.first == position ? span.start : 0
+        let upper = span.last == position ? span.end : length
+        guard lower < upper else { continue }
+        hull = hull.map { min($0.lowerBound, lower)..<max($0.upperBound, upper) } ?? lower..<upper
+      }
+      return hull
+    }
   }
 
   /// The contexts a writing tool gets for `scope` (the contract in
@@ -105,32 +117,35 @@ extension DocumentContent {
     for scope: ContextScope, selection: [SelectionRange],
     visible: [StorageID: Range<Int>] = [:], surroundingParagraphs: Int = 0
   ) throws(DocumentError) -> [WritingContext] {
-    let selection = try validated(selection)
+    let layout = SelectionLayout(try validated(selection), index)
     var result: [WritingContext] = []
-    switch scope {
-    case .userSelection:
-      let hasCharacters = selection.contains { !$0.isCaret }
-      for id in order {
-        let storage = try storage(id)
-        if hasCharacters {
-          guard let hull = selectedHull(selection, in: id) else { continue }
+    if scope == .fullDocument { result.reserveCapacity(index.count) }
+    // Walk the storages in order, with their positions and lengths.
+    var cursor = index.tree.cursorAtStart()
+    var position = -1
+    while let slot = cursor.item {
+      cursor.moveNext()
+      position += 1
+      let id = slot.id
+      switch scope {
+      case .userSelection:
+        if layout.hasCharacters {
+          guard let hull = layout.hull(at: position, length: slot.length) else { continue }
+          let storage = try storage(id)
           let bounds = try paragraphBounds(of: hull, in: storage, extra: surroundingParagraphs)
           result.append(context(storage, bounds, selected: hull))
-        } else if let caret = caret(selection, in: id) {
+        } else if let caret = layout.carets[id] {
+          let storage = try storage(id)
           result.append(context(storage, 0..<storage.length, selected: caret..<caret))
         }
-      }
-    case .fullDocument:
-      for id in order {
-        let storage = try storage(id)
-        guard storage.length > 0 else { continue }
-        let whole = 0..<storage.length
+      case .fullDocument:
+        guard slot.length > 0, let storage = storages[id] else { continue }
+        let whole = 0..<slot.length
         let selected =
-          selectedHull(selection, in: id) ?? caret(selection, in: id).map { $0..<$0 } ?? whole
+          layout.hull(at: position, length: slot.length) ?? layout.carets[id].map { $0..<$0 }
+          ?? whole
         result.append(context(storage, whole, selected: selected))
-      }
-    case .visibleArea:
-      for id in order {
+      case .visibleArea:
         guard let shown = visible[id] else { continue }
         let storage = try storage(id)
         for offset in [shown.lowerBound, shown.upperBound] {
@@ -142,9 +157,9 @@ extension DocumentContent {
         }
         let bounds = try paragraphBounds(of: shown, in: storage, extra: 0)
         var selected = shown
-        if let hull = selectedHull(selection, in: id), hull.overlaps(bounds) {
+        if let hull = layout.hull(at: position, length: slot.length), hull.overlaps(bounds) {
           selected = hull.clamped(to: bounds)
-        } else if let caret = caret(selection, in: id), bounds.contains(caret) {
+        } else if let caret = layout.carets[id], bounds.contains(caret) {
           selected = caret..<caret
         }
         result.append(context(storage, bounds, selected: selected))
@@ -195,8 +210,13 @@ extension DocumentContent {
   ) -> WritingContext {
     let text =
       bounds == 0..<storage.length ? storage.text : (try? storage.text.slice(bounds)) ?? Rope()
-    let excluded = storage.exclusions.runs(in: bounds).filter(\.value).map {
-      ($0.range.lowerBound - bounds.lowerBound)..<($0.range.upperBound - bounds.lowerBound)
+    var excluded: [Range<Int>] = []
+    if storage.exclusions.runCount > 1 {
+      excluded = storage.exclusions.runs(in: bounds).filter(\.value).map {
+        ($0.range.lowerBound - bounds.lowerBound)..<($0.range.upperBound - bounds.lowerBound)
+      }
+    } else if (try? storage.exclusions.value(at: 0)) == true, !bounds.isEmpty {
+      excluded = [0..<bounds.count]
     }
     let relative =
       (selected.lowerBound - bounds.lowerBound)..<(selected.upperBound - bounds.lowerBound)
