@@ -21,6 +21,9 @@ import SummaryTrees
 /// ```
 public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
   @usableFromInline var tree: SummaryTree<_AttributeRun<Value>>
+  /// True while no unit has ever had a value: then there are no runs to
+  /// look for (the usual case for the exclusion), without a seek.
+  @usableFromInline var neverSet = true
 
   /// A text of `length` units with no value anywhere.
   public init(length: Int = 0) {
@@ -50,6 +53,7 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
   ///
   /// - Complexity: O(log r + k) for k runs in the range.
   public func runs(in range: Range<Int>) -> [(range: Range<Int>, value: Value)] {
+    if neverSet { return [] }
     var result: [(range: Range<Int>, value: Value)] = []
     guard !range.isEmpty, range.lowerBound < length else { return result }
     if tree.summary.count == 1 {
@@ -75,6 +79,7 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
   public mutating func set(_ value: Value?, in range: Range<Int>) throws(AttributeRunsError) {
     try check(range)
     if range.isEmpty { return }
+    if value != nil { neverSet = false }
     splice(range, with: _AttributeRun(length: range.count, value: value))
   }
 

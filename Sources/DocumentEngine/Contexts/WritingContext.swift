@@ -210,13 +210,8 @@ extension DocumentContent {
   ) -> WritingContext {
     let text =
       bounds == 0..<storage.length ? storage.text : (try? storage.text.slice(bounds)) ?? Rope()
-    var excluded: [Range<Int>] = []
-    if storage.exclusions.runCount > 1 {
-      excluded = storage.exclusions.runs(in: bounds).filter(\.value).map {
-        ($0.range.lowerBound - bounds.lowerBound)..<($0.range.upperBound - bounds.lowerBound)
-      }
-    } else if (try? storage.exclusions.value(at: 0)) == true, !bounds.isEmpty {
-      excluded = [0..<bounds.count]
+    let excluded = storage.exclusions.runs(in: bounds).filter(\.value).map {
+      ($0.range.lowerBound - bounds.lowerBound)..<($0.range.upperBound - bounds.lowerBound)
     }
     let relative =
       (selected.lowerBound - bounds.lowerBound)..<(selected.upperBound - bounds.lowerBound)

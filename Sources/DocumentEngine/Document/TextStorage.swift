@@ -4,35 +4,88 @@ import TextRope
 /// version that every edit bumps by one, and its attribute runs.
 ///
 /// A storage is a value: a copy is a snapshot (O(1)) that later edits of the
-/// document never change.
+/// document never change. Its parts live in one copy-on-write object, so
+/// that a copy costs one reference however many parts there are.
 public struct TextStorage: Sendable {
-  /// The client's name for the storage.
-  public let id: StorageID
-  /// The text.
-  public internal(set) var text: Rope
-  /// Bumped by one by every edit; 0 when the storage was added.
-  public internal(set) var version: Int
-  /// The units excluded from Writing Tools (`excludeFromWritingTools`).
-  public internal(set) var exclusions: AttributeRuns<Bool>
-  /// Other attributes, carried as opaque values by key (e.g. presentation
-  /// intents); they follow edits like the exclusion does.
-  public internal(set) var attributes: [String: AttributeRuns<String>]
-  /// The change index: the edits since the oldest version still referred
-  /// to, and composed maps from the versions mapped from often.
-  public internal(set) var changes: ChangeLog
+  final class Parts: @unchecked Sendable {
+    let id: StorageID
+    var text: Rope
+    var version: Int
+    var exclusions: AttributeRuns<Bool>
+    var attributes: [String: AttributeRuns<String>]
+    var changes: ChangeLog
+
+    init(
+      id: StorageID, text: Rope, version: Int, exclusions: AttributeRuns<Bool>,
+      attributes: [String: AttributeRuns<String>], changes: ChangeLog
+    ) {
+      self.id = id
+      self.text = text
+      self.version = version
+      self.exclusions = exclusions
+      self.attributes = attributes
+      self.changes = changes
+    }
+
+    func copy() -> Parts {
+      Parts(
+        id: id, text: text, version: version, exclusions: exclusions, attributes: attributes,
+        changes: changes)
+    }
+  }
+
+  var parts: Parts
+
+  /// Makes the parts this value's own before a change.
+  mutating func own() -> Parts {
+    if !isKnownUniquelyReferenced(&parts) { parts = parts.copy() }
+    return parts
+  }
 
   /// A storage holding `text`, at version 0, without attributes.
   public init(id: StorageID, text: Rope) {
-    self.id = id
-    self.text = text
-    self.version = 0
-    self.exclusions = AttributeRuns(length: text.utf16Count)
-    self.attributes = [:]
-    self.changes = ChangeLog(version: 0, length: text.utf16Count)
+    parts = Parts(
+      id: id, text: text, version: 0, exclusions: AttributeRuns(length: text.utf16Count),
+      attributes: [:], changes: ChangeLog(version: 0, length: text.utf16Count))
+  }
+
+  /// The client's name for the storage.
+  public var id: StorageID { parts.id }
+
+  /// The text.
+  public internal(set) var text: Rope {
+    _read { yield parts.text }
+    _modify { yield &own().text }
+  }
+
+  /// Bumped by one by every edit; 0 when the storage was added.
+  public internal(set) var version: Int {
+    get { parts.version }
+    set { own().version = newValue }
+  }
+
+  /// The units excluded from Writing Tools (`excludeFromWritingTools`).
+  public internal(set) var exclusions: AttributeRuns<Bool> {
+    _read { yield parts.exclusions }
+    _modify { yield &own().exclusions }
+  }
+
+  /// Other attributes, carried as opaque values by key (e.g. presentation
+  /// intents); they follow edits like the exclusion does.
+  public internal(set) var attributes: [String: AttributeRuns<String>] {
+    _read { yield parts.attributes }
+    _modify { yield &own().attributes }
+  }
+
+  /// The change index: the edits since the oldest version still referred
+  /// to, and composed maps from the versions mapped from often.
+  public internal(set) var changes: ChangeLog {
+    _read { yield parts.changes }
+    _modify { yield &own().changes }
   }
 
   /// The length in UTF-16 code units.
-  public var length: Int { text.utf16Count }
+  public var length: Int { parts.text.utf16Count }
 
   /// The excluded ranges, in order.
   public var excludedRanges: [Range<Int>] {
