@@ -126,6 +126,43 @@ import TextRope
     #expect(summarize(withCaret).map(\.range) == [3..<3, 0..<27])
   }
 
+  @Test func severalRanges() throws {
+    let document = try document()
+    // Two ranges in one storage: one context from the first one's paragraph
+    // to the last one's, its range their hull.
+    let two = try document.contexts(
+      for: .userSelection,
+      selection: [SelectionRange("body", 22..<24), SelectionRange("body", 4..<7)])
+    #expect(
+      summarize(two) == [
+        Expected(
+          storage: "body", storageRange: 0..<27, text: "One two.\nThree fuor.\nFive.\n",
+          range: 4..<24)
+      ])
+    // A range and a caret: the caret does not count when characters are
+    // selected; ranges in two storages give one context each.
+    let mixed = try document.contexts(
+      for: .userSelection,
+      selection: [
+        SelectionRange(caret: TextPosition("body", 2)), SelectionRange("title", 0..<5),
+        SelectionRange("body", 16..<17),
+      ])
+    #expect(
+      summarize(mixed) == [
+        Expected(storage: "title", storageRange: 0..<6, text: "Draft\n", range: 0..<5),
+        Expected(storage: "body", storageRange: 9..<21, text: "Three fuor.\n", range: 7..<8),
+      ])
+    // Only carets (several cursors): each storage holding one, whole.
+    let carets = try document.contexts(
+      for: .userSelection,
+      selection: [
+        SelectionRange(caret: TextPosition("body", 2)),
+        SelectionRange(caret: TextPosition("title", 1)),
+      ])
+    #expect(summarize(carets).map(\.storage) == ["title", "body"])
+    #expect(summarize(carets).map(\.range) == [1..<1, 2..<2])
+  }
+
   @Test func visibleArea() throws {
     let document = try document()
     let plain = try document.contexts(
