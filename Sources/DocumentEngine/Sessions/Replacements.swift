@@ -65,8 +65,7 @@ extension Document.State {
       basisVersion = then.version
       // The tool's view: the context at `basis` plus its own replacements.
       let viewLength =
-        then.length + (try viewLength(of: id, at: then.version, party: session.party))
-        - (try viewLength(of: id, at: then.version, party: .person))
+        then.length + (try ownDelta(of: id, since: then.version, party: session.party))
       guard range.upperBound <= viewLength else {
         throw .outsideContext(range, length: viewLength)
       }
@@ -75,16 +74,19 @@ extension Document.State {
         party: session.party)
       let ownSince = session.lastReplacement[id].map { $0 > then.version } ?? false
       // Without its own replacements or an origin's edits since (an origin's
-      // insertion at the range's start goes after the tool's text), the
-      // transformation is the composed map's: map through it.
+      // insertion at the range's start goes after the tool's text), and
+      // untouched, the transformation is the composed map's: map through it.
       let originSince = storage.changes.lastOriginVersion > then.version
+      var mapped: _Operation? = nil
       if !ownSince && !originSince && !range.isEmpty,
-        let map = storage.changes.maps[then.version]
+        let map = storage.changes.maps[then.version], !map.touches(original.pieces[0].range)
       {
-        touched = map.touches(original.pieces[0].range)
         let a = map.map(original.pieces[0].range.lowerBound, assoc: 1).offset
         let b = max(a, map.map(original.pieces[0].range.upperBound, assoc: -1).offset)
-        operation = _Operation(a..<b, length: n, party: session.party)
+        mapped = _Operation(a..<b, length: n, party: session.party)
+      }
+      if let mapped {
+        operation = mapped
       } else {
         do {
           (operation, touched) = try storage.changes.transform(original, from: then.version)
@@ -93,15 +95,6 @@ extension Document.State {
         }
       }
       if touched && policy == .refuse { throw .conflict(context: contextID) }
-      if touched {
-        // Merged: transformed through the edits, without the conflict
-        // short cut.
-        do {
-          operation = try storage.changes.transform(original, from: then.version).operation
-        } catch {
-          throw .staleVersion(basis)
-        }
-      }
     }
     // Where it lands must be inside the context, outside excluded text, on
     // scalar boundaries.

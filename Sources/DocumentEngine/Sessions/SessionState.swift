@@ -213,10 +213,10 @@ extension Document.State {
     }
   }
 
-  /// The length of a party's view of a storage: the storage at `version`
-  /// plus the party's own edits since.
-  func viewLength(
-    of id: StorageID, at version: Int, party: EditParty
+  /// How much a party's own edits since `version` changed a storage's
+  /// length (the person's view has no own edits: 0).
+  func ownDelta(
+    of id: StorageID, since version: Int, party: EditParty
   ) throws(DocumentError) -> Int {
     let log = try content.storage(id).changes
     let records: ArraySlice<ChangeRecord>
@@ -225,12 +225,19 @@ extension Document.State {
     } catch {
       throw .staleVersion(version)
     }
-    var length = log.length(at: version)
-    if party != .person {
-      for record in records where record.party == party {
-        length += record.insertedLength - record.range.count
-      }
+    guard party != .person else { return 0 }
+    return records.reduce(0) {
+      $0 + ($1.party == party ? $1.insertedLength - $1.range.count : 0)
     }
-    return length
   }
+
+  /// The length of a party's view of a storage: the storage at `version`
+  /// plus the party's own edits since.
+  func viewLength(
+    of id: StorageID, at version: Int, party: EditParty
+  ) throws(DocumentError) -> Int {
+    let delta = try ownDelta(of: id, since: version, party: party)
+    return try content.storage(id).changes.length(at: version) + delta
+  }
+
 }
