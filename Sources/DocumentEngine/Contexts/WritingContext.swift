@@ -85,9 +85,13 @@ extension DocumentContent {
     /// Whether any character is selected.
     var hasCharacters: Bool { !spans.isEmpty }
 
+    /// The first caret in storage `id`, if any.
+    func caret(in id: StorageID) -> Int? { carets.isEmpty ? nil : carets[id] }
+
     /// The hull of the selected characters in the storage at `position`
     /// (of `length` units), or nil.
     func hull(at position: Int, length: Int) -> Range<Int>? {
+      if spans.isEmpty { return nil }
       var hull: Range<Int>? = nil
       for span in spans where span.first <= position && position <= span.last {
         let lower = span.first == position ? span.start : 0
@@ -134,7 +138,7 @@ extension DocumentContent {
           let storage = try storage(id)
           let bounds = try paragraphBounds(of: hull, in: storage, extra: surroundingParagraphs)
           result.append(context(storage, bounds, selected: hull))
-        } else if let caret = layout.carets[id] {
+        } else if let caret = layout.caret(in: id) {
           let storage = try storage(id)
           result.append(context(storage, 0..<storage.length, selected: caret..<caret))
         }
@@ -142,7 +146,7 @@ extension DocumentContent {
         guard slot.length > 0, let storage = storages[id] else { continue }
         let whole = 0..<slot.length
         let selected =
-          layout.hull(at: position, length: slot.length) ?? layout.carets[id].map { $0..<$0 }
+          layout.hull(at: position, length: slot.length) ?? layout.caret(in: id).map { $0..<$0 }
           ?? whole
         result.append(context(storage, whole, selected: selected))
       case .visibleArea:
@@ -159,7 +163,7 @@ extension DocumentContent {
         var selected = shown
         if let hull = layout.hull(at: position, length: slot.length), hull.overlaps(bounds) {
           selected = hull.clamped(to: bounds)
-        } else if let caret = layout.carets[id], bounds.contains(caret) {
+        } else if let caret = layout.caret(in: id), bounds.contains(caret) {
           selected = caret..<caret
         }
         result.append(context(storage, bounds, selected: selected))
