@@ -153,11 +153,81 @@ public struct ChangeMap: Sendable {
     return (a, b)
   }
 
+  /// Records a typing-shaped edit in place, in one descent, when it falls
+  /// inside one section (or, for an insertion, right after an inserted or
+  /// kept one for +1, right before one for −1) so that no zero-width section
+  /// decides where it goes. Returns false to let the general path do it.
+  static func recordInPlace(
+    _ tree: inout SummaryTree<_Section>, _ s: Int, _ e: Int, _ n: Int, forward: Bool
+  ) -> Bool {
+    let total = tree.summary.new
+    if s == e {
+      // A pure insertion: +1 goes right after the section holding unit
+      // s - 1, −1 right before the one holding unit s.
+      guard n > 0, forward ? s > 0 : s < total else { return false }
+      let done = tree.updateItem(_NewMetric.self, at: s, bias: forward ? .left : .right) {
+        (item: inout _Section, prefix: _SectionSummary) -> (Bool, TreeItemChange<_Section>) in
+        let inside = s - prefix.new
+        let new = _Section(kind: .inserted, old: 0, new: n, insertions: 1)
+        switch item.kind {
+        case .inserted:
+          item.new += n
+          item.insertions += 1
+          return (true, .keep)
+        case .kept:
+          if inside == item.new {
+            return (true, .insertAfter([new]))
+          }
+          if inside == 0 {
+            let kept = item
+            item = new
+            return (true, .insertAfter([kept]))
+          }
+          let after = _Section(kind: .kept, old: item.old - inside, new: item.new - inside)
+          item.old = inside
+          item.new = inside
+          return (true, .insertAfter([new, after]))
+        case .deleted:
+          return (false, .keep)
+        }
+      }
+      return done ?? false
+    }
+    guard n == 0 else { return false }
+    // A deletion inside one section.
+    let done = tree.updateItem(_NewMetric.self, at: s, bias: .right) {
+      (item: inout _Section, prefix: _SectionSummary) -> (Bool, TreeItemChange<_Section>) in
+      let inside = s - prefix.new
+      guard inside >= 0, e - prefix.new <= item.new else { return (false, .keep) }
+      switch item.kind {
+      case .inserted:
+        item.new -= e - s
+        return (true, .keep)
+      case .kept:
+        let count = e - s
+        var more: ContiguousArray<_Section> = [_Section(kind: .deleted, old: count, new: 0)]
+        let rest = item.new - inside - count
+        if rest > 0 { more.append(_Section(kind: .kept, old: rest, new: rest)) }
+        if inside == 0 {
+          item = more.removeFirst()
+          return (true, more.isEmpty ? .keep : .insertAfter(more))
+        }
+        item.old = inside
+        item.new = inside
+        return (true, .insertAfter(more))
+      case .deleted:
+        return (false, .keep)
+      }
+    }
+    return done ?? false
+  }
+
   static func record(
     _ tree: inout SummaryTree<_Section>, _ range: Range<Int>, _ n: Int, forward: Bool
   ) {
     let s = range.lowerBound
     let e = range.upperBound
+    if recordInPlace(&tree, s, e, n, forward: forward) { return }
     let new = _Section(kind: .inserted, old: 0, new: n, insertions: 1)
     if s == e {
       guard n > 0 else { return }
