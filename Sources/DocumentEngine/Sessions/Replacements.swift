@@ -34,10 +34,57 @@ extension Document.State {
     policy: ReplacementPolicy
   ) throws(DocumentError) -> ReplacementResult {
     let live = try liveContext(contextID)
+    let id = live.storage
+    let n = text.utf16.count
+    // Everything read from the storage is read before the edit, so that no
+    // copy of it is alive when the edit changes it (one would make the edit
+    // copy the storage's history).
+    let (operation, original, basisVersion, touched, oldText) = try prepareReplacement(
+      live, range, n, basis: basis, policy: policy)
+    let first = operation.pieces[0].range
+    let (version, applied) = try apply(
+      id, operation, text: text, original: original, basis: basisVersion, actor: .tool(contextID))
+    guard var live2 = self.session else { throw .noSession }
+    let landed = first.lowerBound..<(first.lowerBound + n)
+    if let i = live2.contexts.firstIndex(where: { $0.id == contextID }) {
+      live2.contexts[i].contextVersion += 1
+      let now = live2.contexts[i].range
+      live2.contexts[i].history.append((version, now.lowerBound, now.count))
+    }
+    live2.replacements.append(
+      _Replacement(storage: id, range: landed, oldText: oldText, newText: text, intact: !touched))
+    let index = live2.replacements.count - 1
+    if live2.streamingGroup != nil {
+      live2.streamingGroup?.append(index)
+    } else {
+      live2.undoStack.append([index])
+    }
+    live2.redoStack.removeAll()
+    live2.lastReplacement[id] = version
+    self.session = live2
+    let contextVersion = live2.contexts.first { $0.id == contextID }?.contextVersion ?? 0
+    let events = applied.filter {
+      if case .textUpdated(let c, _, _, _) = $0 { return c != contextID }
+      if case .reflowed(let c) = $0 { return c != contextID }
+      return true
+    }
+    return ReplacementResult(
+      storage: id, storageRange: landed, contextVersion: contextVersion, events: events)
+  }
+
+  /// Where a tool replacement lands, checked: the operation, as the tool
+  /// made it, the storage version it was made on, whether an unseen edit
+  /// touched it, and the text it replaces.
+  func prepareReplacement(
+    _ live: _LiveContext, _ range: Range<Int>, _ n: Int, basis: Int?,
+    policy: ReplacementPolicy
+  ) throws(DocumentError) -> (
+    operation: _Operation, original: _Operation, basis: Int, touched: Bool, oldText: String
+  ) {
     guard let session else { throw .noSession }
+    let contextID = live.id
     let id = live.storage
     let storage = try content.storage(id)
-    let n = text.utf16.count
     guard range.lowerBound >= 0 else { throw .outsideContext(range, length: live.range.count) }
     var operation: _Operation
     var original: _Operation
@@ -63,16 +110,17 @@ extension Document.State {
       }
       let then = live.history[basis]
       basisVersion = then.version
+      let ownSince = session.lastReplacement[id].map { $0 > then.version } ?? false
       // The tool's view: the context at `basis` plus its own replacements.
       let viewLength =
-        then.length + (try ownDelta(of: id, since: then.version, party: session.party))
+        then.length
+        + (ownSince ? try ownDelta(of: id, since: then.version, party: session.party) : 0)
       guard range.upperBound <= viewLength else {
         throw .outsideContext(range, length: viewLength)
       }
       original = _Operation(
         (then.start + range.lowerBound)..<(then.start + range.upperBound), length: n,
         party: session.party)
-      let ownSince = session.lastReplacement[id].map { $0 > then.version } ?? false
       // Without its own replacements or an origin's edits since (an origin's
       // insertion at the range's start goes after the tool's text), and
       // untouched, the transformation is the composed map's: map through it.
@@ -120,34 +168,7 @@ extension Document.State {
     try checkBounds(operation, in: id)
     let first = operation.pieces[0].range
     let oldText = (try? String(storage.text.slice(first))) ?? ""
-    let (version, applied) = try apply(
-      id, operation, text: text, original: original, basis: basisVersion, actor: .tool(contextID))
-    guard var live2 = self.session else { throw .noSession }
-    let landed = first.lowerBound..<(first.lowerBound + n)
-    if let i = live2.contexts.firstIndex(where: { $0.id == contextID }) {
-      live2.contexts[i].contextVersion += 1
-      let now = live2.contexts[i].range
-      live2.contexts[i].history.append((version, now.lowerBound, now.count))
-    }
-    live2.replacements.append(
-      _Replacement(storage: id, range: landed, oldText: oldText, newText: text, intact: !touched))
-    let index = live2.replacements.count - 1
-    if live2.streamingGroup != nil {
-      live2.streamingGroup?.append(index)
-    } else {
-      live2.undoStack.append([index])
-    }
-    live2.redoStack.removeAll()
-    live2.lastReplacement[id] = version
-    self.session = live2
-    let contextVersion = live2.contexts.first { $0.id == contextID }?.contextVersion ?? 0
-    let events = applied.filter {
-      if case .textUpdated(let c, _, _, _) = $0 { return c != contextID }
-      if case .reflowed(let c) = $0 { return c != contextID }
-      return true
-    }
-    return ReplacementResult(
-      storage: id, storageRange: landed, contextVersion: contextVersion, events: events)
+    return (operation, original, basisVersion, touched, oldText)
   }
 
   /// Puts a replacement's original text back (undo, revert), or its new
