@@ -179,6 +179,10 @@ enum SequentialMapping {
       let ba = Self.apply(
         a.transformed(against: b), text: ta, to: Self.apply(b, text: tb, to: base))
       #expect(ab == ba, "seed \(seed): \(base) \(a) \(b)")
+      // The in-place transformation is the same as the copying one.
+      var inPlace = b
+      inPlace.transform(against: a.pieces[0], by: a.party)
+      #expect(inPlace == b.transformed(against: a), "seed \(seed): \(a) \(b)")
       // Nothing either inserted is lost.
       #expect(ab.filter { $0 == "X" }.count == ta.count)
       #expect(ab.filter { $0 == "Y" }.count == tb.count)

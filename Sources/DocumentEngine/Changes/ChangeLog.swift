@@ -359,6 +359,12 @@ public struct ChangeLog: Sendable {
         }
         continue
       }
+      if queue.count == 1 {
+        // Only one edit to bring along (the usual case): in place.
+        if added && !touched && queue[0].isTouched(by: record.piece) { touched = true }
+        queue[0].transform(against: record.piece, by: record.party)
+        continue
+      }
       var other = _Operation(record.range, length: record.insertedLength, party: record.party)
       for i in queue.indices {
         let mine = queue[i]
@@ -366,7 +372,8 @@ public struct ChangeLog: Sendable {
           for piece in other.pieces where mine.isTouched(by: piece) { touched = true }
         }
         queue[i] = mine.transformed(against: other)
-        other = other.transformed(against: mine)
+        // The other edit, past this one, for the edits queued after it.
+        if i < queue.count - 1 { other = other.transformed(against: mine) }
       }
     }
     waiting = queue.last ?? waiting

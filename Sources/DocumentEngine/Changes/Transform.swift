@@ -127,6 +127,43 @@ struct _Operation: Hashable, Sendable {
     return _Operation(pieces: kept, party: party)
   }
 
+  /// ``transformed(against:by:)`` in place: without allocating when the
+  /// operation is one piece and stays one (the usual case).
+  mutating func transform(against other: _Piece, by otherParty: EditParty) {
+    guard pieces.count == 1 else {
+      self = transformed(against: other, by: otherParty)
+      return
+    }
+    let piece = pieces[0]
+    let s = other.range.lowerBound
+    let e = other.range.upperBound
+    let n = other.length
+    let deleted = e - s
+    let original = piece.range.lowerBound
+    let after =
+      (deleted > 0 && original > s && original <= e) || otherParty < party || otherParty == party
+    func collapse(_ p: Int) -> Int { p <= s ? p : (p < e ? s : p - deleted) }
+    let a = collapse(piece.range.lowerBound)
+    let b = collapse(piece.range.upperBound)
+    let single: Range<Int>?
+    if n == 0 || b < s || (b == s && a < b) {
+      single = a..<b
+    } else if a > s {
+      single = (a + n)..<(b + n)
+    } else if a == b {
+      single = after ? (s + n)..<(s + n) : s..<s
+    } else if a == s && after {
+      single = (s + n)..<(b + n)
+    } else {
+      single = nil
+    }
+    if let single {
+      pieces[0].range = single
+    } else {
+      self = transformed(against: other, by: otherParty)
+    }
+  }
+
   /// Transforms the operation through every piece of `other` (applied from
   /// its last piece to its first).
   func transformed(against other: _Operation) -> _Operation {
