@@ -162,8 +162,12 @@ public struct ChangeLog: Sendable {
     lengthsBefore.append(length)
     length += record.insertedLength - record.range.count
     if case .origin = record.party { lastOriginVersion = currentVersion }
-    for key in maps.keys {
-      maps[key]?.record(record.range, insertedLength: record.insertedLength)
+    guard !state.maps.isEmpty else { return }
+    // Each map is changed in place: nothing else may hold the dictionary
+    // (iterating its keys would) or the map's trees would be copied.
+    let state = own()
+    for key in Array(state.maps.keys) {
+      state.maps[key]?.record(record.range, insertedLength: record.insertedLength)
     }
   }
 

@@ -193,19 +193,32 @@ public struct ChangeMap: Sendable {
       }
       return done ?? false
     }
-    guard n == 0 else { return false }
-    // A deletion inside one section.
+    // A deletion or replacement inside one section.
     let done = tree.updateItem(_NewMetric.self, at: s, bias: .right) {
       (item: inout _Section, prefix: _SectionSummary) -> (Bool, TreeItemChange<_Section>) in
       let inside = s - prefix.new
       guard inside >= 0, e - prefix.new <= item.new else { return (false, .keep) }
       switch item.kind {
       case .inserted:
-        item.new -= e - s
+        // New text in inserted text: the same place in old terms.
+        item.new += n - (e - s)
+        if n > 0 { item.insertions += 1 }
         return (true, .keep)
       case .kept:
         let count = e - s
-        var more: ContiguousArray<_Section> = [_Section(kind: .deleted, old: count, new: 0)]
+        // The new text goes after the first replaced unit for +1, before
+        // the last for −1 (as the general path places it).
+        var more: ContiguousArray<_Section> = []
+        if n == 0 {
+          more = [_Section(kind: .deleted, old: count, new: 0)]
+        } else {
+          let new = _Section(kind: .inserted, old: 0, new: n, insertions: 1)
+          let one = _Section(kind: .deleted, old: 1, new: 0)
+          let others = _Section(kind: .deleted, old: count - 1, new: 0)
+          more = forward ? [one, new] : []
+          if count > 1 { more.append(others) }
+          if !forward { more += [new, one] }
+        }
         let rest = item.new - inside - count
         if rest > 0 { more.append(_Section(kind: .kept, old: rest, new: rest)) }
         if inside == 0 {
