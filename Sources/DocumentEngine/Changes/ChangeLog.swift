@@ -62,6 +62,7 @@ public struct ChangeLog: Sendable {
     var lengthsBefore: [Int] = []
     var length: Int
     var lastOriginVersion = 0
+    var lastEdit: [EditParty: Int] = [:]
     var pins: [Int: Int] = [:]
     var maps: [Int: ChangeMap] = [:]
     var recent: [Int] = []
@@ -76,6 +77,7 @@ public struct ChangeLog: Sendable {
       state.records = records
       state.lengthsBefore = lengthsBefore
       state.lastOriginVersion = lastOriginVersion
+      state.lastEdit = lastEdit
       state.pins = pins
       state.maps = maps
       state.recent = recent
@@ -142,6 +144,11 @@ public struct ChangeLog: Sendable {
   /// The current version.
   public var currentVersion: Int { oldestVersion + records.count }
 
+  /// Whether `party` (not the person) made an edit after `version`.
+  func hasEdits(by party: EditParty, after version: Int) -> Bool {
+    party != .person && (state.lastEdit[party] ?? 0) > version
+  }
+
   /// Records one edit made in the current version: `range` replaced by
   /// `insertedLength` units, by `party`. (A ``Document`` records its edits
   /// itself; this is for a log used on its own.)
@@ -161,7 +168,10 @@ public struct ChangeLog: Sendable {
     records.append(record)
     lengthsBefore.append(length)
     length += record.insertedLength - record.range.count
-    if case .origin = record.party { lastOriginVersion = currentVersion }
+    if record.party != .person {
+      if case .origin = record.party { lastOriginVersion = currentVersion }
+      own().lastEdit[record.party] = currentVersion
+    }
     guard !state.maps.isEmpty else { return }
     // Each map is changed in place: nothing else may hold the dictionary
     // (iterating its keys would) or the map's trees would be copied.
@@ -314,6 +324,20 @@ public struct ChangeLog: Sendable {
     try check(version)
     let records = self.records
     let party = operation.party
+    if !hasEdits(by: party, after: version) {
+      // Nothing of the party's in flight (the usual case): transform through
+      // every edit since, in place.
+      var result = operation
+      var touched = false
+      records.withUnsafeBufferPointer { records in
+        for i in (version - oldestVersion)..<records.count {
+          let piece = records[i].piece
+          if !touched && result.isTouched(by: piece) { touched = true }
+          result.transform(against: piece, by: records[i].party)
+        }
+      }
+      return (result, touched)
+    }
     var start = version
     if party != .person {
       // The replay starts where the party's oldest edit still in flight at

@@ -219,6 +219,15 @@ extension Document.State {
     of id: StorageID, since version: Int, party: EditParty
   ) throws(DocumentError) -> Int {
     let log = try content.storage(id).changes
+    guard log.hasEdits(by: party, after: version) else {
+      // Still check that the version is known.
+      do {
+        try log.check(version)
+      } catch {
+        throw .staleVersion(version)
+      }
+      return 0
+    }
     let records: ArraySlice<ChangeRecord>
     do {
       records = try log.records(since: version)
