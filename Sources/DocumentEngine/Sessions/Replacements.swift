@@ -33,18 +33,27 @@ extension Document.State {
     _ contextID: UUID, _ range: Range<Int>, _ text: String, basis: Int?,
     policy: ReplacementPolicy
   ) throws(DocumentError) -> ReplacementResult {
-    let live = try liveContext(contextID)
-    let id = live.storage
     let n = text.utf16.count
-    // Everything read from the storage is read before the edit, so that no
-    // copy of it is alive when the edit changes it (one would make the edit
-    // copy the storage's history).
-    let (operation, original, basisVersion, touched, oldText) = try prepareReplacement(
-      live, range, n, basis: basis, policy: policy)
+    // Everything read from the storage and the session is read before the
+    // edit, in this scope, so that no copy of them is alive when the edit
+    // changes them (one would make it copy their histories).
+    let id: StorageID
+    let prepared:
+      (
+        operation: _Operation, original: _Operation, basis: Int, touched: Bool, oldText: String
+      )
+    do {
+      let live = try liveContext(contextID)
+      id = live.storage
+      prepared = try prepareReplacement(live, range, n, basis: basis, policy: policy)
+    }
+    let (operation, original, basisVersion, touched, oldText) = prepared
     let first = operation.pieces[0].range
     let (version, applied) = try apply(
       id, operation, text: text, original: original, basis: basisVersion, actor: .tool(contextID))
     guard var live2 = self.session else { throw .noSession }
+    // Moved out, so that its arrays are changed in place.
+    self.session = nil
     let landed = first.lowerBound..<(first.lowerBound + n)
     if let i = live2.contexts.firstIndex(where: { $0.id == contextID }) {
       live2.contexts[i].contextVersion += 1

@@ -118,30 +118,30 @@ extension Document.State {
     let edge = _EdgeMapping(s: range.lowerBound, e: range.upperBound, n: record.insertedLength)
     var events: [DocumentEvent] = []
     if var live = session {
+      // Moved out, so that the session's arrays are changed in place (a
+      // context's history grows with every edit inside it).
+      session = nil
       for i in live.contexts.indices where live.contexts[i].storage == id {
-        var context = live.contexts[i]
-        let old = context.range
-        if case .tool(let own) = actor, own == context.id {
-          context.range = old.lowerBound..<(old.upperBound + edge.n - range.count)
-          live.contexts[i] = context
+        let old = live.contexts[i].range
+        if case .tool(let own) = actor, own == live.contexts[i].id {
+          live.contexts[i].range = old.lowerBound..<(old.upperBound + edge.n - range.count)
           continue
         }
         let new = edge.range(old)
-        context.range = new
+        live.contexts[i].range = new
         if edge.touches(old) {
           let lo = max(edge.s, old.lowerBound)
           let hi = max(lo, min(edge.e, old.upperBound))
           let inside = edge.n > 0 && new.lowerBound <= edge.s && edge.s + edge.n <= new.upperBound
-          context.contextVersion += 1
-          context.history.append((version, new.lowerBound, new.count))
+          live.contexts[i].contextVersion += 1
+          live.contexts[i].history.append((version, new.lowerBound, new.count))
           events.append(
             .textUpdated(
-              context: context.id, range: (lo - old.lowerBound)..<(hi - old.lowerBound),
-              text: inside ? text : "", contextVersion: context.contextVersion))
+              context: live.contexts[i].id, range: (lo - old.lowerBound)..<(hi - old.lowerBound),
+              text: inside ? text : "", contextVersion: live.contexts[i].contextVersion))
         } else if edge.e <= old.lowerBound && !(edge.e == edge.s && edge.n == 0) {
-          events.append(.reflowed(context: context.id))
+          events.append(.reflowed(context: live.contexts[i].id))
         }
-        live.contexts[i] = context
       }
       for i in live.replacements.indices where live.replacements[i].storage == id {
         if case .session(let own) = actor, own == i { continue }
