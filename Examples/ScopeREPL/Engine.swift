@@ -558,6 +558,8 @@ final class REPLEngine {
         edits += 1
       }
     } catch {
+      // A refused request changes nothing: the half-replayed storage goes.
+      try? document.remove(id)
       throw REPLError("badRequest", "edit \(edits) of the trace does not apply: \(error)")
     }
     let seconds = clock.now - start
