@@ -313,6 +313,20 @@ func range(_ value: Any?) -> Range<Int>? {
     #expect(range(r[30]["range"]) == 6..<7)
   }
 
+  @Test func aTraceThatDoesNotApplyChangesNothing() throws {
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("bad-trace-\(UUID().uuidString).json")
+    let json =
+      #"{"startContent":"ab","endContent":"abc","txns":[{"time":"t","patches":[[2,0,"c"],[9,0,"x"]]}]}"#
+    try Data(json.utf8).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let r = try REPL.json([
+      #"{"cmd":"replay","path":"\#(file.path)","storage":"t"}"#, #"{"cmd":"storages"}"#,
+    ])
+    #expect(code(r[0]) == "badRequest")
+    #expect((r[1]["storages"] as? [Any])?.isEmpty == true)
+  }
+
   // With the internal checks compiled in, the REPL checks the whole rope
   // after every edit: the full traces are replayed by the plain build only.
   #if ENGINE_INTERNAL_CHECKS
