@@ -169,17 +169,6 @@ import _EngineTestSupport
         try document.pin("doc", version: needed(author))
         document.unpin("doc", version: before)
       }
-      if ProcessInfo.processInfo.environment["TRACE_CHECK"] != nil {
-        for var other in authors {
-          Self.catchUp(&other, records, from: offset)
-          if other.view != serverIDs {
-            Issue.record(
-              "\(name) edit \(edits): \(other.name) diverged; lands \(lands) basis \(basis) version \(version) op \(op) linear \(linear)"
-            )
-            return (edits, stale)
-          }
-        }
-      }
       let oldest = authors.map(needed).min() ?? version
       if oldest > offset {
         records.removeFirst(oldest - offset)

@@ -48,11 +48,6 @@ import _EngineTestSupport
           let mine = pending[i].operation
           if watchLast && i == pending.count - 1 {
             for piece in other.pieces.reversed() where mine.isTouched(by: piece) { touched = true }
-            if ProcessInfo.processInfo.environment["MODEL_TRACE"] != nil {
-              print(
-                "MODEL at record \(known - 1) other \(other) mine \(mine) pending \(pending.map(\.operation))"
-              )
-            }
           }
           pending[i].operation = mine.transformed(against: other)
           other = other.transformed(against: mine)
@@ -145,9 +140,6 @@ import _EngineTestSupport
           personLetter += 1
         }
         let op = _Operation(s..<e, length: new.count, party: .person)
-        if ProcessInfo.processInfo.environment["MODEL_TRACE"] != nil {
-          print("\(place) person \(s)..<\(e) \(String(new))")
-        }
         let result = try document.edit("doc", range: s..<e, with: String(new))
         server.apply(op, text: new)
         personChars += new.map { ($0, server.records.count) }
@@ -180,11 +172,6 @@ import _EngineTestSupport
         var probe = client
         _ = probe.catchUp(server.records)
         let expected = try #require(probe.pending.last).operation
-        if ProcessInfo.processInfo.environment["MODEL_TRACE"] != nil {
-          print(
-            "\(place) origin \(name) basis \(basis) \(s)..<\(e) \(String(new)) expected \(expected.pieces)"
-          )
-        }
         let result = try document.edit(
           "doc", range: s..<e, with: String(new), origin: name, basis: basis)
         let recordsBefore = server.records.count
@@ -239,11 +226,6 @@ import _EngineTestSupport
         let basis = current && Bool.random(using: &random) ? nil : toolBasis
         let inside = expected.pieces.allSatisfy {
           $0.range.lowerBound >= bounds.lowerBound && $0.range.upperBound <= bounds.upperBound
-        }
-        if ProcessInfo.processInfo.environment["MODEL_TRACE"] != nil {
-          print(
-            "\(place) tool basis \(String(describing: basis)) (\(toolBasis)) \(a)..<\(b) \(String(new)) then \(then) expected \(expected.pieces) touched \(touched) text \(String(server.text).debugDescription) bounds \(bounds) history \(history)"
-          )
         }
         do {
           let result = try document.replace(
