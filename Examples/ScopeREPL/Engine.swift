@@ -135,6 +135,8 @@ final class REPLEngine {
       return REPLError("staleVersion", "version \(version) is not known")
     case .invalidStateTransition(let from, let to):
       return REPLError("invalidState", "cannot go from \(from.rawValue) to \(to.rawValue)")
+    case .negativeCount(let count):
+      return REPLError("badRequest", "the count \(count) must not be negative")
     }
   }
 

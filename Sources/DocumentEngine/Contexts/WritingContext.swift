@@ -112,15 +112,17 @@ extension DocumentContent {
   ///     are carets).
   ///   - visible: the visible range of each storage that has one.
   ///   - surroundingParagraphs: for `.userSelection`, how many more
-  ///     paragraphs to include on each side.
+  ///     paragraphs to include on each side (`Int.max`: all of them).
   /// - Throws: ``DocumentError`` for a selection or visible range that is
-  ///   not valid in the document.
+  ///   not valid in the document; ``DocumentError/negativeCount(_:)`` for a
+  ///   negative `surroundingParagraphs`.
   /// - Complexity: O(s + log n + the paragraphs touched) for s storages; no
   ///   text is copied.
   public func contexts(
     for scope: ContextScope, selection: [SelectionRange],
     visible: [StorageID: Range<Int>] = [:], surroundingParagraphs: Int = 0
   ) throws(DocumentError) -> [WritingContext] {
+    guard surroundingParagraphs >= 0 else { throw .negativeCount(surroundingParagraphs) }
     let layout = SelectionLayout(try validated(selection), index)
     var result: [WritingContext] = []
     if scope == .fullDocument { result.reserveCapacity(index.count) }
@@ -197,8 +199,10 @@ extension DocumentContent {
       if !range.isEmpty && last > first, try text.paragraphStart(last) == range.upperBound {
         last -= 1
       }
-      let start = try text.paragraphStart(max(0, first - extra))
-      let endNumber = last + extra + 1
+      // `extra` may be as large as Int.max: clamp before adding.
+      let more = min(extra, text.paragraphCount)
+      let start = try text.paragraphStart(max(0, first - more))
+      let endNumber = last + more + 1
       let end =
         endNumber < text.paragraphCount ? try text.paragraphStart(endNumber) : text.utf16Count
       return start..<end

@@ -32,6 +32,9 @@ public enum DocumentError: Error, Hashable, Sendable {
   case staleVersion(Int)
   /// The session cannot go from one state to the other.
   case invalidStateTransition(from: WritingToolsState, to: WritingToolsState)
+  /// A count that must not be negative was (the number of surrounding
+  /// paragraphs of a context).
+  case negativeCount(Int)
 }
 
 /// The storages of a document, in order, and the index that maps document
