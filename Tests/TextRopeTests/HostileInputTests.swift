@@ -51,6 +51,27 @@ import _EngineTestSupport
     }
   }
 
+  /// An empty edit changes nothing, but its offset must still be valid:
+  /// inside a surrogate pair or a scalar, or out of bounds, it throws.
+  @Test func emptyEditsStillCheckTheirOffset() throws {
+    var rope = Rope("👋é")
+    let before = rope
+    for (offset, unit) in [(1, TextUnit.utf16), (1, .utf8), (5, .utf8), (4, .utf16), (-1, .utf16)] {
+      #expect(throws: RopeError.self) { try rope.replace(offset..<offset, in: unit, with: "") }
+      #expect(throws: RopeError.self) { try rope.replace(offset..<offset, in: unit, with: Rope()) }
+      #expect(throws: RopeError.self) {
+        try rope.replace(offset..<offset, in: unit, withUTF8: [UInt8]())
+      }
+      #expect(rope == before)
+    }
+    for (offset, unit) in [
+      (0, TextUnit.utf16), (2, .utf16), (3, .utf16), (4, .utf8), (1, .unicodeScalars),
+    ] {
+      try rope.replace(offset..<offset, in: unit, with: "")
+      #expect(rope == before)
+    }
+  }
+
   @Test func randomBytesAreValidatedNotTrusted() {
     var rng = SeededRandom(seed: TestSettings.seed("random bytes"))
     var valid = 0

@@ -95,6 +95,11 @@ extension Rope {
   ) throws(RopeError) {
     try checkBounds(range.lowerBound, unit)
     try checkBounds(range.upperBound, unit)
+    if range.isEmpty && new.isEmpty {
+      // Nothing to do, but the offset must still be a valid one.
+      _ = try utf8Offset(of: range.lowerBound, in: unit)
+      return
+    }
     let outcome: _InPlaceEdit
     switch unit {
     case .utf8: outcome = editInPlace(UTF8Metric.self, range, unit, with: new)
