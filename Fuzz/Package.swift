@@ -22,11 +22,20 @@ let package = Package(
       name: "FuzzSupport",
       dependencies: ["CFuzzDriver", .product(name: "TextRope", package: engine)]
     ),
+    .target(name: "CReferenceICU"),
     .executableTarget(
       name: "FuzzRope",
       dependencies: [
         "FuzzSupport",
         .product(name: "TextRope", package: engine),
+      ]
+    ),
+    .executableTarget(
+      name: "FuzzGraphemes",
+      dependencies: [
+        "FuzzSupport", "CReferenceICU",
+        .product(name: "TextRope", package: engine),
+        .product(name: "TextBoundaries", package: engine),
       ]
     ),
   ]

@@ -77,9 +77,90 @@ def rope_seeds():
     }
 
 
+def grapheme_seeds():
+    def run(piece_index, count):
+        """graphemeText: a run of one of its run pieces."""
+        return [0, piece_index, count - 1]
+
+    def pieces(*p):
+        """graphemeText: pieces of FuzzInput.text."""
+        return [1, *text(*p)]
+
+    def text_of(*parts):
+        """The text: which pieces keep a chunk boundary, then the pieces."""
+        return [0x55, len(parts), *[b for part in parts for b in part]]
+
+    def queries(*ops):
+        """GraphemeClusters(rope), then the queries."""
+        return [1, len(ops), *[b for op in ops for b in op]]
+
+    def boundaries(r):
+        return [0, *r]
+
+    def for_each(r):
+        return [1, *r]
+
+    def is_boundary(x):
+        return [2, *x]
+
+    def after(x):
+        return [3, *x]
+
+    def before(x):
+        return [4, *x]
+
+    def outward(r):
+        return [5, *r]
+
+    def inward(r):
+        return [6, *r]
+
+    walk = [7]
+
+    def edit(scalar, length, *parts):
+        """Replaces `length` scalars at `scalar` with the text of `parts`."""
+        return [scalar, length, len(parts), *[b for part in parts for b in part]]
+
+    return {
+        # Regional indicators: how they pair depends on the count from the start.
+        "regional-indicators": [
+            *text_of(run(0, 21), pieces(A), run(1, 3)),
+            *queries(walk, for_each(two_offsets(offset(0), offset(50))), is_boundary(offset(2)),
+                     after(offset(40)), before(offset(42)), outward(short_range(offset(41), 1))),
+            *edit(0, 1, pieces(B)),
+            *queries(walk, inward(two_offsets(offset(1), offset(7)))),
+        ],
+        # ZWJ chains, modifiers and marks across 8-byte chunks.
+        "zwj-chains": [
+            *text_of(run(4, 6), pieces(FAMILY, TECHNOLOGIST), run(2, 30),
+                     pieces(THUMBS_TONE, HEART, ZWJ)),
+            *queries(walk, is_boundary(interesting(0)), outward(short_range(interesting(1), 3)),
+                     inward(short_range(offset(5), 7)),
+                     boundaries(two_offsets(offset(0), offset(40)))),
+        ],
+        # CR LF, Hangul and Indic clusters, then an edit and more queries.
+        "crlf-hangul-indic": [
+            *text_of(pieces(CR, LF, CRLF, CR_CRLF), run(7, 4),
+                     pieces(HANGUL_LVT, CONJUNCT, VIRAMA, THAI, SARA_AM)),
+            *queries(walk, after(offset(1)), before(offset(2)), is_boundary(offset(1))),
+            *edit(1, 2, pieces(CRLF), run(10, 2)),
+            *queries(walk, for_each(two_offsets(offset(0), offset(6)))),
+        ],
+        # Hostile offsets and ranges.
+        "hostile-offsets": [
+            *text_of(pieces(GRINNING, FLAG_JP, E_COMBINING), pieces(TAG_FLAG)),
+            *queries(is_boundary(hostile(15, 0)), after(hostile(12, 3)), before(hostile(13, 1)),
+                     outward(two_offsets(hostile(15, 4), hostile(15, 7))),
+                     inward(short_range(interesting(0), 0)),
+                     boundaries(two_offsets(hostile(14, 9), hostile(15, 11))),
+                     for_each(two_offsets(interesting(1), hostile(10)))),
+        ],
+    }
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "Corpus")
-    targets = {"FuzzRope": rope_seeds()}
+    targets = {"FuzzRope": rope_seeds(), "FuzzGraphemes": grapheme_seeds()}
     for target, seeds in targets.items():
         directory = os.path.join(root, target)
         os.makedirs(directory, exist_ok=True)
