@@ -128,8 +128,15 @@ import _EngineTestSupport
             var selected = shown
             if let h = hull(k), h.overlaps(b) {
               selected = h.clamped(to: b)
-            } else if let c = caret(k), b.contains(c) {
-              selected = c..<c
+            } else if let c = caret(k) {
+              // A caret belongs to the paragraph it stands in (after a
+              // separator: the next one; at the end of the text: the last).
+              let first = storage.paragraph(at: shown.lowerBound)
+              let last =
+                shown.isEmpty
+                ? first
+                : storage.paragraph(at: storage.lastCharacterStart(before: shown.upperBound))
+              if (first...last).contains(storage.paragraph(at: c)) { selected = c..<c }
             }
             list.append(
               (

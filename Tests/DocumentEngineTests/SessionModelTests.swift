@@ -139,6 +139,12 @@ import _EngineTestSupport
           new.append(Character(Unicode.Scalar(personLetter) ?? "?"))
           personLetter += 1
         }
+        if s == e && new.isEmpty {
+          // A no-op makes no version and no event.
+          let result = try document.edit("doc", range: s..<e, with: "")
+          #expect(result.version == server.records.count && result.events.isEmpty, "\(place)")
+          continue
+        }
         let op = _Operation(s..<e, length: new.count, party: .person)
         let result = try document.edit("doc", range: s..<e, with: String(new))
         server.apply(op, text: new)
@@ -164,6 +170,13 @@ import _EngineTestSupport
         if case .origin(let n) = client.party { name = n } else { name = "?" }
         let new = Array(
           repeating: Character(name.uppercased()), count: Int.random(in: 0...2, using: &random))
+        if s == e && new.isEmpty {
+          // A no-op as the origin made it: no version, nothing recorded.
+          let result = try document.edit(
+            "doc", range: s..<e, with: "", origin: name, basis: client.known)
+          #expect(result.version == server.records.count && result.events.isEmpty, "\(place)")
+          continue
+        }
         let op = _Operation(s..<e, length: new.count, party: client.party)
         let basis = client.known
         client.view = Self.apply(op, text: new, to: client.view)
@@ -194,6 +207,7 @@ import _EngineTestSupport
         }
       } else {
         // The tool replaces in its context, on a context version it saw.
+        let toolBefore = tool
         if Bool.random(using: &random) {
           toolBasis = Int.random(in: toolBasis..<history.count, using: &random)
         }
@@ -217,6 +231,19 @@ import _EngineTestSupport
         let a = Int.random(in: 0...length, using: &random)
         let b = Int.random(in: a...min(length, a + 3), using: &random)
         let new = Array(repeating: Character("t"), count: Int.random(in: 0...2, using: &random))
+        if a == b && new.isEmpty {
+          // A no-op as the tool made it: no version, no context version.
+          let basis = current ? nil : toolBasis
+          if let result = try? document.replace(
+            context: context.id, range: a..<a, with: "", basis: basis)
+          {
+            #expect(result.contextVersion == history.count - 1 && result.events.isEmpty, "\(place)")
+          }
+          #expect(try document.content.storage("doc").version == server.records.count, "\(place)")
+          // It changed nothing the tool knows.
+          tool = toolBefore
+          continue
+        }
         let op = _Operation((then.start + a)..<(then.start + b), length: new.count, party: .tool(1))
         client.view = Self.apply(op, text: new, to: client.view)
         client.pending.append((op, new))

@@ -165,7 +165,9 @@ extension DocumentContent {
         var selected = shown
         if let hull = layout.hull(at: position, length: slot.length), hull.overlaps(bounds) {
           selected = hull.clamped(to: bounds)
-        } else if let caret = layout.caret(in: id), bounds.contains(caret) {
+        } else if let caret = layout.caret(in: id),
+          try Self.paragraph(of: caret, in: storage, isIn: bounds)
+        {
           selected = caret..<caret
         }
         result.append(context(storage, bounds, selected: selected))
@@ -209,6 +211,23 @@ extension DocumentContent {
     } catch {
       throw .invalidRange(storage.id, error)
     }
+  }
+
+  /// Whether the paragraph a caret stands in lies in `bounds` (whole
+  /// paragraphs): a caret right after a separator stands in the next
+  /// paragraph, one at the end of a text without a final separator in the
+  /// last.
+  static func paragraph(
+    of caret: Int, in storage: TextStorage, isIn bounds: Range<Int>
+  ) throws(DocumentError) -> Bool {
+    let start: Int
+    do {
+      start = try storage.text.paragraph(containing: caret).range.lowerBound
+    } catch {
+      throw .invalidRange(storage.id, error)
+    }
+    return bounds.lowerBound <= start
+      && (start < bounds.upperBound || start == bounds.lowerBound)
   }
 
   /// A context of `bounds` of `storage`, with `selected` (storage

@@ -115,7 +115,8 @@ public struct DocumentContent: Sendable {
 
   /// Replaces `range` (UTF-16) of a storage's text with `text`; bumps the
   /// storage's version, records the edit in its change index and moves its
-  /// attribute runs with the edit.
+  /// attribute runs with the edit. An empty range replaced by empty text is
+  /// a no-op: its offset is checked, and it makes no version.
   ///
   /// - Returns: the storage's new version.
   /// - Throws: ``DocumentError/unknownStorage(_:)`` or
@@ -126,7 +127,17 @@ public struct DocumentContent: Sendable {
   public mutating func edit(
     _ id: StorageID, range: Range<Int>, with text: String
   ) throws(DocumentError) -> Int {
-    try edit(
+    if range.isEmpty && text.isEmpty {
+      // A no-op: its offset is still checked, and it makes no version.
+      let storage = try storage(id)
+      do {
+        _ = try storage.text.utf8Offset(of: range.lowerBound, in: .utf16)
+      } catch {
+        throw .invalidRange(id, error)
+      }
+      return storage.version
+    }
+    return try edit(
       id, range: range, with: text,
       record: ChangeRecord(
         range: range, insertedLength: text.utf16.count, party: .person))

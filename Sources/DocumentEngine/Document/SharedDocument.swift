@@ -96,7 +96,8 @@ public final class Document: @unchecked Sendable {
   /// is never refused for a conflict. Without an origin but with a `basis`,
   /// it is transformed through every edit since `basis`. Concurrent
   /// insertions at one place go in ``EditParty`` order: no origin first, then
-  /// origins in the byte order of their names.
+  /// origins in the byte order of their names. An empty range replaced by
+  /// empty text is a no-op: its offset is checked, and it makes no version.
   ///
   /// - Parameters:
   ///   - range: the replaced range (UTF-16), in the editor's view.
@@ -120,6 +121,11 @@ public final class Document: @unchecked Sendable {
       let n = text.utf16.count
       let current = try state.content.storage(id).version
       if origin == nil && (basis == nil || basis == current) {
+        if range.isEmpty && n == 0 {
+          // A no-op: its offset is still checked, and it makes no version.
+          try state.checkBounds(_Operation(range, length: 0, party: .person), in: id)
+          return EditResult(version: current, range: range, events: [])
+        }
         let record = ChangeRecord(range: range, insertedLength: n, party: .person)
         let (version, events) = try state.apply(id, range, text, record: record, actor: .other)
         return EditResult(
@@ -141,6 +147,11 @@ public final class Document: @unchecked Sendable {
         throw .staleVersion(version)
       }
       try state.checkBounds(transformed, in: id)
+      if range.isEmpty && n == 0 {
+        // A no-op as it was made: checked, and it makes no version.
+        let start = transformed.pieces.first?.range.lowerBound ?? 0
+        return EditResult(version: current, range: start..<start, events: [])
+      }
       let (after, events) = try state.apply(
         id, transformed, text: text, original: original, basis: version, actor: .other)
       let start = transformed.pieces.first?.range.lowerBound ?? 0

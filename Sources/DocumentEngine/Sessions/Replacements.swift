@@ -49,6 +49,13 @@ extension Document.State {
     }
     let (operation, original, basisVersion, touched, oldText) = prepared
     let first = operation.pieces[0].range
+    if range.isEmpty && n == 0 {
+      // A no-op as the tool made it: checked, and it makes no version.
+      let contextVersion = try liveContext(contextID).contextVersion
+      return ReplacementResult(
+        storage: id, storageRange: first.lowerBound..<first.lowerBound,
+        contextVersion: contextVersion, events: [])
+    }
     let (version, applied) = try apply(
       id, operation, text: text, original: original, basis: basisVersion, actor: .tool(contextID))
     guard var live2 = self.session else { throw .noSession }
