@@ -2,6 +2,7 @@ import DocumentEngine
 import Foundation
 import Testing
 import TextRope
+import _EngineTestSupport
 
 /// Regression tests for the defects the fuzzing found (issue 12): each is
 /// named for what it protects.
@@ -42,10 +43,10 @@ import TextRope
     try document.add("a", text: "👋")
     for offset in [1, -1, 3] {
       #expect(throws: DocumentError.self) {
-        try document.edit("a", range: offset..<offset, with: "")
+        _ = try document.edit("a", range: offset..<offset, with: "")
       }
       #expect(throws: DocumentError.self) {
-        try document.edit("a", range: offset..<offset, with: "", origin: "peer", basis: 0)
+        _ = try document.edit("a", range: offset..<offset, with: "", origin: "peer", basis: 0)
       }
     }
     var content = document.content
@@ -67,7 +68,7 @@ import TextRope
     var content = document.content
     #expect(try content.edit("a", range: 0..<0, with: "") == 0)
     #expect(throws: DocumentError.self) {
-      try document.replace(context: context.id, range: 1..<1, with: "")
+      _ = try document.replace(context: context.id, range: 1..<1, with: "")
     }
     let replaced = try document.replace(context: context.id, range: 2..<2, with: "")
     #expect(replaced.contextVersion == 0)
@@ -101,5 +102,249 @@ import TextRope
     let last = try document.startSession(scope: .visibleArea).contexts[0]
     #expect(last.storageRange == 9..<9)
     #expect(last.range == 0..<0)
+  }
+
+  // MARK: Undo and revert of the tool's own overlapping edits (defect 1)
+
+  /// A session on the whole of storage "a" (a caret selection).
+  func session(_ text: String) throws -> (Document, UUID) {
+    let document = Document()
+    try document.add("a", text: Rope(text))
+    try document.select([SelectionRange(caret: TextPosition("a", 0))])
+    let context = try document.startSession(scope: .userSelection).contexts[0].id
+    return (document, context)
+  }
+
+  @Test func revertOfTouchingDeletionsGivesTheOriginalBack() throws {
+    for useUndo in [false, true] {
+      let (document, context) = try session("abcdef")
+      _ = try document.replace(context: context, range: 0..<2, with: "")
+      _ = try document.replace(context: context, range: 0..<2, with: "")
+      #expect(try text(document, "a") == "ef")
+      if useUndo {
+        _ = try document.undo()
+        #expect(try text(document, "a") == "cdef")
+        _ = try document.undo()
+      } else {
+        #expect(try document.revert().reverted == 2)
+      }
+      #expect(try text(document, "a") == "abcdef")
+    }
+  }
+
+  @Test func undoAndRedoOfOverlappingReplacementsInOneGroup() throws {
+    let (document, context) = try session("abcdefgh")
+    try document.setState(.interactiveResting)
+    try document.setState(.interactiveStreaming)
+    _ = try document.replace(context: context, range: 0..<3, with: "XYZ")
+    _ = try document.replace(context: context, range: 2..<5, with: "W")
+    try document.setState(.interactiveResting)
+    #expect(try text(document, "a") == "XYWfgh")
+    _ = try document.undo()
+    #expect(try text(document, "a") == "abcdefgh")
+    _ = try document.redo()
+    #expect(try text(document, "a") == "XYWfgh")
+    _ = try document.undo()
+    #expect(try text(document, "a") == "abcdefgh")
+    // The context followed the text back and forth.
+    #expect(try document.liveContext(context).storageRange == 0..<8)
+  }
+
+  @Test func aReplacementInsideAnEarlierOneGoesBackFirst() throws {
+    let (document, context) = try session("one two three")
+    _ = try document.replace(context: context, range: 4..<7, with: "HELLO")
+    _ = try document.replace(context: context, range: 5..<6, with: "a")
+    #expect(try text(document, "a") == "one HaLLO three")
+    // Only the last one is undone: the first stays, intact.
+    _ = try document.undo()
+    #expect(try text(document, "a") == "one HELLO three")
+    _ = try document.redo()
+    #expect(try document.revert().reverted == 2)
+    #expect(try text(document, "a") == "one two three")
+  }
+
+  @Test func thePersonsEditInsideAReplacementKeepsIt() throws {
+    let (document, context) = try session("abcdefgh")
+    _ = try document.replace(context: context, range: 0..<3, with: "XYZ")
+    _ = try document.replace(context: context, range: 2..<5, with: "WV")
+    // The person types inside the second replacement's text, and at the
+    // very end.
+    _ = try document.edit("a", range: 3..<3, with: "!")
+    _ = try document.edit("a", range: 8..<8, with: "?")
+    #expect(try text(document, "a") == "XYW!Vfgh?")
+    // The second is the person's now; the first is partly overwritten by it,
+    // so it stays too: nothing is scrambled, nothing the person typed goes.
+    #expect(try document.revert().reverted == 0)
+    #expect(try text(document, "a") == "XYW!Vfgh?")
+  }
+
+  @Test func thePersonsEditsOutsideStayAndTheToolsGoBack() throws {
+    let (document, context) = try session("abcdefgh")
+    _ = try document.replace(context: context, range: 0..<2, with: "")
+    _ = try document.replace(context: context, range: 0..<2, with: "Q")
+    _ = try document.edit("a", range: 0..<0, with: "<")
+    _ = try document.edit("a", range: 6..<6, with: ">")
+    #expect(try text(document, "a") == "<Qefgh>")
+    #expect(try document.revert().reverted == 2)
+    #expect(try text(document, "a") == "<abcdefgh>")
+  }
+
+  /// Valid UTF-16 offsets of `text`: its scalar boundaries.
+  func offsets(_ text: String) -> [Int] {
+    var result = [0]
+    for scalar in text.unicodeScalars {
+      result.append(result[result.count - 1] + UTF16.width(scalar))
+    }
+    return result
+  }
+
+  @Test func randomToolOnlySessionsGoBackExactly() throws {
+    let seed = TestSettings.seed("ReliabilityTests.toolOnlySessions")
+    var random = SeededRandom(seed: seed)
+    for round in 0..<TestSettings.iterations(300) {
+      let place = "seed \(seed) round \(round)"
+      let original = random.randomText(pieces: Int.random(in: 1...10, using: &random))
+      let (document, context) = try session(original)
+      try document.setState(.interactiveResting)
+      // The text before each undo group.
+      var before: [String] = []
+      for _ in 0..<Int.random(in: 1...5, using: &random) {
+        let streaming = Bool.random(using: &random)
+        if streaming { try document.setState(.interactiveStreaming) }
+        let start = try text(document, "a")
+        var made = 0
+        for _ in 0..<(streaming ? Int.random(in: 1...4, using: &random) : 1) {
+          let now = try text(document, "a")
+          let valid = offsets(now)
+          let a = Int.random(in: 0..<valid.count, using: &random)
+          let b = Int.random(in: a..<min(valid.count, a + 4), using: &random)
+          let new =
+            Bool.random(using: &random)
+            ? "" : random.randomText(pieces: Int.random(in: 1...2, using: &random))
+          if a == b && new.isEmpty { continue }
+          _ = try document.replace(context: context, range: valid[a]..<valid[b], with: new)
+          made += 1
+        }
+        if streaming { try document.setState(.interactiveResting) }
+        if made > 0 { before.append(start) }
+      }
+      let final = try text(document, "a")
+      if Bool.random(using: &random) {
+        _ = try document.revert()
+        #expect(try text(document, "a") == original, "\(place): revert")
+        continue
+      }
+      for expected in before.reversed() {
+        _ = try document.undo()
+        #expect(try text(document, "a") == expected, "\(place): undo")
+      }
+      #expect(try text(document, "a") == original, "\(place): undo all")
+      for _ in before { _ = try document.redo() }
+      #expect(try text(document, "a") == final, "\(place): redo all")
+      _ = try document.revert()
+      #expect(try text(document, "a") == original, "\(place): revert after redo")
+    }
+  }
+
+  @Test func randomSessionsWithThePersonTypingLoseNothing() throws {
+    let seed = TestSettings.seed("ReliabilityTests.personAndTool")
+    var random = SeededRandom(seed: seed)
+    for round in 0..<TestSettings.iterations(300) {
+      let place = "seed \(seed) round \(round)"
+      let original = random.randomText(pieces: Int.random(in: 1...10, using: &random))
+      let (document, context) = try session(original)
+      // What the person typed: scalars no tool text holds.
+      var typed: [Unicode.Scalar] = []
+      var letter: UInt32 = 0x4E00
+      // Whether the person typed only at the ends of the text, outside the
+      // context (never inside a replacement's text).
+      var onlyAtTheEnds = true
+      for step in 0..<Int.random(in: 1...8, using: &random) {
+        if Bool.random(using: &random) {
+          let valid = offsets(try text(document, "a"))
+          let atEnds = Bool.random(using: &random)
+          let at =
+            atEnds
+            ? (Bool.random(using: &random) ? 0 : valid.count - 1)
+            : Int.random(in: 0..<valid.count, using: &random)
+          onlyAtTheEnds = onlyAtTheEnds && atEnds
+          let c = Unicode.Scalar(letter) ?? "?"
+          letter += 1
+          _ = try document.edit("a", range: valid[at]..<valid[at], with: String(c))
+          typed.append(c)
+        } else {
+          // The tool replaces text of its context that holds none of the
+          // person's.
+          let now = String(try document.liveContext(context).text)
+          let scalars = Array(now.unicodeScalars)
+          let valid = offsets(now)
+          let a = Int.random(in: 0..<valid.count, using: &random)
+          let b = Int.random(in: a..<min(valid.count, a + 4), using: &random)
+          if scalars[a..<b].contains(where: { typed.contains($0) }) { continue }
+          let new = random.randomText(pieces: Int.random(in: 0...2, using: &random))
+          if a == b && new.isEmpty { continue }
+          do {
+            _ = try document.replace(context: context, range: valid[a]..<valid[b], with: new)
+          } catch {
+            Issue.record("\(place) step \(step): \(error) on \(now.debugDescription)")
+          }
+        }
+      }
+      _ = try document.revert()
+      let after = Array(try text(document, "a").unicodeScalars)
+      // Nothing the person typed is lost.
+      for c in typed {
+        #expect(after.filter { $0 == c }.count == 1, "\(place): lost \(c)")
+      }
+      if onlyAtTheEnds {
+        #expect(
+          String(String.UnicodeScalarView(after.filter { !typed.contains($0) })) == original,
+          "\(place): not everything went back")
+      }
+    }
+  }
+
+  // MARK: History belongs to one life of a storage (defect 2)
+
+  @Test(arguments: ["Some other text", "Hi", ""])
+  func aStorageAddedAgainDoesNotInheritTheSession(_ newText: String) throws {
+    let (document, context) = try session("Hello world")
+    _ = try document.replace(context: context, range: 0..<5, with: "Howdy")
+    try document.remove("a")
+    try document.add("a", text: Rope(newText))
+    #expect(try document.revert().reverted == 0)
+    #expect(try document.undo().isEmpty)
+    #expect(try document.redo().isEmpty)
+    #expect(try text(document, "a") == newText)
+    #expect(try document.content.storage("a").version == 0)
+    #expect(throws: DocumentError.unknownContext(context)) {
+      try document.replace(context: context, range: 0..<0, with: "x")
+    }
+    // The new life's own edits map and version from zero.
+    _ = try document.edit("a", range: 0..<0, with: ">")
+    #expect(try document.map("a", 0, from: 0).offset == 1)
+  }
+
+  @Test func undoKeepsItsGroupWhenAReplacementCannotGoBack() throws {
+    let document = Document()
+    try document.add("a", text: "one")
+    try document.add("b", text: "two")
+    try document.select([SelectionRange(caret: TextPosition("a", 0))])
+    let first = try document.startSession(scope: .fullDocument).contexts
+    #expect(first.count == 2)
+    try document.setState(.interactiveResting)
+    try document.setState(.interactiveStreaming)
+    _ = try document.replace(context: first[0].id, range: 0..<3, with: "ONE")
+    _ = try document.replace(context: first[1].id, range: 0..<3, with: "TWO")
+    try document.setState(.interactiveResting)
+    // The person rewrites the first; the second can still go back.
+    _ = try document.edit("a", range: 1..<2, with: "n")
+    _ = try document.undo()
+    #expect(try text(document, "a") == "OnE")
+    #expect(try text(document, "b") == "two")
+    _ = try document.redo()
+    #expect(try text(document, "b") == "TWO")
+    _ = try document.undo()
+    #expect(try text(document, "b") == "two")
   }
 }

@@ -77,8 +77,7 @@ public final class Document: @unchecked Sendable {
       try state.content.remove(id)
       state.selection.removeAll { $0.start.storage == id || $0.end.storage == id }
       state.visible[id] = nil
-      state.session?.contexts.removeAll { $0.storage == id }
-      state.session?.marks.removeAll { $0.storage == id }
+      state.session?.forget(id)
     }
   }
 

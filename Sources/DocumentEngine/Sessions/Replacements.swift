@@ -68,7 +68,10 @@ extension Document.State {
       live2.contexts[i].history.append((version, now.lowerBound, now.count))
     }
     live2.replacements.append(
-      _Replacement(storage: id, range: landed, oldText: oldText, newText: text, intact: !touched))
+      _Replacement(
+        storage: id, context: contextID, range: landed, oldText: oldText, newText: text,
+        intact: !touched, collapsed: live2.pendingCollapsed))
+    live2.pendingCollapsed = [:]
     let index = live2.replacements.count - 1
     if live2.streamingGroup != nil {
       live2.streamingGroup?.append(index)
@@ -188,22 +191,38 @@ extension Document.State {
   }
 
   /// Puts a replacement's original text back (undo, revert), or its new
-  /// text (redo).
-  mutating func swapText(_ index: Int, toOriginal: Bool) throws(DocumentError) -> [DocumentEvent] {
-    guard let session else { throw .noSession }
+  /// text (redo), if it can go: it is intact, every later replacement that
+  /// changed part of its text is undone (for undo), and its range holds
+  /// exactly the text it should. Otherwise nothing changes: the text is
+  /// never swapped where it would scramble.
+  ///
+  /// - Returns: the events, or nil if it could not go.
+  mutating func swapText(_ index: Int, toOriginal: Bool) -> [DocumentEvent]? {
+    guard let session else { return nil }
     let replacement = session.replacements[index]
+    guard replacement.intact, replacement.undone != toOriginal,
+      !toOriginal || replacement.coveredBy.allSatisfy({ session.replacements[$0].undone }),
+      let storage = content.storages[replacement.storage],
+      let now = try? storage.text.slice(replacement.range),
+      String(now) == (toOriginal ? replacement.newText : replacement.oldText)
+    else { return nil }
     let text = toOriginal ? replacement.oldText : replacement.newText
     let record = ChangeRecord(
       range: replacement.range, insertedLength: text.utf16.count, party: .person)
-    let (_, events) = try apply(
-      replacement.storage, replacement.range, text, record: record, actor: .session(index))
+    // The range holds the expected text, so it is valid: this cannot throw.
+    guard
+      let (_, events) = try? apply(
+        replacement.storage, replacement.range, text, record: record, actor: .session(index))
+    else { return nil }
     let start = replacement.range.lowerBound
     self.session?.replacements[index].range = start..<(start + text.utf16.count)
     self.session?.replacements[index].undone = toOriginal
     return events
   }
 
-  /// Undoes the last group of replacements, or redoes the last undone one.
+  /// Undoes the last group of replacements, the last first, or redoes the
+  /// last undone group, the first first. A replacement that cannot go back
+  /// (see ``swapText(_:toOriginal:)``) stays as it is.
   mutating func undo(redo: Bool) throws(DocumentError) -> [DocumentEvent] {
     guard session != nil else { throw .noSession }
     session?.closeGroup()
@@ -213,25 +232,21 @@ extension Document.State {
     if redo { session?.redoStack.removeLast() } else { session?.undoStack.removeLast() }
     var events: [DocumentEvent] = []
     for index in (redo ? group : group.reversed()) {
-      guard let replacement = session?.replacements[index], replacement.intact,
-        replacement.undone == redo, content.storages[replacement.storage] != nil
-      else { continue }
-      events += try swapText(index, toOriginal: !redo)
+      events += swapText(index, toOriginal: !redo) ?? []
     }
     if redo { session?.undoStack.append(group) } else { session?.redoStack.append(group) }
     return events
   }
 
-  /// Reverts every intact replacement of the session, the last first.
+  /// Reverts every replacement of the session that can go back, the last
+  /// first.
   mutating func revert() throws(DocumentError) -> (reverted: Int, events: [DocumentEvent]) {
     guard let session else { throw .noSession }
     var events: [DocumentEvent] = []
     var count = 0
     for index in session.replacements.indices.reversed() {
-      guard let replacement = self.session?.replacements[index], replacement.intact,
-        !replacement.undone, content.storages[replacement.storage] != nil
-      else { continue }
-      events += try swapText(index, toOriginal: true)
+      guard let swapped = swapText(index, toOriginal: true) else { continue }
+      events += swapped
       count += 1
     }
     self.session?.redoStack.removeAll()

@@ -20,16 +20,33 @@ struct _LiveContext: Sendable {
 
 /// A replacement the session made, followed through later edits so that undo
 /// and revert can put the original text back.
+///
+/// Undo and redo go back exactly through the session's own edits: when a
+/// replacement (or its undo or redo) swaps the text of its range, the ends
+/// of the other replacements that fall in that range collapse onto it, and
+/// their places inside it are kept in ``collapsed``; the next swap of the
+/// same replacement puts them back there. So undoing the session's edits in
+/// reverse order gives back every range, and every text, exactly.
 struct _Replacement: Sendable {
   let storage: StorageID
+  /// The context it was made in.
+  let context: UUID
   /// Where its text is now.
   var range: Range<Int>
   let oldText: String
   let newText: String
-  /// False once an edit of someone else touched its text.
+  /// False once an edit of someone else touched its text, or its storage
+  /// was removed: it is then left alone (and no longer followed).
   var intact: Bool
   /// True while its original text is back (undone or reverted).
   var undone = false
+  /// The ends of other replacements that its last swap collapsed, by
+  /// ``_SessionState/endKey(_:isUpper:)``, with their offsets from the start
+  /// of the text that swap replaced.
+  var collapsed: [Int: Int] = [:]
+  /// The later replacements that changed part of its text: it can go back
+  /// only while each of them is undone.
+  var coveredBy: [Int] = []
 }
 
 /// Who causes an edit, for what it does to the session's own records.
@@ -60,6 +77,25 @@ struct _SessionState: Sendable {
   var nextMark = 1
   /// The storage version after the tool's last replacement, by storage.
   var lastReplacement: [StorageID: Int] = [:]
+  /// The ends that the tool's replacement being applied collapsed (see
+  /// ``_Replacement/collapsed``), until it is recorded.
+  var pendingCollapsed: [Int: Int] = [:]
+
+  /// The key of an end of replacement `index` in a ``_Replacement/collapsed``
+  /// table.
+  static func endKey(_ index: Int, isUpper: Bool) -> Int { 2 * index + (isUpper ? 1 : 0) }
+
+  /// Forgets everything about a storage that was removed: its contexts,
+  /// marks and replacements belong to that life of the storage, not to one
+  /// added later under the same id.
+  mutating func forget(_ id: StorageID) {
+    contexts.removeAll { $0.storage == id }
+    marks.removeAll { $0.storage == id }
+    for i in replacements.indices where replacements[i].storage == id {
+      replacements[i].intact = false
+    }
+    lastReplacement[id] = nil
+  }
 
   /// Closes the streaming phase's undo group.
   mutating func closeGroup() {
@@ -105,6 +141,73 @@ struct _EdgeMapping {
   }
 }
 
+extension _SessionState {
+  /// Follows the intact replacements of storage `id` through an edit of the
+  /// person or an origin: a replacement whose text it touches is theirs now
+  /// (no longer intact).
+  ///
+  /// Where the edit inserts at the point of a replacement that left no text
+  /// (a deletion), its text goes back before the insertion if the point ends
+  /// its context or another replacement (whose text it was part of), else
+  /// after it, as at the start of any range.
+  mutating func followReplacements(throughOthersEdit edge: _EdgeMapping, in id: StorageID) {
+    var ends: Set<Int>? = nil
+    for i in replacements.indices where replacements[i].storage == id && replacements[i].intact {
+      let old = replacements[i].range
+      if edge.touches(old) {
+        replacements[i].intact = false
+        continue
+      }
+      if old.isEmpty && edge.s == edge.e && old.lowerBound == edge.s {
+        if ends == nil {
+          // Computed once, and only for such an insertion.
+          var found = Set(
+            contexts.filter { $0.storage == id }.map(\.range.upperBound))
+          for r in replacements where r.storage == id && r.intact && !r.range.isEmpty {
+            found.insert(r.range.upperBound)
+          }
+          ends = found
+        }
+        if ends?.contains(edge.s) == true { continue }
+      }
+      replacements[i].range = edge.range(old)
+    }
+  }
+
+  /// Follows the intact replacements of storage `id` through one of the
+  /// session's own edits: a new replacement (`swapped` nil) or the swap of
+  /// replacement `swapped`. Ends inside the edited range collapse onto it
+  /// and are remembered; those that the previous swap of the same
+  /// replacement collapsed go back where they were.
+  mutating func followReplacements(through edge: _EdgeMapping, in id: StorageID, swapped: Int?) {
+    let restoring = swapped.map { replacements[$0].collapsed } ?? [:]
+    let newIndex = replacements.count
+    var collapsed: [Int: Int] = [:]
+    for i in replacements.indices
+    where replacements[i].storage == id && replacements[i].intact && i != swapped {
+      let old = replacements[i].range
+      if swapped == nil && edge.touches(old) { replacements[i].coveredBy.append(newIndex) }
+      var lower = edge.start(old.lowerBound)
+      var upper = edge.end(old.upperBound)
+      for (end, isUpper) in [(old.lowerBound, false), (old.upperBound, true)]
+      where edge.s <= end && end <= edge.e {
+        let key = Self.endKey(i, isUpper: isUpper)
+        collapsed[key] = end - edge.s
+        if let offset = restoring[key] {
+          let back = edge.s + min(offset, edge.n)
+          if isUpper { upper = back } else { lower = back }
+        }
+      }
+      replacements[i].range = lower..<max(lower, upper)
+    }
+    if let swapped {
+      replacements[swapped].collapsed = collapsed
+    } else {
+      pendingCollapsed = collapsed
+    }
+  }
+}
+
 extension Document.State {
   /// Applies one storage edit and everything that follows from it: the
   /// change record, the live contexts (with their events), the session's
@@ -121,10 +224,40 @@ extension Document.State {
       // Moved out, so that the session's arrays are changed in place (a
       // context's history grows with every edit inside it).
       session = nil
+      // The context whose text the session's own edit changes, and the
+      // replacement swapped back or forth (undo, redo, revert).
+      var owner: UUID? = nil
+      var swapped: Int? = nil
+      switch actor {
+      case .other: break
+      case .tool(let context): owner = context
+      case .session(let index):
+        owner = live.replacements[index].context
+        swapped = index
+      }
+      if owner == nil {
+        live.followReplacements(throughOthersEdit: edge, in: id)
+      } else {
+        live.followReplacements(through: edge, in: id, swapped: swapped)
+      }
       for i in live.contexts.indices where live.contexts[i].storage == id {
         let old = live.contexts[i].range
-        if case .tool(let own) = actor, own == live.contexts[i].id {
+        if owner == live.contexts[i].id
+          && (swapped == nil || (old.lowerBound <= edge.s && edge.e <= old.upperBound))
+        {
+          // Its own text changed: the context grows or shrinks with it.
           live.contexts[i].range = old.lowerBound..<(old.upperBound + edge.n - range.count)
+          if swapped != nil {
+            // Undo and redo are edits the tool hears about.
+            live.contexts[i].contextVersion += 1
+            let now = live.contexts[i].range
+            live.contexts[i].history.append((version, now.lowerBound, now.count))
+            events.append(
+              .textUpdated(
+                context: live.contexts[i].id,
+                range: (edge.s - old.lowerBound)..<(edge.e - old.lowerBound), text: text,
+                contextVersion: live.contexts[i].contextVersion))
+          }
           continue
         }
         let new = edge.range(old)
@@ -142,12 +275,6 @@ extension Document.State {
         } else if edge.e <= old.lowerBound && !(edge.e == edge.s && edge.n == 0) {
           events.append(.reflowed(context: live.contexts[i].id))
         }
-      }
-      for i in live.replacements.indices where live.replacements[i].storage == id {
-        if case .session(let own) = actor, own == i { continue }
-        let old = live.replacements[i].range
-        if actor == .other && edge.touches(old) { live.replacements[i].intact = false }
-        live.replacements[i].range = edge.range(old)
       }
       for i in live.marks.indices where live.marks[i].storage == id {
         live.marks[i].range = edge.range(live.marks[i].range)
