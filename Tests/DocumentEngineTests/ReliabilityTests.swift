@@ -347,4 +347,76 @@ import _EngineTestSupport
     _ = try document.undo()
     #expect(try text(document, "b") == "two")
   }
+
+  // MARK: Every call with hostile numbers
+
+  /// Numbers no offset, length, version or count of a short text can be.
+  static let hostile = [
+    Int.min, Int.min + 1, -1_000_000, -2, -1, 1_000_000, Int.max - 1, Int.max,
+  ]
+
+  /// Every public call of `Document` with extreme offsets, lengths,
+  /// versions and counts: a typed error or a harmless answer, never a trap,
+  /// and the text and versions stay as they were.
+  @Test func hostileNumbersNeverTrapNorChangeTheDocument() throws {
+    let (document, context) = try session("a😀\r\nb\u{2029}é👨‍👩‍👧")
+    _ = try document.replace(context: context, range: 0..<1, with: "A")
+    _ = try document.edit("a", range: 0..<0, with: "<")
+    let storage = try document.content.storage("a")
+    func unchanged() throws -> Bool {
+      let now = try document.content.storage("a")
+      return now.text == storage.text && now.version == storage.version
+        && document.content.order == ["a"]
+    }
+    // Inside the surrogate pair of 😀, now at 2..<4.
+    for range in [3..<3, 3..<4, 2..<3] {
+      #expect(throws: DocumentError.self) { try document.edit("a", range: range, with: "") }
+      #expect(throws: DocumentError.self) {
+        try document.replace(
+          context: context, range: (range.lowerBound - 1)..<(range.upperBound - 1), with: "")
+      }
+    }
+    for a in Self.hostile {
+      for b in Self.hostile where a <= b {
+        for range in [a..<b, a..<a, b..<b] {
+          #expect(throws: DocumentError.self) { try document.edit("a", range: range, with: "x") }
+          #expect(throws: DocumentError.self) {
+            try document.edit("a", range: range, with: "x", origin: "o", basis: a)
+          }
+          #expect(throws: DocumentError.self) {
+            try document.edit("a", range: range, with: "", origin: "o", basis: 0)
+          }
+          #expect(throws: DocumentError.self) {
+            try document.replace(context: context, range: range, with: "x", basis: b)
+          }
+          #expect(throws: DocumentError.self) {
+            try document.replace(context: context, range: range, with: "")
+          }
+          _ = try? document.toolSelect(context: context, ranges: [range])
+          _ = try? document.mark(context: context, ranges: [range], as: .underline("x"))
+          _ = try? document.setExcluded(true, "a", range: range)
+          _ = try? document.select([SelectionRange("a", range)])
+          _ = try? document.setVisible(["a": range])
+          _ = try? document.touched("a", range, since: a)
+          _ = try? document.touched("a", range, since: 0)
+        }
+        _ = try? document.select([
+          SelectionRange(from: TextPosition("a", a), to: TextPosition("a", b))
+        ])
+      }
+      _ = try? document.map("a", a, from: 0, assoc: a)
+      _ = try? document.map("a", 0, from: a)
+      _ = try? document.pin("a", version: a)
+      document.unpin("a", version: a)
+      _ = try? document.select([SelectionRange(caret: TextPosition("a", a))])
+      #expect(try unchanged())
+    }
+    // A session for every scope with hostile numbers, after all that.
+    for scope in ContextScope.allCases {
+      for count in Self.hostile {
+        _ = try? document.startSession(scope: scope, surroundingParagraphs: count)
+      }
+    }
+    #expect(try unchanged())
+  }
 }
