@@ -39,6 +39,13 @@ let package = Package(
       ]
     ),
     .executableTarget(
+      name: "Soak",
+      dependencies: [
+        .product(name: "DocumentEngine", package: engine),
+        .product(name: "TextRope", package: engine),
+      ]
+    ),
+    .executableTarget(
       name: "RopeBenchmarks",
       dependencies: [
         "BenchmarkSupport",
