@@ -5,6 +5,9 @@ let package = Package(
   name: "swift-text-engine",
   products: [
     .executable(name: "scope-repl", targets: ["scope-repl"]),
+    // The REPL's engine, JSON and line reading, for the fuzzers in Fuzz/:
+    // not public API (hence the underscore).
+    .library(name: "_ScopeREPLCore", targets: ["ScopeREPLCore"]),
     .library(name: "SummaryTrees", targets: ["SummaryTrees"]),
     .library(name: "TextRope", targets: ["TextRope"]),
     .library(name: "TextBoundaries", targets: ["TextBoundaries"]),
@@ -37,14 +40,19 @@ let package = Package(
       path: "Examples/RopeTour",
       exclude: ["README.md"]
     ),
+    .target(
+      name: "ScopeREPLCore",
+      dependencies: ["DocumentEngine", "TextRope", "TextBoundaries", "EditingTraces"],
+      path: "Examples/ScopeREPL/Core"
+    ),
     .executableTarget(
       name: "scope-repl",
       dependencies: [
-        "DocumentEngine", "TextRope", "TextBoundaries", "EditingTraces",
+        "ScopeREPLCore", "DocumentEngine", "TextRope",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Examples/ScopeREPL",
-      exclude: ["README.md"]
+      exclude: ["README.md", "Core"]
     ),
     .target(
       name: "_EngineTestSupport",
@@ -70,7 +78,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ScopeREPLTests",
-      dependencies: ["scope-repl", "_EngineTestSupport"]
+      dependencies: ["scope-repl", "ScopeREPLCore", "EditingTraces", "CZlib", "_EngineTestSupport"]
     ),
     .testTarget(
       name: "TextRopeTests",

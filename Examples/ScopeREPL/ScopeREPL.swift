@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocumentEngine
 import Foundation
+import ScopeREPLCore
 import TextRope
 
 #if canImport(Glibc)
@@ -10,36 +11,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// Reads stdin a line at a time, as bytes (so that a line that is not UTF-8
-/// can be answered, not repaired).
-struct LineReader {
-  var buffer: [UInt8] = []
-  var atEnd = false
-
-  mutating func next() -> [UInt8]? {
-    while true {
-      if let newline = buffer.firstIndex(of: 0x0A) {
-        var line = Array(buffer[..<newline])
-        buffer.removeFirst(newline + 1)
-        if line.last == 0x0D { line.removeLast() }
-        return line
-      }
-      if atEnd {
-        guard !buffer.isEmpty else { return nil }
-        defer { buffer.removeAll() }
-        return buffer
-      }
-      var chunk = [UInt8](repeating: 0, count: 65536)
-      let count = read(0, &chunk, chunk.count)
-      if count <= 0 {
-        atEnd = true
-      } else {
-        buffer.append(contentsOf: chunk[..<count])
-      }
-    }
-  }
-}
 
 /// Prints a line on stdout and flushes it (programs read it at once).
 func emit(_ line: String) {
@@ -74,8 +45,43 @@ struct ScopeREPL: ParsableCommand {
   @Flag(help: "Start on the built-in sample document (the default in human mode without --load).")
   var sample = false
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The largest file that --load, add and replay read, in bytes (default 1 GiB).",
+      valueName: "bytes"))
+  var maxFileBytes = REPLLimits.defaultMaxFileBytes
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The largest JSON text of a trace that replay decodes (a .gz inflated), in bytes "
+        + "(default 256 MiB).",
+      valueName: "bytes"))
+  var maxInflatedBytes = REPLLimits.defaultMaxInflatedBytes
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The longest input line read, in bytes; a longer one is skipped with an error "
+        + "(default 64 MiB).",
+      valueName: "bytes"))
+  var maxLineBytes = REPLLimits.defaultMaxLineBytes
+
+  func validate() throws {
+    for (name, value) in [
+      ("--max-file-bytes", maxFileBytes), ("--max-inflated-bytes", maxInflatedBytes),
+      ("--max-line-bytes", maxLineBytes),
+    ] where value < 0 {
+      throw ValidationError("\(name) must not be negative")
+    }
+  }
+
   func run() throws {
-    let engine = REPLEngine()
+    let engine = REPLEngine(
+      limits: REPLLimits(
+        maxFileBytes: maxFileBytes, maxInflatedBytes: maxInflatedBytes,
+        maxLineBytes: maxLineBytes))
     let terminal = isatty(2) != 0
     if terminal { engine.progress = { diagnose($0) } }
     var startup: [String] = []
@@ -99,24 +105,12 @@ struct ScopeREPL: ParsableCommand {
       }
       startup.append("The sample document (a title, a body in several scripts, excluded code):")
     }
-    var reader = LineReader()
+    var reader = LineReader.standardInput(maxLineBytes: maxLineBytes)
     if json {
-      while let bytes = reader.next() {
-        let response: JSON
-        if String(validating: bytes, as: UTF8.self) == nil {
-          response = REPLEngine.failure(REPLError("invalidUTF8", "the line is not UTF-8"))
-        } else {
-          do {
-            let request = try JSONReader.parse(bytes)
-            response = engine.handle(request)
-            emit(JSONWriter.write(response))
-            if request["cmd"] == .string("quit") && response["ok"] == .bool(true) { return }
-            continue
-          } catch {
-            response = REPLEngine.failure(.badRequest("\(error)"))
-          }
-        }
-        emit(JSONWriter.write(response))
+      while let line = reader.next() {
+        let (response, quit) = engine.handleLine(line)
+        emit(response)
+        if quit { return }
       }
       return
     }
@@ -131,7 +125,14 @@ struct ScopeREPL: ParsableCommand {
         print("> ", terminator: "")
         fflush(nil)
       }
-      guard let bytes = reader.next() else { break }
+      guard let next = reader.next() else { break }
+      guard case .line(let bytes) = next else {
+        if case .tooLong(let count, let limit) = next {
+          let error = REPLEngine.lineTooLong(count, limit)
+          emit("error (\(error.code)): \(error.message)")
+        }
+        continue
+      }
       let line = String(decoding: bytes, as: UTF8.self)
       let (output, quit) = human.run(line)
       if !output.isEmpty { emit(output) }

@@ -323,7 +323,7 @@ func range(_ value: Any?) -> Range<Int>? {
     let r = try REPL.json([
       #"{"cmd":"replay","path":"\#(file.path)","storage":"t"}"#, #"{"cmd":"storages"}"#,
     ])
-    #expect(code(r[0]) == "badRequest")
+    #expect(code(r[0]) == "outOfRange")
     #expect((r[1]["storages"] as? [Any])?.isEmpty == true)
   }
 

@@ -5,30 +5,46 @@ import TextBoundaries
 import TextRope
 
 /// A refused request: its protocol code and a message for people.
-struct REPLError: Error {
-  var code: String
-  var message: String
+public struct REPLError: Error, Sendable {
+  /// The protocol's error code (`badRequest`, `outOfRange`, `io`,
+  /// `tooLarge`…).
+  public var code: String
+  /// What went wrong, for people.
+  public var message: String
 
-  init(_ code: String, _ message: String) {
+  /// An error with `code` and `message`.
+  public init(_ code: String, _ message: String) {
     self.code = code
     self.message = message
   }
 
-  static func badRequest(_ message: String) -> REPLError { REPLError("badRequest", message) }
+  /// A `badRequest` error.
+  public static func badRequest(_ message: String) -> REPLError {
+    REPLError("badRequest", message)
+  }
 }
 
 /// The engine calls behind both faces of the REPL: one request (a JSON
 /// object) in, one response out. A refused request changes nothing.
-final class REPLEngine {
-  let document = Document(keepsAllHistory: true)
+public final class REPLEngine {
+  /// The document the requests act on; it keeps every storage's whole
+  /// history.
+  public let document = Document(keepsAllHistory: true)
+  /// How big the files that `add`, `--load` and `replay` read may be.
+  public var limits: REPLLimits
   /// The contexts of the current session, in order (for human mode's
   /// numbers).
   private(set) var contexts: [WritingContext] = []
   /// Where `load` progress goes (stderr on a terminal), if anywhere.
-  var progress: ((String) -> Void)? = nil
+  public var progress: ((String) -> Void)? = nil
+
+  /// An engine on an empty document.
+  public init(limits: REPLLimits = REPLLimits()) {
+    self.limits = limits
+  }
 
   /// Handles one request; never throws.
-  func handle(_ request: JSON) -> JSON {
+  public func handle(_ request: JSON) -> JSON {
     do {
       var fields = try respond(to: request)
       fields.insert(("ok", .bool(true)), at: 0)
@@ -38,7 +54,48 @@ final class REPLEngine {
     }
   }
 
-  static func failure(_ error: REPLError) -> JSON {
+  /// One line of the `--json` protocol in (its bytes, without the
+  /// newline), its one response line out (without a newline): a line that
+  /// is not UTF-8 is answered `invalidUTF8`, one that is not JSON
+  /// `badRequest`, any other goes to ``handle(_:)``. `quit` is true for an
+  /// accepted `quit` request, after which the program stops reading.
+  public func handleLine(_ bytes: [UInt8]) -> (response: String, quit: Bool) {
+    guard String(validating: bytes, as: UTF8.self) != nil else {
+      let error = REPLError("invalidUTF8", "the line is not UTF-8")
+      return (JSONWriter.write(Self.failure(error)), false)
+    }
+    let request: JSON
+    do {
+      request = try JSONReader.parse(bytes)
+    } catch {
+      return (JSONWriter.write(Self.failure(.badRequest("\(error)"))), false)
+    }
+    let response = handle(request)
+    let quit = request["cmd"] == .string("quit") && response["ok"] == .bool(true)
+    return (JSONWriter.write(response), quit)
+  }
+
+  /// One line from a ``LineReader`` in, its one response line out: a line
+  /// that was too long is answered `tooLarge`, any other as by
+  /// ``handleLine(_:)-([UInt8])``.
+  public func handleLine(_ line: LineReader.Line) -> (response: String, quit: Bool) {
+    switch line {
+    case .line(let bytes): return handleLine(bytes)
+    case .tooLong(let count, let limit):
+      return (JSONWriter.write(Self.failure(Self.lineTooLong(count, limit))), false)
+    }
+  }
+
+  /// The error for a line of `count` bytes over the line length `limit`.
+  public static func lineTooLong(_ count: Int, _ limit: Int) -> REPLError {
+    REPLError(
+      "tooLarge",
+      "the line has \(count) bytes, over the line length limit of \(limit) bytes; it was "
+        + "skipped (raise the limit with --max-line-bytes)")
+  }
+
+  /// The response that refuses a request with `error`.
+  public static func failure(_ error: REPLError) -> JSON {
     .object([
       ("ok", .bool(false)),
       ("error", .object([("code", .string(error.code)), ("message", .string(error.message))])),
@@ -410,7 +467,7 @@ final class REPLEngine {
     let after = try request.optionalString("after").map { StorageID($0) }
     let text: Rope
     if let path = try request.optionalString("path") {
-      text = try Loading.load(path, progress: progress)
+      text = try Loading.load(path, maxBytes: limits.maxFileBytes, progress: progress)
     } else {
       text = Rope(try request.string("text"))
     }
@@ -537,9 +594,9 @@ final class REPLEngine {
     let id = StorageID(try request.string("storage"))
     let trace: EditingTrace
     do {
-      trace = try EditingTrace(contentsOf: path)
+      trace = try EditingTrace(contentsOf: path, limits: limits.trace)
     } catch {
-      throw REPLError("io", "cannot read the trace '\(path)': \(error)")
+      throw Self.error(error, path: path)
     }
     do {
       try document.add(id, text: Rope(trace.startContent))
@@ -549,20 +606,34 @@ final class REPLEngine {
     var edits = 0
     let clock = ContinuousClock()
     let start = clock.now
-    do {
+    do throws(REPLError) {
       for patch in trace.patches {
-        // Trace positions count scalars; the document takes UTF-16.
-        let text = try document.content.storage(id).text
-        let lower = try text.convert(patch.position, from: .unicodeScalars, to: .utf16)
-        let upper = try text.convert(
-          patch.position + patch.deleteCount, from: .unicodeScalars, to: .utf16)
-        try document.edit(id, range: lower..<upper, with: patch.insert)
+        // Trace positions count scalars; the document takes UTF-16. The
+        // bounds are checked without adding them (their sum may overflow).
+        let text = try storage(id.rawValue).text
+        let count = text.scalarCount
+        guard patch.position >= 0, patch.deleteCount >= 0, patch.position <= count,
+          patch.deleteCount <= count - patch.position
+        else {
+          throw REPLError(
+            "outOfRange",
+            "edit \(edits) of the trace (delete \(patch.deleteCount) at \(patch.position)) "
+              + "is out of bounds (length \(count) scalars)")
+        }
+        do {
+          let lower = try text.convert(patch.position, from: .unicodeScalars, to: .utf16)
+          let upper = try text.convert(
+            patch.position + patch.deleteCount, from: .unicodeScalars, to: .utf16)
+          try document.edit(id, range: lower..<upper, with: patch.insert)
+        } catch {
+          throw REPLError("badRequest", "edit \(edits) of the trace does not apply: \(error)")
+        }
         edits += 1
       }
     } catch {
       // A refused request changes nothing: the half-replayed storage goes.
       try? document.remove(id)
-      throw REPLError("badRequest", "edit \(edits) of the trace does not apply: \(error)")
+      throw error
     }
     let seconds = clock.now - start
     let final = String((try? document.content.storage(id).text) ?? Rope())
@@ -575,5 +646,24 @@ final class REPLEngine {
       ),
       ("matches", .bool(final == trace.endContent)),
     ]
+  }
+
+  static func error(_ error: EditingTrace.Failure, path: String) -> REPLError {
+    switch error {
+    case .fileTooLarge(_, let size, let limit):
+      return REPLError(
+        "tooLarge",
+        "the trace '\(path)' has \(size) bytes, over the file size limit of \(limit) bytes "
+          + "(raise it with --max-file-bytes)")
+    case .inflatedTooLarge(_, let limit):
+      return REPLError(
+        "tooLarge",
+        "the trace '\(path)' has more than \(limit) bytes of JSON text (inflated, for a .gz), "
+          + "over the limit (raise it with --max-inflated-bytes)")
+    case .invalidPatch:
+      return REPLError("outOfRange", "the trace '\(path)' has a patch out of range: \(error)")
+    case .io, .notARegularFile, .gzip, .json:
+      return REPLError("io", "cannot read the trace '\(path)': \(error)")
+    }
   }
 }

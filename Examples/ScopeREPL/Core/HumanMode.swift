@@ -2,8 +2,14 @@ import DocumentEngine
 import Foundation
 
 /// The REPL's face for people: short commands, readable answers.
-struct HumanMode {
-  let engine: REPLEngine
+public struct HumanMode {
+  /// The engine the commands run on.
+  public let engine: REPLEngine
+
+  /// Human mode over `engine`.
+  public init(engine: REPLEngine) {
+    self.engine = engine
+  }
 
   /// One command per line of `help`: usage, what it does, an example.
   static let commands: [(usage: String, summary: String, example: String)] = [
@@ -318,7 +324,7 @@ struct HumanMode {
   }
 
   /// Runs one line; returns what to print, and whether to quit.
-  func run(_ line: String) -> (output: String, quit: Bool) {
+  public func run(_ line: String) -> (output: String, quit: Bool) {
     let request: JSON
     do throws(REPLError) {
       guard let made = try self.request(line) else { return ("", false) }

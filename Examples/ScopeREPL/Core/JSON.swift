@@ -1,7 +1,7 @@
 /// A JSON value as the protocol reads and writes it: objects keep their
 /// keys in order (responses list them in a fixed order), numbers stay exact
 /// integers when they are.
-enum JSON: Equatable, Sendable {
+public enum JSON: Equatable, Sendable {
   case null
   case bool(Bool)
   case int(Int)
@@ -10,7 +10,7 @@ enum JSON: Equatable, Sendable {
   case array([JSON])
   case object([(String, JSON)])
 
-  static func == (lhs: JSON, rhs: JSON) -> Bool {
+  public static func == (lhs: JSON, rhs: JSON) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): return true
     case (.bool(let a), .bool(let b)): return a == b
@@ -25,27 +25,34 @@ enum JSON: Equatable, Sendable {
   }
 
   /// The value of `key` in an object.
-  subscript(key: String) -> JSON? {
+  public subscript(key: String) -> JSON? {
     guard case .object(let fields) = self else { return nil }
     return fields.last { $0.0 == key }?.1
   }
 }
 
 /// Why a line is not JSON.
-struct JSONSyntaxError: Error, CustomStringConvertible {
-  var offset: Int
-  var reason: String
-  var description: String { "invalid JSON at byte \(offset): \(reason)" }
+public struct JSONSyntaxError: Error, CustomStringConvertible {
+  /// The byte where reading stopped.
+  public var offset: Int
+  /// What was wrong there.
+  public var reason: String
+  public var description: String { "invalid JSON at byte \(offset): \(reason)" }
 }
 
 /// A strict JSON reader (RFC 8259) over UTF-8 bytes, with a depth limit.
-struct JSONReader {
+public struct JSONReader {
   let bytes: [UInt8]
   var i = 0
   var depth = 0
   static let maxDepth = 64
 
-  static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSON {
+  /// The JSON value that `bytes` (one whole value, spaces around it
+  /// allowed) is.
+  ///
+  /// - Throws: ``JSONSyntaxError`` for anything else, and for arrays and
+  ///   objects nested deeper than 64.
+  public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSON {
     var reader = JSONReader(bytes: bytes)
     reader.skipSpace()
     let value = try reader.value()
@@ -258,8 +265,9 @@ struct JSONReader {
 }
 
 /// Writes JSON compactly, keys in the order given.
-enum JSONWriter {
-  static func write(_ value: JSON) -> String {
+public enum JSONWriter {
+  /// `value` as compact JSON text on one line.
+  public static func write(_ value: JSON) -> String {
     var out = ""
     write(value, to: &out)
     return out

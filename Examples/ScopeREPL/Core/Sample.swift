@@ -1,8 +1,8 @@
 /// The document the human mode starts on when it is given no files.
-enum Sample {
+public enum Sample {
   /// Storages in order: a title, a body in several scripts with emoji and a
   /// CR LF paragraph, and a code block excluded from Writing Tools.
-  static let storages: [(name: String, text: String, excluded: Bool)] = [
+  public static let storages: [(name: String, text: String, excluded: Bool)] = [
     ("title", "A travel journal\n", false),
     (
       "body",
