@@ -48,23 +48,21 @@ struct ScopeREPL: ParsableCommand {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "The largest file that --load, add and replay read, in bytes (default 1 GiB).",
+      "The largest file that --load, add and replay read, in bytes.",
       valueName: "bytes"))
   var maxFileBytes = REPLLimits.defaultMaxFileBytes
 
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "The largest JSON text of a trace that replay decodes (a .gz inflated), in bytes "
-        + "(default 256 MiB).",
+      "The largest JSON text of a trace that replay decodes (a .gz inflated), in bytes.",
       valueName: "bytes"))
   var maxInflatedBytes = REPLLimits.defaultMaxInflatedBytes
 
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "The longest input line read, in bytes; a longer one is skipped with an error "
-        + "(default 64 MiB).",
+      "The longest input line read, in bytes; a longer one is skipped with an error.",
       valueName: "bytes"))
   var maxLineBytes = REPLLimits.defaultMaxLineBytes
 
