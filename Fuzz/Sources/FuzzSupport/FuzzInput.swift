@@ -35,11 +35,11 @@ public struct FuzzInput {
   /// A coin.
   public mutating func bool() -> Bool { byte() & 1 == 1 }
 
-  /// A number in `0..<n` (`n` > 0): one byte for n <= 256, two up to 65,536,
-  /// four beyond.
+  /// A number in `0..<n` (`n` > 0): one byte for n <= 256 (even for n = 1,
+  /// so that what follows does not shift with n), two up to 65,536, four
+  /// beyond.
   public mutating func int(below n: Int) -> Int {
     precondition(n > 0, "int(below:) needs a positive bound")
-    if n == 1 { return 0 }
     if n <= 256 { return Int(byte()) % n }
     if n <= 65_536 { return (Int(byte()) << 8 | Int(byte())) % n }
     var value: UInt64 = 0
