@@ -38,5 +38,14 @@ let package = Package(
         .product(name: "TextBoundaries", package: engine),
       ]
     ),
+    .executableTarget(
+      name: "FuzzDocument",
+      dependencies: [
+        "FuzzSupport",
+        .product(name: "SummaryTrees", package: engine),
+        .product(name: "TextRope", package: engine),
+        .product(name: "DocumentEngine", package: engine),
+      ]
+    ),
   ]
 )

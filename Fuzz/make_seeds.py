@@ -158,9 +158,311 @@ def grapheme_seeds():
     }
 
 
+def vrange(scalar, count, short=True):
+    """FuzzDocument's ranges on scalar boundaries: `count` scalars from
+    scalar `scalar` (up to 4 when short, else 64)."""
+    return [1, scalar, 1 if short else 0, count]
+
+
+def hrange(rng):
+    """FuzzDocument's hostile ranges: FuzzInput.range as it is."""
+    return [0, *rng]
+
+
+def ascii(text_):
+    """FuzzInput.text pieces for ASCII characters (bytes past the piece list)."""
+    out = []
+    for ch in text_:
+        b = ord(ch) - 0x20
+        while b < 48:
+            b += 0x5F
+        out.append(b)
+    return out
+
+
+class DocumentProgram:
+    """Spells FuzzDocument programs, keeping track of what the decoder
+    needs (whether there are storages yet)."""
+
+    IDS = {"title": 0, "body": 1, "cell": 2, "": 3}
+    ORIGINS = {"peer": 0, "a": 1, "zz": 2}
+    SCOPES = {"userSelection": 0, "fullDocument": 1, "visibleArea": 2}
+    STATES = {"inactive": 0, "noninteractive": 1, "interactiveResting": 2,
+              "interactiveStreaming": 3}
+
+    def __init__(self, keeps_all_history=False, storages=()):
+        self.bytes = [0 if keeps_all_history else 1, len(storages) - 1]
+        self.storages = set()
+        for name, content, *extra in storages:
+            self._add(name, content)
+        self.bytes.append(0)  # no session at once
+
+    def op(self, number):
+        self.bytes.append(number)
+
+    def id(self, name):
+        if self.storages:
+            self.bytes.append(0)  # from the pool, not the order
+        self.bytes.append(self.IDS[name])
+
+    def text(self, pieces):
+        """pickText: empty, or up to five pieces."""
+        if not pieces:
+            self.bytes.append(0)
+        else:
+            self.bytes += [1, len(pieces), *pieces]
+
+    def _add(self, name, content):
+        self.id(name)
+        self.bytes += [len(content), *content, 0]
+        self.storages.add(name)
+
+    def add(self, name, content):
+        self.bytes.append(0)
+        self._add(name, content)
+        return self
+
+    def remove(self, name):
+        self.bytes.append(2)
+        self.id(name)
+        self.storages.discard(name)
+        return self
+
+    def edit(self, name, rng, pieces):
+        self.bytes.append(4)
+        self.id(name)
+        self.bytes += rng
+        self.text(pieces)
+        self.bytes.append(1)  # without basis
+        return self
+
+    def origin_edit(self, name, origin, basis_back, rng, pieces):
+        """An edit from `origin` (None: the person) made `basis_back`
+        versions ago (None: no basis)."""
+        self.bytes.append(8)
+        self.id(name)
+        self.bytes += [0] if origin is None else [1, self.ORIGINS[origin]]
+        if basis_back is None:
+            self.bytes.append(0)
+        else:
+            self.bytes += [1, 2, basis_back - 1] if basis_back > 0 else [1, 0]
+        self.bytes += rng
+        self.text(pieces)
+        return self
+
+    def exclude(self, name, rng):
+        self.bytes.append(10)
+        self.id(name)
+        self.bytes += [*rng, 1]
+        return self
+
+    def select(self, name, rng):
+        self.bytes += [11, 1, 2]
+        self.id(name)
+        self.bytes += rng
+        return self
+
+    def visible(self, name, rng):
+        self.bytes += [13, 1]
+        self.id(name)
+        self.bytes += rng
+        return self
+
+    def start(self, scope, surrounding=None):
+        self.bytes += [14, self.SCOPES[scope]]
+        if surrounding is None:
+            self.bytes.append(0)
+        elif surrounding == "huge":
+            self.bytes += [5, 0]  # Int.max
+        elif surrounding < 0:
+            self.bytes += [4, -surrounding - 1]
+        else:
+            self.bytes += [3, surrounding - 1]
+        return self
+
+    def replace(self, context, rng, pieces, basis=None, merge=False):
+        """Replaces in live context number `context` (in name order);
+        basis None (no basis), "current", or how many versions back."""
+        self.bytes += [16, 2, context, *rng]
+        self.text(pieces)
+        if basis is None:
+            self.bytes.append(0)
+        elif basis == "current":
+            self.bytes.append(3)
+        else:
+            self.bytes += [4, basis - 1]
+        self.bytes.append(0 if merge else 1)
+        return self
+
+    def state(self, name):
+        self.bytes += [22, self.STATES[name]]
+        return self
+
+    def undo(self):
+        self.bytes.append(24)
+        return self
+
+    def redo(self):
+        self.bytes.append(26)
+        return self
+
+    def revert(self):
+        self.bytes.append(27)
+        return self
+
+    def mark(self, context, rng):
+        self.bytes += [28, 2, context, 1, *rng, 1]
+        return self
+
+    def map_and_touched(self, name, versions_back, offset_, rng):
+        self.bytes.append(29)
+        self.id(name)
+        self.bytes += [2, versions_back - 1] if versions_back > 0 else [0]
+        self.bytes += [*offset_, 0, *rng]
+        return self
+
+    def pin(self, name):
+        self.bytes.append(30)
+        self.id(name)
+        self.bytes += [0, 1]
+        return self
+
+    def end(self):
+        self.bytes += [31, 0]
+        return self
+
+    def raw(self, *b):
+        self.bytes += b
+        return self
+
+
+def document_seeds():
+    body = ascii("One two.") + [LF] + ascii("Three four.") + [LF]
+    title = ascii("Draft") + [CRLF]
+    emoji = [FAMILY, SPACE, FLAG_FR, E_COMBINING, PS] + ascii("ab") + [GRINNING, LF]
+    return {
+        # A session only the tool edits: replacements in a streaming phase,
+        # undo, redo, revert.
+        "tool-only-session": DocumentProgram(storages=[("title", title), ("body", body)])
+        .select("body", vrange(4, 3)).start("userSelection")
+        .state("interactiveResting").state("interactiveStreaming")
+        .replace(0, vrange(0, 3), ascii("Uno"))
+        .replace(0, vrange(4, 3), ascii("dos"))
+        .state("interactiveResting").undo().redo().undo().revert().end().bytes,
+        # Replacements that overlap and touch, then undo and revert.
+        "overlapping-replacements": DocumentProgram(storages=[("body", body)])
+        .start("fullDocument").replace(0, vrange(0, 3), ascii("Uno"))
+        .replace(0, vrange(1, 4), ascii("XY")).replace(0, vrange(3, 0), ascii("!"))
+        .undo().redo().revert().bytes,
+        # The person types while the tool replaces with a basis; revert.
+        "person-and-tool": DocumentProgram(keeps_all_history=True, storages=[("body", body)])
+        .start("fullDocument").replace(0, vrange(4, 3), ascii("2"))
+        .edit("body", vrange(0, 0), ascii("Zero "))
+        .replace(0, vrange(9, 5, short=False), ascii("3"), basis=1)
+        .replace(0, vrange(4, 3), ascii("x"), basis=1, merge=True)
+        .revert().map_and_touched("body", 2, offset(3), short_range(offset(2), 4)).bytes,
+        # A storage removed and added again under the same id mid-session.
+        "remove-and-add-again": DocumentProgram(storages=[("title", title), ("body", body)])
+        .start("fullDocument").replace(1, vrange(0, 3), ascii("ONE"))
+        .remove("body").add("body", ascii("Hi there") + [LF]).undo().revert().bytes,
+        # Sync peers editing on old versions, with the person in between.
+        "origins": DocumentProgram(keeps_all_history=True, storages=[("body", emoji)])
+        .pin("body").origin_edit("body", "peer", None, vrange(2, 1), ascii("P"))
+        .edit("body", vrange(1, 2), [CRLF])
+        .origin_edit("body", "a", 2, vrange(1, 4), ascii("Q"))
+        .origin_edit("body", "peer", 1, vrange(0, 0), [GRINNING])
+        .origin_edit("body", None, 3, vrange(3, 2), [])
+        .map_and_touched("body", 4, offset(5), short_range(offset(1), 3)).bytes,
+        # Hostile arguments everywhere.
+        "hostile": DocumentProgram(storages=[("body", emoji), ("cell", [])])
+        .exclude("body", vrange(2, 4)).visible("body", hrange(short_range(offset(3), 0)))
+        .start("userSelection", surrounding=-1).start("visibleArea", surrounding="huge")
+        .edit("body", hrange(two_offsets(hostile(15, 0), hostile(15, 11))), ascii("x"))
+        .edit("body", hrange(short_range(interesting(0), 0)), [])
+        .replace(0, vrange(1, 2), ascii("y"))
+        .replace(0, hrange(short_range(interesting(0), 1)), ascii("z"), basis=3)
+        .mark(0, short_range(offset(0), 2)).remove("title")
+        .map_and_touched("cell", 9, hostile(15, 11), two_offsets(hostile(12, 0), offset(3)))
+        .bytes,
+    }
+
+
+def document_regressions():
+    """Reproducers of FuzzDocument findings, spelled as programs, with what
+    each shows (the first line of its .txt)."""
+    body = ascii("One two.") + [LF] + ascii("Three four.") + [LF]
+    return {
+        "revert-overlapping-replacements": (
+            DocumentProgram(storages=[("body", body)]).start("fullDocument")
+            .replace(0, vrange(0, 3), ascii("Uno")).replace(0, vrange(1, 4), ascii("XY"))
+            .revert().bytes,
+            "revert() after two overlapping tool replacements gave 'Oneno two.' instead of the"
+            " text at the session start (fixed in c207320)"),
+        "undo-overlapping-replacements": (
+            DocumentProgram(storages=[("body", body)]).start("fullDocument")
+            .replace(0, vrange(0, 3), ascii("Uno")).replace(0, vrange(1, 4), ascii("XY"))
+            .undo().undo().bytes,
+            "undoing both groups of two overlapping tool replacements did not give back the"
+            " session-start text (fixed in c207320)"),
+        "redo-after-revert": (
+            DocumentProgram(storages=[("body", [FAMILY])]).start("fullDocument")
+            .replace(0, vrange(2, 0), ascii("a")).revert().undo().redo().bytes,
+            "OPEN: replace, revert, undo, redo: redo puts the reverted replacement back (inside"
+            " the family emoji) instead of giving back the text before the undo"),
+        "transformed-deletion-empty-record": (
+            DocumentProgram(keeps_all_history=True, storages=[("body", ascii("abc"))])
+            .edit("body", vrange(1, 0), ascii("XY")).edit("body", vrange(1, 2), [])
+            .origin_edit("body", "peer", 1, vrange(1, 2), []).bytes,
+            "OPEN: a peer's deletion (basis 1) of text the person already deleted is"
+            " transformed to nothing, yet makes version 3 with an empty change record (1..<1,"
+            " no text): a version that changes nothing"),
+        "readd-inherits-history": (
+            DocumentProgram(storages=[("title", ascii("Draft") + [CRLF]), ("body", body)])
+            .start("fullDocument").replace(1, vrange(0, 3), ascii("ONE"))
+            .remove("body").add("body", ascii("Hi there") + [LF]).undo().revert().bytes,
+            "a storage removed and added again under the same id: undo() swapped the old"
+            " session's text into the new storage, 'Hi there' -> 'Onethere' (fixed in c207320)"),
+        "readd-undo-throws": (
+            DocumentProgram(storages=[("body", body)]).start("fullDocument")
+            .replace(0, vrange(5, 0), ascii("ab")).remove("body").add("body", []).undo().bytes,
+            "a storage removed and added again empty: undo() threw invalidRange (the old"
+            " session's replacement at 5) instead of ignoring it (fixed in c207320)"),
+        "empty-edit-inside-pair": (
+            DocumentProgram(storages=[("body", [GRINNING] + ascii("a"))])
+            .edit("body", hrange(short_range(interesting(0), 0)), []).bytes,
+            "edit(1..<1, with: \"\") inside a surrogate pair was accepted and made a version"
+            " (fixed in 83f42b1 / 7734caf)"),
+        "empty-replacement-no-version": (
+            DocumentProgram(storages=[("body", body)]).start("fullDocument")
+            .replace(0, vrange(5, 0), []).bytes,
+            "an empty replacement of an empty range made a version and an empty change record"
+            " (fixed in 7734caf)"),
+        "touched-out-of-bounds": (
+            DocumentProgram(storages=[("body", ascii("ab"))])
+            .map_and_touched("body", 0, offset(0), two_offsets(offset(0), hostile(13, 5))).bytes,
+            "touched(\"body\", 0..<9, since: current) answers false for a range past the end of"
+            " the text (2 units) instead of a typed error (DESIGN, Bad input; map() throws"
+            " invalidRange for the same offsets)"),
+        "setExcluded-inside-pair": (
+            DocumentProgram(storages=[("body", [GRINNING] + ascii("a"))])
+            .exclude("body", hrange(short_range(interesting(0), 1))).bytes,
+            "setExcluded(true, \"body\", range: 1..<2) on \"\U0001F600a\" is accepted: a range"
+            " inside a surrogate pair (DESIGN, Bad input: a typed error)"),
+        "mark-inside-pair": (
+            DocumentProgram(storages=[("body", [GRINNING] + ascii("a"))]).start("fullDocument")
+            .mark(0, short_range(offset(1), 1)).bytes,
+            "mark(context:, ranges: [1..<2], as: .hidden) on \"\U0001F600a\" is accepted: a range"
+            " inside a surrogate pair (DESIGN, Bad input: a typed error)"),
+    }
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "Corpus")
-    targets = {"FuzzRope": rope_seeds(), "FuzzGraphemes": grapheme_seeds()}
+    targets = {
+        "FuzzRope": rope_seeds(),
+        "FuzzGraphemes": grapheme_seeds(),
+        "FuzzDocument": document_seeds(),
+    }
     for target, seeds in targets.items():
         directory = os.path.join(root, target)
         os.makedirs(directory, exist_ok=True)
@@ -169,6 +471,16 @@ def main():
             with open(os.path.join(directory, name), "wb") as f:
                 f.write(payload)
         print(f"{target}: {len(seeds)} seeds in {directory}")
+    regressions_root = os.path.join(os.path.dirname(os.path.abspath(root)), "Regressions")
+    for target, regressions in {"FuzzDocument": document_regressions()}.items():
+        directory = os.path.join(regressions_root, target)
+        os.makedirs(directory, exist_ok=True)
+        for name, (data, what) in regressions.items():
+            with open(os.path.join(directory, name), "wb") as f:
+                f.write(bytes(b & 0xFF for b in data))
+            with open(os.path.join(directory, name + ".txt"), "w") as f:
+                f.write(what + "\n")
+        print(f"{target}: {len(regressions)} regressions in {directory}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1587 @@
+// FuzzDocument: `DocumentEngine.Document` driven by operation sequences
+// with arbitrary, hostile and stale arguments, against a model of every
+// storage (its UTF-16 text, version and exclusions) and of the session.
+//
+// Oracles, after every call:
+//  1. nothing traps (libFuzzer catches traps and ASan reports);
+//  2. a call that throws changes nothing: every storage's text and
+//     version, the order, the selection, visible ranges, session, state
+//     and marks are as before;
+//  3. every storage's text is the model's: plain person edits and
+//     replacements without basis are predicted exactly (and must not be
+//     refused when valid); transformed ones are applied where the change
+//     records say they landed, with the caller's text at the reported
+//     range; a change record that changes nothing (empty range, no text)
+//     must not exist; versions move by one per record;
+//  4. in a storage that only the tool edited since the session started,
+//     revert() — or undoing every group — gives back exactly its text at
+//     the start; redo gives back exactly the text before the undo; a
+//     storage removed and added again is not the session's (untouched);
+//  5. the person's last keystroke, if no later edit touched it, is still
+//     in place after revert();
+//  6. each live context's text follows its events (textUpdated applied in
+//     order; the replaced context from its own replacement), and its
+//     contextVersion counts its changes;
+//  7. exclusions follow edits (inside one excluded run new text is
+//     excluded, elsewhere not), `map` follows ProseMirror's sequential rule
+//     through the change records, `touched` agrees with what the records
+//     did, the index, selection, visible ranges and marks stay valid.
+//
+// FUZZ_TRACE=1 prints each call as Swift (a reproducer to start from).
+
+import DocumentEngine
+import Foundation
+import FuzzSupport
+import SummaryTrees
+import TextRope
+
+// MARK: - The model
+
+/// A storage as the model knows it.
+struct StorageModel {
+  var text: TextModel
+  var version: Int
+  /// Which incarnation of the id: a storage removed and added again is a
+  /// new one.
+  let generation: Int
+  /// Whether each UTF-16 unit is excluded from Writing Tools.
+  var excluded: [Bool]
+}
+
+/// A live context as the model knows it.
+struct ContextModel {
+  let id: UUID
+  let storage: StorageID
+  let generation: Int
+  var text: TextModel
+  var version: Int
+  /// How the trace names it.
+  let name: String
+}
+
+/// The session as the model knows it.
+struct SessionModel {
+  let session: WritingSession
+  let name: String
+  var contexts: [UUID: ContextModel]
+  /// Each storage's incarnation and text when the session started.
+  var start: [StorageID: (generation: Int, text: String)]
+  /// The storages (incarnations) the person or an origin edited since.
+  var personEdited: Set<Int> = []
+  var state: WritingToolsState = .inactive
+  var undoCount = 0
+  var redoCount = 0
+  /// The replacements in the open streaming group, if one is open.
+  var streaming: Int? = nil
+  /// The texts before each undo still on the redo stack.
+  var redoSnapshots: [[StorageID: (generation: Int, text: String)]] = []
+  /// Whether revert() ran since the last replacement (for FUZZ_AVOID).
+  var reverted = false
+
+  mutating func closeGroup() {
+    if let open = streaming, open > 0 { undoCount += 1 }
+    streaming = nil
+  }
+}
+
+/// The person's last keystroke, followed through later edits.
+struct Keystroke {
+  let storage: StorageID
+  let generation: Int
+  var range: Range<Int>
+  let text: String
+}
+
+/// What must not change when a call throws.
+struct Before {
+  let content: DocumentContent
+  let selection: [SelectionRange]
+  let visible: [StorageID: Range<Int>]
+  let state: WritingToolsState
+  let session: UUID?
+  let marks: [Mark]
+}
+
+/// Where positions go through one edit when they bound a tracked range (the
+/// engine's rule for contexts, replacements, marks): the start goes after an
+/// insertion at it, the end stays before one.
+struct Edge {
+  let s: Int
+  let e: Int
+  let n: Int
+
+  init(_ range: Range<Int>, _ insertedLength: Int) {
+    s = range.lowerBound
+    e = range.upperBound
+    n = insertedLength
+  }
+
+  init(_ record: ChangeRecord) {
+    self.init(record.range, record.insertedLength)
+  }
+
+  func start(_ p: Int) -> Int {
+    if p < s { return p }
+    if p == s { return e > s ? s : s + n }
+    if p < e { return s + n }
+    return p + n - (e - s)
+  }
+
+  func end(_ p: Int) -> Int {
+    if p <= s { return p }
+    if p < e { return s }
+    return p + n - (e - s)
+  }
+
+  func range(_ r: Range<Int>) -> Range<Int> {
+    let a = start(r.lowerBound)
+    return a..<max(a, end(r.upperBound))
+  }
+
+  /// Whether the edit changes text inside `r`: deletes a unit of it, or its
+  /// new text lands inside it.
+  func touches(_ r: Range<Int>) -> Bool {
+    if max(s, r.lowerBound) < min(e, r.upperBound) { return true }
+    let mapped = range(r)
+    return n > 0 && mapped.lowerBound <= s && s + n <= mapped.upperBound
+  }
+}
+
+extension TextModel {
+  /// Replaces UTF-16 `range` with `text`; false if a bound is not a scalar
+  /// boundary.
+  mutating func replace(utf16 range: Range<Int>, with text: String) -> Bool {
+    guard let a = boundary(range.lowerBound, .utf16), let b = boundary(range.upperBound, .utf16)
+    else { return false }
+    replace(scalarRange: a..<b, with: text)
+    return true
+  }
+
+  /// The text of UTF-16 `range`, if it is on scalar boundaries.
+  func string(utf16 range: Range<Int>) -> String? {
+    guard let a = boundary(range.lowerBound, .utf16), let b = boundary(range.upperBound, .utf16)
+    else { return nil }
+    return slice(scalarRange: a..<b).string
+  }
+}
+
+/// `text` as a Swift literal.
+func literal(_ text: String) -> String { text.debugDescription }
+
+func describe(_ range: Range<Int>) -> String { "\(range.lowerBound)..<\(range.upperBound)" }
+
+func describe(_ id: StorageID) -> String { literal(id.rawValue) }
+
+func describe(_ value: Int?) -> String { value.map { "\($0)" } ?? "nil" }
+
+/// Runs of `true` in `flags`.
+func runs(_ flags: [Bool]) -> [Range<Int>] {
+  var result: [Range<Int>] = []
+  var start: Int? = nil
+  for (i, flag) in flags.enumerated() {
+    if flag && start == nil { start = i }
+    if !flag, let s = start {
+      result.append(s..<i)
+      start = nil
+    }
+  }
+  if let s = start { result.append(s..<flags.count) }
+  return result
+}
+
+/// Where `p` of an old version is after `records`, by ProseMirror's
+/// sequential rule, and whether the unit on the `assoc` side was deleted.
+func sequentialMap(_ p: Int, through records: ArraySlice<ChangeRecord>, assoc: Int) -> MappedOffset
+{
+  var position = p
+  var deleted = false
+  for record in records {
+    let s = record.range.lowerBound
+    let e = record.range.upperBound
+    let n = record.insertedLength
+    if position < s { continue }
+    if position > e {
+      position += n - (e - s)
+      continue
+    }
+    let oldSize = e - s
+    let side = oldSize == 0 ? assoc : (position == s ? -1 : (position == e ? 1 : assoc))
+    if oldSize > 0 && (assoc < 0 ? position != s : position != e) { deleted = true }
+    position = s + (side < 0 ? 0 : n)
+  }
+  return MappedOffset(offset: position, deleted: deleted)
+}
+
+// MARK: - The harness
+
+final class Harness {
+  let document: Document
+  let keepsAllHistory: Bool
+  var storages: [StorageID: StorageModel] = [:]
+  var order: [StorageID] = []
+  var generations = 0
+  var session: SessionModel? = nil
+  var sessionCount = 0
+  /// Every context handed out, live or not, with its trace name.
+  var handedOut: [(id: UUID, name: String)] = []
+  var keystroke: Keystroke? = nil
+  var step = 0
+
+  static let ids: [StorageID] = ["title", "body", "cell", "", "e\u{301}", "\u{0}"]
+  static let origins = ["peer", "a", "zz", "", "\u{1F600}"]
+
+  init(keepsAllHistory: Bool) {
+    self.keepsAllHistory = keepsAllHistory
+    document = Document(keepsAllHistory: keepsAllHistory)
+    trace("let document = Document(keepsAllHistory: \(keepsAllHistory))")
+  }
+
+  // MARK: Reading the engine
+
+  func storage(_ id: StorageID) -> TextStorage? { try? document.content.storage(id) }
+
+  func before() -> Before {
+    Before(
+      content: document.content, selection: document.selection, visible: document.visible,
+      state: document.writingToolsState, session: document.session?.id, marks: document.marks)
+  }
+
+  /// Oracle 2: a call that threw changed nothing.
+  func expectUnchanged(_ old: Before, _ what: String, _ error: DocumentError) {
+    trace("  // threw \(error)")
+    let now = document.content
+    expect(now.order == old.content.order, "\(what) threw \(error) but changed the order")
+    for id in old.content.order {
+      guard let a = try? old.content.storage(id), let b = try? now.storage(id) else {
+        oracleFailed("\(what) threw \(error) but removed storage \(describe(id))")
+      }
+      expect(
+        a.text == b.text,
+        "\(what) threw \(error) but changed the text of \(describe(id)): "
+          + "\(literal(String(a.text))) -> \(literal(String(b.text)))")
+      expect(
+        a.version == b.version,
+        "\(what) threw \(error) but changed the version of \(describe(id)): "
+          + "\(a.version) -> \(b.version)")
+      expect(
+        a.excludedRanges == b.excludedRanges,
+        "\(what) threw \(error) but changed the exclusions of \(describe(id))")
+    }
+    expect(document.selection == old.selection, "\(what) threw \(error) but changed the selection")
+    expect(document.visible == old.visible, "\(what) threw \(error) but changed the visible ranges")
+    expect(document.writingToolsState == old.state, "\(what) threw \(error) but changed the state")
+    expect(document.session?.id == old.session, "\(what) threw \(error) but changed the session")
+    expect(document.marks == old.marks, "\(what) threw \(error) but changed the marks")
+  }
+
+  /// The texts of every storage now, by incarnation.
+  func texts() -> [StorageID: (generation: Int, text: String)] {
+    storages.mapValues { ($0.generation, $0.text.string) }
+  }
+
+  /// The change records of `id` since `version`, if the log still has them.
+  func records(_ id: StorageID, since version: Int) -> ArraySlice<ChangeRecord>? {
+    try? storage(id)?.changes.records(since: version)
+  }
+
+  // MARK: Checks after every call
+
+  /// Oracles 3, 6 and 7: every storage, context, the index and the
+  /// selection against the model.
+  func checkAll(_ what: String) {
+    let content = document.content
+    content.index._invariantCheck()
+    expect(content.order == order, "after \(what): order \(content.order) != model \(order)")
+    var total = 0
+    for id in order {
+      guard let model = storages[id], let storage = try? content.storage(id) else {
+        oracleFailed("after \(what): storage \(describe(id)) is missing")
+      }
+      storage.text._invariantCheck()
+      let text = String(storage.text)
+      expect(
+        text == model.text.string,
+        "after \(what): \(describe(id)) is \(literal(text)), model \(literal(model.text.string))")
+      expect(
+        storage.version == model.version,
+        "after \(what): \(describe(id)) is at version \(storage.version), model \(model.version)")
+      expect(
+        model.excluded.count == model.text.utf16.count,
+        "after \(what): model exclusions of \(describe(id)) out of step")
+      expect(
+        storage.excludedRanges == runs(model.excluded),
+        "after \(what): \(describe(id)) excludes \(storage.excludedRanges), model"
+          + " \(runs(model.excluded))")
+      expect(
+        storage.changes.currentVersion == storage.version,
+        "after \(what): \(describe(id)) change log at \(storage.changes.currentVersion)")
+      expect(
+        storage.changes.length == storage.length,
+        "after \(what): \(describe(id)) change log length \(storage.changes.length)")
+      expect(
+        (try? content.index.length(of: id)) == storage.length,
+        "after \(what): the index has the wrong length for \(describe(id))")
+      total += storage.length
+    }
+    expect(content.index.length == total, "after \(what): index length")
+    // The selection, visible ranges and marks stay valid.
+    do {
+      _ = try content.validated(document.selection)
+    } catch {
+      oracleFailed("after \(what): the selection \(document.selection) is invalid: \(error)")
+    }
+    for (id, range) in document.visible {
+      guard let model = storages[id] else {
+        oracleFailed("after \(what): a visible range in missing storage \(describe(id))")
+      }
+      expect(
+        model.text.boundary(range.lowerBound, .utf16) != nil
+          && model.text.boundary(range.upperBound, .utf16) != nil,
+        "after \(what): visible range \(range) of \(describe(id)) is invalid")
+    }
+    for mark in document.marks {
+      guard let model = storages[mark.storage] else {
+        oracleFailed("after \(what): mark \(mark) in a missing storage")
+      }
+      expect(
+        mark.range.lowerBound >= 0 && mark.range.upperBound <= model.text.utf16.count,
+        "after \(what): mark \(mark) is out of bounds")
+    }
+    checkContexts(what)
+  }
+
+  /// Oracle 6: every live context against its model.
+  func checkContexts(_ what: String) {
+    guard let session else {
+      expect(document.session == nil, "after \(what): the document has a session, model none")
+      return
+    }
+    expect(
+      document.session?.id == session.session.id,
+      "after \(what): the document's session is not the model's")
+    for context in session.contexts.values {
+      let live: LiveContext
+      do {
+        live = try document.liveContext(context.id)
+      } catch {
+        oracleFailed("after \(what): live context \(context.name) is gone: \(error)")
+      }
+      let text = String(live.text)
+      expect(
+        text == context.text.string,
+        "after \(what): context \(context.name) holds \(literal(text)), its events say"
+          + " \(literal(context.text.string))")
+      expect(
+        live.contextVersion == context.version,
+        "after \(what): context \(context.name) is at version \(live.contextVersion), its"
+          + " events say \(context.version)")
+      guard let storage = storages[context.storage] else {
+        oracleFailed("after \(what): context \(context.name) in a missing storage")
+      }
+      let r = live.storageRange
+      expect(
+        storage.text.string(utf16: r) == text,
+        "after \(what): context \(context.name) at \(r) is not the storage's text there")
+    }
+  }
+
+  // MARK: Following changes
+
+  /// Applies `events` to the model contexts (oracle 6).
+  func apply(_ events: [DocumentEvent], _ what: String, skipping skipped: UUID? = nil) {
+    for event in events {
+      switch event {
+      case .textUpdated(let id, let range, let text, let version):
+        expect(id != skipped, "\(what): the replaced context heard its own replacement")
+        guard var context = session?.contexts[id] else {
+          oracleFailed("\(what): an event for a context that is not live: \(event)")
+        }
+        expect(
+          range.lowerBound >= 0 && range.upperBound <= context.text.utf16.count
+            && context.text.replace(utf16: range, with: text),
+          "\(what): event \(event) does not apply to \(literal(context.text.string))")
+        expect(
+          version == context.version + 1,
+          "\(what): event \(event) skips from context version \(context.version)")
+        context.version = version
+        session?.contexts[id] = context
+      case .reflowed(let id):
+        expect(
+          id != skipped && session?.contexts[id] != nil,
+          "\(what): reflow event for a context that is not live or was replaced: \(event)")
+      }
+    }
+  }
+
+  /// Applies one change record to storage `id`'s model: its text (`text` for
+  /// the record that inserts), its exclusions, the keystroke.
+  func apply(
+    _ r: Range<Int>, _ n: Int, to id: StorageID, text: String?, _ what: String
+  ) {
+    guard var model = storages[id] else { oracleFailed("\(what): a record for a missing storage") }
+    expect(
+      !(r.isEmpty && n == 0),
+      "\(what): change record \(r) with no text in \(describe(id)): a version that changes nothing")
+    // The exclusions are kept record by record, text or not: their length is
+    // the text's.
+    expect(
+      r.lowerBound >= 0 && r.upperBound <= model.excluded.count,
+      "\(what): change record \(r) is outside \(describe(id)) (\(model.excluded.count) units)")
+    if let text {
+      expect(
+        model.text.replace(utf16: r, with: text),
+        "\(what): change record \(r) splits a surrogate pair in \(literal(model.text.string))")
+    }
+    // Exclusions: inside one excluded run new units are excluded.
+    let inside =
+      r.lowerBound > 0 && r.upperBound < model.excluded.count
+      && model.excluded[(r.lowerBound - 1)...r.upperBound].allSatisfy { $0 }
+    model.excluded.replaceSubrange(r, with: repeatElement(inside, count: n))
+    storages[id] = model
+    if let stroke = keystroke, stroke.storage == id {
+      let edge = Edge(r, n)
+      if edge.touches(stroke.range) {
+        keystroke = nil
+      } else {
+        keystroke?.range = edge.range(stroke.range)
+      }
+    }
+  }
+
+  /// Brings the model of `id` up to the engine after a successful change
+  /// from `oldVersion`: through its records (`text` for the one that inserts,
+  /// checked against the engine's text) or, without records, by taking the
+  /// engine's text.
+  func follow(
+    _ id: StorageID, from oldVersion: Int, text: String?, _ what: String
+  ) -> ArraySlice<ChangeRecord>? {
+    guard let storage = storage(id), var model = storages[id] else { return nil }
+    let newVersion = storage.version
+    let records = records(id, since: oldVersion)
+    if let records {
+      expect(
+        records.count == newVersion - oldVersion,
+        "\(what): \(records.count) records for versions \(oldVersion) -> \(newVersion)")
+      for record in records {
+        let inserted: String?
+        if let text {
+          expect(
+            record.insertedLength == 0 || record.insertedLength == text.utf16.count,
+            "\(what): a record inserts \(record.insertedLength) units of \(literal(text))")
+          inserted = record.insertedLength == 0 ? "" : text
+        } else {
+          inserted = nil
+        }
+        apply(record.range, record.insertedLength, to: id, text: inserted, what)
+      }
+      model = storages[id] ?? model
+    } else {
+      keystroke = keystroke?.storage == id ? nil : keystroke
+    }
+    if records == nil || text == nil {
+      // Take the engine's text (the model could not say what was inserted).
+      let engineText = String(storage.text)
+      if records == nil { model.excluded = Self.excluded(storage) }
+      model.text = TextModel(engineText)
+    }
+    model.version = newVersion
+    storages[id] = model
+    return records
+  }
+
+  static func excluded(_ storage: TextStorage) -> [Bool] {
+    var flags = [Bool](repeating: false, count: storage.length)
+    for r in storage.excludedRanges where r.lowerBound >= 0 && r.upperBound <= flags.count {
+      for i in r { flags[i] = true }
+    }
+    return flags
+  }
+
+  /// Marks a storage as edited by someone other than the tool.
+  func personEdited(_ id: StorageID) {
+    guard let model = storages[id] else { return }
+    session?.personEdited.insert(model.generation)
+  }
+
+  // MARK: Decoding arguments
+
+  func pickID(_ input: inout FuzzInput) -> StorageID {
+    if !order.isEmpty && input.byte() % 4 != 0 { return input.pick(order) }
+    return input.pick(Self.ids)
+  }
+
+  func length(_ id: StorageID) -> Int { storages[id]?.text.utf16.count ?? 0 }
+
+  func interesting(_ id: StorageID) -> [Int] {
+    storages[id]?.text.interestingOffsets(.utf16, limit: 16) ?? []
+  }
+
+  /// A range of storage `id`: on scalar boundaries three times in four,
+  /// else hostile.
+  func pickRange(_ input: inout FuzzInput, in id: StorageID) -> Range<Int> {
+    if let text = storages[id]?.text, input.byte() % 4 != 0 {
+      return Self.validRange(&input, in: text)
+    }
+    return input.range(length: length(id), interesting: interesting(id))
+  }
+
+  /// A range on scalar boundaries of `text`, mostly short.
+  static func validRange(_ input: inout FuzzInput, in text: TextModel) -> Range<Int> {
+    let n = text.scalars.count
+    let a = input.int(below: n + 1)
+    let b = a + input.int(below: min(n - a, input.bool() ? 4 : 64) + 1)
+    return text.utf16Bounds[a]..<text.utf16Bounds[b]
+  }
+
+  func pickText(_ input: inout FuzzInput) -> String {
+    let text = input.byte() % 8 == 0 ? "" : input.text(maxPieces: 5)
+    return text.isEmpty && Avoid.contains("empty-text") ? "a" : text
+  }
+
+  /// A version of `id`: mostly recent ones, some hostile.
+  func pickVersion(_ input: inout FuzzInput, _ id: StorageID) -> Int {
+    let current = storages[id]?.version ?? 0
+    switch input.byte() % 8 {
+    case 0, 1: return current
+    case 2, 3, 4: return current - 1 - input.int(below: 4)
+    case 5: return 0
+    case 6: return current + 1 + input.int(below: 3)
+    default: return input.pick(FuzzInput.extremeOffsets)
+    }
+  }
+
+  /// A context id: a live one mostly, else a stale one or a random one.
+  func pickContext(_ input: inout FuzzInput) -> (id: UUID, name: String) {
+    let live = session.map { Array($0.contexts.values).sorted { $0.name < $1.name } } ?? []
+    switch input.byte() % 8 {
+    case 0 where !handedOut.isEmpty: return input.pick(handedOut)
+    case 1: return (UUID(), "UUID()")
+    default:
+      if !live.isEmpty {
+        let context = input.pick(live)
+        return (context.id, context.name)
+      }
+      return handedOut.isEmpty ? (UUID(), "UUID()") : input.pick(handedOut)
+    }
+  }
+
+  func pickPosition(_ input: inout FuzzInput) -> TextPosition {
+    let id = pickID(&input)
+    return TextPosition(id, input.offset(length: length(id), interesting: interesting(id)))
+  }
+
+  func pickSelection(_ input: inout FuzzInput) -> [SelectionRange] {
+    (0..<input.int(below: 4)).map { _ in
+      switch input.byte() % 4 {
+      case 0: return SelectionRange(caret: pickPosition(&input))
+      case 1: return SelectionRange(from: pickPosition(&input), to: pickPosition(&input))
+      default:
+        let id = pickID(&input)
+        return SelectionRange(id, pickRange(&input, in: id))
+      }
+    }
+  }
+
+  func describeSelection(_ selection: [SelectionRange]) -> String {
+    let parts = selection.map {
+      "SelectionRange(from: TextPosition(\(Self.describeID($0.start.storage)), \($0.start.offset)),"
+        + " to: TextPosition(\(Self.describeID($0.end.storage)), \($0.end.offset)))"
+    }
+    return "[" + parts.joined(separator: ", ") + "]"
+  }
+
+  static func describeID(_ id: StorageID) -> String { literal(id.rawValue) }
+
+  // MARK: Operations
+
+  func run(_ input: inout FuzzInput) {
+    // A few storages to start with, and often a session right away.
+    for _ in 0..<(1 + input.int(below: 3)) { add(&input) }
+    if input.bool() { startSession(&input) }
+    while !input.isExhausted && step < 120 {
+      step += 1
+      switch input.byte() % 40 {
+      case 0, 1: add(&input)
+      case 2: remove(&input)
+      case 3: move(&input)
+      case 4, 5, 6, 7: edit(&input)
+      case 8, 9: originEdit(&input)
+      case 10: setExcluded(&input)
+      case 11, 12: select(&input)
+      case 13: setVisible(&input)
+      case 14, 15: startSession(&input)
+      case 16, 17, 18, 19, 20, 32, 33, 34, 35: replace(&input)
+      case 21: toolSelect(&input)
+      case 22, 23: setState(&input)
+      case 24, 25, 36: undo(redo: false)
+      case 26, 37: undo(redo: true)
+      case 27, 38: revert()
+      case 28: mark(&input)
+      case 29: mapAndTouched(&input)
+      case 30, 39: pinOrUnpin(&input)
+      default: misc(&input)
+      }
+    }
+  }
+
+  func add(_ input: inout FuzzInput) {
+    let id = pickID(&input)
+    let text = input.text(maxPieces: 24)
+    let after: StorageID? = input.bool() ? pickID(&input) : nil
+    let what =
+      "try document.add(\(describe(id)), text: Rope(\(literal(text))), after:"
+      + " \(after.map { describe($0) } ?? "nil"))"
+    trace(what)
+    let old = before()
+    do {
+      try document.add(id, text: Rope(text), after: after)
+      expect(storages[id] == nil, "\(what) added a duplicate")
+      generations += 1
+      let model = TextModel(text)
+      storages[id] = StorageModel(
+        text: model, version: 0, generation: generations,
+        excluded: [Bool](repeating: false, count: model.utf16.count))
+      if let after {
+        guard let i = order.firstIndex(of: after) else {
+          oracleFailed("\(what) succeeded after a missing storage")
+        }
+        order.insert(id, at: i + 1)
+      } else {
+        order.append(id)
+      }
+    } catch {
+      expect(
+        storages[id] != nil || (after.map { storages[$0] == nil } ?? false),
+        "\(what) threw \(error) for a valid request")
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  func remove(_ input: inout FuzzInput) {
+    let id = pickID(&input)
+    let what = "try document.remove(\(describe(id)))"
+    trace(what)
+    let old = before()
+    do {
+      try document.remove(id)
+      expect(storages[id] != nil, "\(what) removed a missing storage")
+      storages[id] = nil
+      order.removeAll { $0 == id }
+      if let contexts = session?.contexts {
+        session?.contexts = contexts.filter { $0.value.storage != id }
+      }
+      if keystroke?.storage == id { keystroke = nil }
+      for mark in document.marks {
+        expect(mark.storage != id, "\(what) kept mark \(mark)")
+      }
+    } catch {
+      expect(storages[id] == nil, "\(what) threw \(error) for an existing storage")
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  func move(_ input: inout FuzzInput) {
+    let id = pickID(&input)
+    let after: StorageID? = input.bool() ? pickID(&input) : nil
+    let what = "try document.move(\(describe(id)), after: \(after.map { describe($0) } ?? "nil"))"
+    trace(what)
+    let old = before()
+    do {
+      try document.move(id, after: after)
+      guard storages[id] != nil, after.map({ storages[$0] != nil && $0 != id }) ?? true else {
+        oracleFailed("\(what) succeeded for a missing storage")
+      }
+      order.removeAll { $0 == id }
+      if let after, let i = order.firstIndex(of: after) {
+        order.insert(id, at: i + 1)
+      } else {
+        order.insert(id, at: 0)
+      }
+    } catch {
+      expect(
+        storages[id] == nil || after.map({ storages[$0] == nil || $0 == id }) ?? false,
+        "\(what) threw \(error) for a valid request")
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  /// A plain person edit: exactly predictable.
+  func edit(_ input: inout FuzzInput) {
+    let id = pickID(&input)
+    let range = pickRange(&input, in: id)
+    let text = pickText(&input)
+    let withBasis = input.byte() % 4 == 0
+    let basis: Int? = withBasis ? storages[id]?.version : nil
+    let what =
+      "try document.edit(\(describe(id)), range: \(describe(range)), with: \(literal(text))"
+      + (withBasis ? ", basis: \(describe(basis))" : "") + ")"
+    trace(what)
+    let old = before()
+    let valid =
+      storages[id].map {
+        $0.text.boundary(range.lowerBound, .utf16) != nil
+          && $0.text.boundary(range.upperBound, .utf16) != nil
+      } ?? false
+    do {
+      let result = try document.edit(id, range: range, with: text, basis: basis)
+      trace("  // version \(result.version), range \(describe(result.range))")
+      guard valid, var model = storages[id] else {
+        oracleFailed("\(what) accepted an invalid range or storage")
+      }
+      let n = text.utf16.count
+      let noOp = range.isEmpty && n == 0
+      expect(
+        result.version == model.version + (noOp ? 0 : 1),
+        "\(what): version \(model.version) -> \(result.version)")
+      expect(
+        result.range == range.lowerBound..<(range.lowerBound + n),
+        "\(what): landed at \(result.range)")
+      if noOp {
+        expect(result.events.isEmpty, "\(what): a no-op edit has events")
+      } else {
+        apply(range, n, to: id, text: text, what)
+        model = storages[id] ?? model
+        model.version += 1
+        storages[id] = model
+        apply(result.events, what)
+        personEdited(id)
+        if n > 0 {
+          keystroke = Keystroke(
+            storage: id, generation: model.generation, range: result.range, text: text)
+        }
+      }
+    } catch {
+      expect(!valid, "\(what) threw \(error) for a valid edit")
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  /// An edit with an origin or an old basis: transformed.
+  func originEdit(_ input: inout FuzzInput) {
+    let id = pickID(&input)
+    let origin: String? = input.byte() % 4 == 0 ? nil : input.pick(Self.origins)
+    let basis: Int? = input.bool() ? pickVersion(&input, id) : nil
+    // The range is in the editor's view: sometimes one of an older version.
+    let range = pickRange(&input, in: id)
+    let text = pickText(&input)
+    let what =
+      "try document.edit(\(describe(id)), range: \(describe(range)), with: \(literal(text)),"
+      + " origin: \(origin.map(literal) ?? "nil"), basis: \(describe(basis)))"
+    trace(what)
+    let old = before()
+    let oldVersion = storages[id]?.version ?? 0
+    do {
+      let result = try document.edit(id, range: range, with: text, origin: origin, basis: basis)
+      trace("  // version \(result.version), range \(describe(result.range))")
+      guard storages[id] != nil else { oracleFailed("\(what) succeeded for a missing storage") }
+      expect(
+        result.version >= oldVersion,
+        "\(what): version went back \(oldVersion) -> \(result.version)")
+      if result.version == oldVersion {
+        expect(range.isEmpty && text.isEmpty, "\(what) changed nothing: no version")
+      }
+      let records = follow(id, from: oldVersion, text: text, what)
+      apply(result.events, what)
+      if result.version != oldVersion { personEdited(id) }
+      if let model = storages[id], !text.isEmpty {
+        expect(
+          model.text.string(utf16: result.range) == text,
+          "\(what): \(literal(text)) is not at the reported \(result.range) in"
+            + " \(literal(model.text.string))")
+        if records != nil {
+          keystroke = Keystroke(
+            storage: id, generation: model.generation, range: result.range, text: text)
+        }
+      }
+    } catch {
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  func setExcluded(_ input: inout FuzzInput) {
+    let id = pickID(&input)
+    var range = pickRange(&input, in: id)
+    if Avoid.contains("setExcluded-pair"), let text = storages[id]?.text {
+      range =
+        snap(
+          range.lowerBound, text)..<max(snap(range.lowerBound, text), snap(range.upperBound, text))
+    }
+    let flag = input.byte() % 4 != 0
+    let what = "try document.setExcluded(\(flag), \(describe(id)), range: \(describe(range)))"
+    trace(what)
+    let old = before()
+    do {
+      try document.setExcluded(flag, id, range: range)
+      guard var model = storages[id], model.text.boundary(range.lowerBound, .utf16) != nil,
+        model.text.boundary(range.upperBound, .utf16) != nil
+      else {
+        oracleFailed(
+          "\(what) accepted a range out of bounds or inside a surrogate pair (DESIGN, Bad input)")
+      }
+      for i in range { model.excluded[i] = flag }
+      storages[id] = model
+    } catch {
+      expect(
+        !isValid(TextPosition(id, range.lowerBound))
+          || !isValid(TextPosition(id, range.upperBound)),
+        "\(what) threw \(error) for a valid range")
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  func isValid(_ position: TextPosition) -> Bool {
+    storages[position.storage]?.text.boundary(position.offset, .utf16) != nil
+  }
+
+  func select(_ input: inout FuzzInput) {
+    let selection = pickSelection(&input)
+    let what = "try document.select(\(describeSelection(selection)))"
+    trace(what)
+    let old = before()
+    do {
+      try document.select(selection)
+      expect(
+        selection.allSatisfy { isValid($0.start) && isValid($0.end) },
+        "\(what) accepted an invalid position")
+      expect(document.selection.count == selection.count, "\(what): selection count")
+    } catch {
+      expect(
+        !selection.allSatisfy { isValid($0.start) && isValid($0.end) },
+        "\(what) threw \(error) for a valid selection")
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  func setVisible(_ input: inout FuzzInput) {
+    var visible: [StorageID: Range<Int>] = [:]
+    for _ in 0..<input.int(below: 3) {
+      let id = pickID(&input)
+      visible[id] = pickRange(&input, in: id)
+    }
+    let entries = visible.sorted { $0.key < $1.key }.map {
+      "\(describe($0.key)): \(describe($0.value))"
+    }
+    let what =
+      "try document.setVisible([\(entries.isEmpty ? ":" : entries.joined(separator: ", "))])"
+    trace(what)
+    let old = before()
+    let valid = visible.allSatisfy {
+      isValid(TextPosition($0.key, $0.value.lowerBound))
+        && isValid(TextPosition($0.key, $0.value.upperBound))
+    }
+    do {
+      try document.setVisible(visible)
+      expect(valid, "\(what) accepted an invalid range")
+      expect(document.visible == visible, "\(what): visible is \(document.visible)")
+    } catch {
+      expect(!valid, "\(what) threw \(error) for valid ranges")
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  func startSession(_ input: inout FuzzInput) {
+    let scope = input.pick(ContextScope.allCases)
+    let surrounding: Int
+    switch input.byte() % 6 {
+    case 0, 1, 2: surrounding = 0
+    case 3: surrounding = 1 + input.int(below: 3)
+    case 4: surrounding = -1 - input.int(below: 3)
+    default: surrounding = input.pick([Int.max, Int.min, Int.max - 1, 1 << 40])
+    }
+    sessionCount += 1
+    let name = "s\(sessionCount)"
+    let what =
+      "let \(name) = try document.startSession(scope: .\(scope), surroundingParagraphs:"
+      + " \(surrounding))"
+    trace(what)
+    let old = before()
+    do {
+      let started = try document.startSession(scope: scope, surroundingParagraphs: surrounding)
+      expect(surrounding >= 0, "\(what) accepted a negative count")
+      var contexts: [UUID: ContextModel] = [:]
+      var lastPosition = -1
+      for (i, context) in started.contexts.enumerated() {
+        let contextName = "\(name).contexts[\(i)].id"
+        guard let storage = storages[context.storage] else {
+          oracleFailed("\(what): context for missing storage \(describe(context.storage))")
+        }
+        let position = order.firstIndex(of: context.storage) ?? -1
+        expect(position >= lastPosition, "\(what): contexts are not in document order")
+        lastPosition = position
+        let text = String(context.text)
+        expect(
+          storage.text.string(utf16: context.storageRange) == text,
+          "\(what): context \(i) text \(literal(text)) is not its storage range"
+            + " \(context.storageRange)")
+        expect(context.version == storage.version, "\(what): context \(i) version")
+        expect(
+          context.range.lowerBound >= 0 && context.range.upperBound <= context.text.utf16Count,
+          "\(what): context \(i) range \(context.range) is outside its text")
+        expect(context.contextVersion == 0, "\(what): context \(i) starts at a version")
+        let r = context.storageRange
+        expect(
+          isParagraphBoundary(r.lowerBound, storage.text)
+            && isParagraphBoundary(r.upperBound, storage.text),
+          "\(what): context \(i) \(r) does not fall on paragraph bounds in"
+            + " \(literal(storage.text.string))")
+        if scope == .fullDocument {
+          expect(
+            r == 0..<storage.text.utf16.count && !r.isEmpty,
+            "\(what): full-document context \(i) is \(r)")
+        }
+        contexts[context.id] = ContextModel(
+          id: context.id, storage: context.storage, generation: storage.generation,
+          text: TextModel(text), version: 0, name: contextName)
+        handedOut.append((context.id, contextName))
+        trace("  // \(contextName): \(describe(context.storage)) \(describe(r))")
+      }
+      if scope == .fullDocument {
+        expect(
+          started.contexts.count == order.filter { length($0) > 0 }.count,
+          "\(what): \(started.contexts.count) contexts for the full document")
+      }
+      session = SessionModel(
+        session: started, name: name, contexts: contexts, start: texts())
+      expect(document.isLive(started), "\(what): the new session is not live")
+    } catch {
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  /// `offset` moved off the middle of a surrogate pair (for FUZZ_AVOID).
+  func snap(_ offset: Int, _ text: TextModel) -> Int {
+    text.classify(offset, .utf16) == .inside ? offset - 1 : offset
+  }
+
+  /// Whether `offset` is 0, the end, or right after a paragraph separator.
+  func isParagraphBoundary(_ offset: Int, _ text: TextModel) -> Bool {
+    if offset == 0 || offset == text.utf16.count { return true }
+    guard let i = text.boundary(offset, .utf16) else { return false }
+    return text.separators.contains { $0.upperBound == i }
+  }
+
+  func replace(_ input: inout FuzzInput) {
+    let (contextID, contextName) = pickContext(&input)
+    let context = session?.contexts[contextID]
+    let contextLength = context?.text.utf16.count ?? 0
+    let range: Range<Int>
+    if let context, input.byte() % 4 != 0 {
+      range = Self.validRange(&input, in: context.text)
+    } else {
+      range = input.range(
+        length: contextLength,
+        interesting: context?.text.interestingOffsets(.utf16, limit: 16) ?? [])
+    }
+    let text = pickText(&input)
+    let basis: Int?
+    switch input.byte() % 6 {
+    case 0, 1, 2: basis = nil
+    case 3: basis = context?.version ?? 0
+    case 4: basis = (context?.version ?? 0) - 1 - input.int(below: 3)
+    default: basis = input.pick([-1, Int.min, Int.max, 100])
+    }
+    let policy: ReplacementPolicy = input.byte() % 3 == 0 ? .merge : .refuse
+    let what =
+      "try document.replace(context: \(contextName), range: \(describe(range)), with:"
+      + " \(literal(text)), basis: \(describe(basis)), policy: .\(policy))"
+    trace(what)
+    let old = before()
+    let live = try? document.liveContext(contextID)
+    let storageID = context?.storage
+    let oldVersion = storageID.flatMap { storages[$0]?.version } ?? 0
+    let oldExcluded = storageID.flatMap { storages[$0]?.excluded } ?? []
+    let oldLength = storageID.map { length($0) } ?? 0
+    // Without basis the replacement is predictable, and so is its refusal.
+    var expected: Range<Int>? = nil
+    var mustSucceed = false
+    if let live, let storage = storageID.flatMap({ storages[$0] }),
+      basis == nil || basis == context?.version
+    {
+      let start = live.storageRange.lowerBound
+      if range.lowerBound >= 0 && range.upperBound <= live.storageRange.count {
+        let target = (start + range.lowerBound)..<(start + range.upperBound)
+        expected = target
+        let onBoundaries =
+          storage.text.boundary(target.lowerBound, .utf16) != nil
+          && storage.text.boundary(target.upperBound, .utf16) != nil
+        let excluded =
+          target.isEmpty
+          ? target.lowerBound > 0 && target.lowerBound < oldExcluded.count
+            && oldExcluded[target.lowerBound - 1] && oldExcluded[target.lowerBound]
+          : oldExcluded[target].contains(true)
+        mustSucceed = onBoundaries && !excluded
+      }
+    }
+    do {
+      let result = try document.replace(
+        context: contextID, range: range, with: text, basis: basis, policy: policy)
+      trace("  // landed at \(describe(result.storageRange)), \(result.events.count) events")
+      guard var session, var replaced = session.contexts[contextID], let live,
+        let storageID
+      else { oracleFailed("\(what) succeeded for a context that is not live") }
+      expect(result.storage == storageID, "\(what): replaced in \(describe(result.storage))")
+      let n = text.utf16.count
+      expect(
+        result.storageRange.count == n, "\(what): landed at \(result.storageRange) for \(n) units")
+      if let expected {
+        expect(
+          result.storageRange.lowerBound == expected.lowerBound,
+          "\(what): landed at \(result.storageRange), expected at \(expected.lowerBound)")
+      }
+      let noOp = range.isEmpty && text.isEmpty
+      let records = follow(storageID, from: oldVersion, text: text, what)
+      guard let storage = storages[storageID] else { oracleFailed("\(what): storage vanished") }
+      if let expected, records == nil {
+        // No records: the exact prediction.
+        var model = TextModel(String(old.content.storages[storageID]?.text ?? Rope()))
+        _ = model.replace(utf16: expected, with: text)
+        expect(model == storage.text, "\(what): text is not the predicted one")
+      }
+      if !text.isEmpty {
+        expect(
+          storage.text.string(utf16: result.storageRange) == text,
+          "\(what): \(literal(text)) is not at \(result.storageRange) in"
+            + " \(literal(storage.text.string))")
+      }
+      // Where it landed held no excluded text (before the change).
+      let deleted = oldLength + n - storage.text.utf16.count
+      let landed = result.storageRange.lowerBound..<(result.storageRange.lowerBound + deleted)
+      let p = landed.lowerBound
+      if deleted == 0 && records?.count == 1 && p > 0 && p < oldExcluded.count {
+        expect(
+          !(oldExcluded[p - 1] && oldExcluded[p]), "\(what) inserted inside excluded text at \(p)")
+      }
+      if deleted > 0 && landed.upperBound <= oldExcluded.count {
+        expect(
+          !oldExcluded[landed].contains(true) || records.map({ $0.count > 1 }) ?? true,
+          "\(what) replaced excluded text at \(landed)")
+      }
+      // The replaced context: its text changes by the records, relative to
+      // its start; it heard no event of its own.
+      if noOp {
+        expect(result.contextVersion == replaced.version, "\(what): a no-op bumped the context")
+      } else {
+        expect(
+          result.contextVersion == replaced.version + 1,
+          "\(what): context version \(replaced.version) -> \(result.contextVersion)")
+        if let records {
+          for record in records {
+            let r = record.range
+            let start = live.storageRange.lowerBound
+            let relative = (r.lowerBound - start)..<(r.upperBound - start)
+            expect(
+              relative.lowerBound >= 0 && relative.upperBound <= replaced.text.utf16.count
+                && replaced.text.replace(
+                  utf16: relative, with: record.insertedLength == 0 ? "" : text),
+              "\(what): record \(r) is outside context \(live.storageRange)")
+          }
+        } else if let now = try? document.liveContext(contextID) {
+          replaced.text = TextModel(String(now.text))
+        }
+        replaced.version = result.contextVersion
+        session.contexts[contextID] = replaced
+        if session.streaming != nil {
+          session.streaming? += 1
+        } else {
+          session.undoCount += 1
+        }
+        session.redoCount = 0
+        session.redoSnapshots = []
+        session.reverted = false
+      }
+      self.session = session
+      apply(result.events, what, skipping: contextID)
+    } catch {
+      expect(!mustSucceed, "\(what) threw \(error) for a valid replacement without basis")
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  func toolSelect(_ input: inout FuzzInput) {
+    let (contextID, contextName) = pickContext(&input)
+    let length = session?.contexts[contextID]?.text.utf16.count ?? 0
+    let ranges = (0..<input.int(below: 3)).map { _ in input.range(length: length) }
+    let what =
+      "try document.toolSelect(context: \(contextName), ranges: \(ranges.map(describe)))"
+    trace(what)
+    let old = before()
+    let live = try? document.liveContext(contextID)
+    do {
+      let selection = try document.toolSelect(context: contextID, ranges: ranges)
+      guard let live else { oracleFailed("\(what) succeeded for a context that is not live") }
+      expect(selection == document.selection, "\(what): returned \(selection)")
+      let start = live.storageRange.lowerBound
+      let expected = ranges.map {
+        SelectionRange(live.storage, (start + $0.lowerBound)..<(start + $0.upperBound))
+      }
+      expect(selection == expected, "\(what): selection \(selection), expected \(expected)")
+    } catch {
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  func setState(_ input: inout FuzzInput) {
+    let next = input.pick(WritingToolsState.allCases)
+    let what = "try document.setState(.\(next))"
+    trace(what)
+    let old = before()
+    do {
+      try document.setState(next)
+      guard var session else { oracleFailed("\(what) succeeded without a session") }
+      expect(session.state.canMove(to: next), "\(what) from .\(session.state)")
+      if session.state == .interactiveStreaming && next != .interactiveStreaming {
+        session.closeGroup()
+      }
+      if next == .interactiveStreaming && session.streaming == nil { session.streaming = 0 }
+      session.state = next
+      self.session = session
+      expect(document.writingToolsState == next, "\(what): state")
+    } catch {
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  /// The model after an undo, redo or revert: the changed storages taken
+  /// from the engine (their records checked), contexts through the events.
+  func followSessionEdit(
+    _ versions: [StorageID: Int], _ events: [DocumentEvent], _ what: String
+  ) {
+    for (id, oldVersion) in versions {
+      guard let storage = storage(id), storage.version != oldVersion else { continue }
+      _ = follow(id, from: oldVersion, text: nil, what)
+    }
+    apply(events, what)
+  }
+
+  /// Whether storage `id` is the session's (there when it started) and
+  /// only the tool edited it since.
+  func isToolOnly(_ id: StorageID) -> Bool {
+    guard let session, let model = storages[id], let start = session.start[id] else {
+      return false
+    }
+    return start.generation == model.generation
+      && !session.personEdited.contains(model.generation)
+  }
+
+  /// Oracle 4: every storage that only the tool edited is back at its text
+  /// of the session start.
+  func expectSessionStart(_ what: String) {
+    guard let session else { return }
+    for (id, model) in storages where isToolOnly(id) {
+      guard let start = session.start[id] else { continue }
+      expect(
+        model.text.string == start.text,
+        "\(what): \(describe(id)), which only the tool edited, is"
+          + " \(literal(model.text.string)), not its text at the session start"
+          + " \(literal(start.text))")
+    }
+  }
+
+  /// Oracle 4: the session's undo, redo and revert leave every storage that
+  /// is not the session's (added since it started, or removed and added
+  /// again) as it was before the call.
+  func expectOthersUnchanged(
+    _ old: [StorageID: (generation: Int, text: String)], _ what: String
+  ) {
+    for (id, model) in storages {
+      if session?.start[id]?.generation == model.generation { continue }
+      guard let previous = old[id], previous.generation == model.generation else { continue }
+      expect(
+        model.text.string == previous.text,
+        "\(what) changed \(describe(id)), which is not the session's (added since it started):"
+          + " \(literal(previous.text)) -> \(literal(model.text.string))")
+    }
+  }
+
+  func undo(redo: Bool) {
+    if redo && Avoid.contains("redo-after-revert") && session?.reverted == true { return }
+    let what = redo ? "try document.redo()" : "try document.undo()"
+    trace(what)
+    let old = before()
+    let versions = storages.mapValues(\.version)
+    let textsBefore = texts()
+    do {
+      let events = redo ? try document.redo() : try document.undo()
+      guard self.session != nil else { oracleFailed("\(what) succeeded without a session") }
+      // Undo and redo are the session's edits, not the person's.
+      followSessionEdit(versions, events, what)
+      guard var session else { oracleFailed("\(what): the session vanished") }
+      session.closeGroup()
+      if session.state == .interactiveStreaming { session.streaming = 0 }
+      var snapshot: [StorageID: (generation: Int, text: String)]? = nil
+      if redo && session.redoCount > 0 {
+        session.redoCount -= 1
+        session.undoCount += 1
+        snapshot = session.redoSnapshots.popLast()
+      } else if !redo && session.undoCount > 0 {
+        session.undoCount -= 1
+        session.redoCount += 1
+        session.redoSnapshots.append(textsBefore)
+      }
+      self.session = session
+      expectOthersUnchanged(textsBefore, what)
+      if let snapshot {
+        // Redo gives back exactly the text before the undo.
+        for (id, model) in storages where isToolOnly(id) {
+          guard let then = snapshot[id], then.generation == model.generation else { continue }
+          expect(
+            model.text.string == then.text,
+            "\(what): \(describe(id)), which only the tool edited, is"
+              + " \(literal(model.text.string)), not its text before the undo \(literal(then.text))"
+          )
+        }
+      }
+      if !redo && session.undoCount == 0 {
+        expectSessionStart(what + " (every group undone)")
+      }
+    } catch {
+      expect(session == nil, "\(what) threw \(error) in a session")
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  func revert() {
+    let what = "try document.revert()"
+    trace(what)
+    let old = before()
+    let versions = storages.mapValues(\.version)
+    let textsBefore = texts()
+    let stroke = keystroke
+    do {
+      let (count, events) = try document.revert()
+      trace("  // reverted \(count)")
+      guard var session else { oracleFailed("\(what) succeeded without a session") }
+      // Oracle 5: the person's last keystroke, untouched since, stays.
+      if let stroke, let model = storages[stroke.storage], model.generation == stroke.generation,
+        let oldVersion = versions[stroke.storage],
+        let records = records(stroke.storage, since: oldVersion)
+      {
+        var range = stroke.range
+        for record in records {
+          let edge = Edge(record)
+          expect(
+            !edge.touches(range),
+            "\(what) touched the person's keystroke \(literal(stroke.text)) at \(range)"
+              + " (record \(record.range) -> \(record.insertedLength))")
+          range = edge.range(range)
+        }
+      }
+      followSessionEdit(versions, events, what)
+      if let stroke = keystroke, let model = storages[stroke.storage] {
+        expect(
+          model.text.string(utf16: stroke.range) == stroke.text,
+          "\(what): the person's keystroke \(literal(stroke.text)) is not at \(stroke.range) in"
+            + " \(literal(model.text.string))")
+      }
+      session = self.session ?? session
+      session.redoCount = 0
+      session.redoSnapshots = []
+      session.reverted = true
+      self.session = session
+      expectOthersUnchanged(textsBefore, what)
+      expectSessionStart(what)
+    } catch {
+      expect(session == nil, "\(what) threw \(error) in a session")
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  func mark(_ input: inout FuzzInput) {
+    let (contextID, contextName) = pickContext(&input)
+    let text = session?.contexts[contextID]?.text
+    let length = text?.utf16.count ?? 0
+    var ranges = (0..<input.int(below: 3)).map { _ in input.range(length: length) }
+    if Avoid.contains("mark-pair"), let text {
+      ranges = ranges.map {
+        snap($0.lowerBound, text)..<max(snap($0.lowerBound, text), snap($0.upperBound, text))
+      }
+    }
+    let kind: MarkKind = input.bool() ? .hidden : .underline(input.text(maxPieces: 2))
+    let what =
+      "try document.mark(context: \(contextName), ranges: \(ranges.map(describe)), as: \(kind))"
+    trace(what)
+    let old = before()
+    let live = try? document.liveContext(contextID)
+    do {
+      let marks = try document.mark(context: contextID, ranges: ranges, as: kind)
+      guard let live else { oracleFailed("\(what) succeeded for a context that is not live") }
+      expect(marks.count == ranges.count, "\(what): \(marks.count) marks")
+      for (mark, range) in zip(marks, ranges) {
+        let start = live.storageRange.lowerBound
+        expect(
+          isValid(TextPosition(live.storage, start + range.lowerBound))
+            && isValid(TextPosition(live.storage, start + range.upperBound)),
+          "\(what) accepted a range inside a surrogate pair (DESIGN, Bad input)")
+        expect(
+          mark.storage == live.storage
+            && mark.range == (start + range.lowerBound)..<(start + range.upperBound),
+          "\(what): mark \(mark) for \(range)")
+      }
+    } catch {
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  func mapAndTouched(_ input: inout FuzzInput) {
+    let id = pickID(&input)
+    let version = pickVersion(&input, id)
+    let storage = self.storage(id)
+    let records = records(id, since: version)
+    // The length of the text at `version`.
+    let oldLength = records.map {
+      length(id) - $0.reduce(0) { $0 + $1.insertedLength - $1.range.count }
+    }
+    let offset = input.offset(length: oldLength ?? length(id))
+    let assoc = input.pick([1, -1, 0, Int.min, Int.max, 2])
+    var what =
+      "try document.map(\(describe(id)), \(offset), from: \(version), assoc: \(assoc))"
+    trace(what)
+    var old = before()
+    do {
+      let mapped = try document.map(id, offset, from: version, assoc: assoc)
+      trace("  // \(mapped)")
+      guard let records, let oldLength else {
+        oracleFailed("\(what) answered for an unknown storage or version")
+      }
+      guard offset >= 0 && offset <= oldLength else {
+        oracleFailed("\(what) answered for an offset outside 0...\(oldLength)")
+      }
+      let expected = sequentialMap(offset, through: records, assoc: assoc)
+      expect(
+        mapped == expected,
+        "\(what) = \(mapped), sequentially \(expected) through"
+          + " \(records.map { "\($0.range)->\($0.insertedLength)" })")
+    } catch {
+      expect(
+        storage == nil || records == nil || offset < 0 || offset > (oldLength ?? 0),
+        "\(what) threw \(error) for a valid question")
+      expectUnchanged(old, what, error)
+    }
+    var range = input.range(length: oldLength ?? length(id))
+    if Avoid.contains("touched-range"), let oldLength {
+      range = min(max(range.lowerBound, 0), oldLength)..<min(max(range.upperBound, 0), oldLength)
+    }
+    what = "try document.touched(\(describe(id)), \(describe(range)), since: \(version))"
+    trace(what)
+    old = before()
+    do {
+      let touched = try document.touched(id, range, since: version)
+      trace("  // \(touched)")
+      guard let records, let oldLength else {
+        oracleFailed("\(what) answered for an unknown storage or version")
+      }
+      expect(
+        range.lowerBound >= 0 && range.upperBound <= oldLength,
+        "\(what) answered for a range outside 0...\(oldLength) (DESIGN, Bad input)")
+      do {
+        let (certainly, possibly) = touches(range, records, oldLength)
+        expect(
+          (!certainly || touched) && (possibly || !touched),
+          "\(what) = \(touched), but the records \(records.map { "\($0.range)->\($0.insertedLength)" })"
+            + (certainly ? " deleted in it or left text inserted inside it" : " never touched it"))
+      }
+    } catch {
+      expect(
+        storage == nil || records == nil || range.lowerBound < 0
+          || range.upperBound > (oldLength ?? 0),
+        "\(what) threw \(error) for a known storage and version")
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  /// Whether `records` touched `range` of a text of `length` units: for
+  /// certain (a unit of it is gone, or inserted text is inside it now), and
+  /// possibly (some record touched it on the way). For an empty range,
+  /// both are whether the units on both sides are gone.
+  func touches(
+    _ range: Range<Int>, _ records: ArraySlice<ChangeRecord>, _ length: Int
+  ) -> (certainly: Bool, possibly: Bool) {
+    // The units as identities: old ones 0..<length, new ones negative.
+    var units = Array(0..<length)
+    var fresh = -1
+    var possibly = false
+    var tracked = range
+    for record in records {
+      let edge = Edge(record)
+      if !range.isEmpty && edge.touches(tracked) { possibly = true }
+      tracked = edge.range(tracked)
+      let inserted = (0..<record.insertedLength).map { _ in
+        fresh -= 1
+        return fresh
+      }
+      guard record.range.lowerBound >= 0 && record.range.upperBound <= units.count else {
+        return (false, true)
+      }
+      units.replaceSubrange(record.range, with: inserted)
+    }
+    let present = Set(units.filter { $0 >= 0 })
+    if range.isEmpty {
+      let p = range.lowerBound
+      let both = p > 0 && p < length && !present.contains(p - 1) && !present.contains(p)
+      return (both, both)
+    }
+    let allPresent = range.allSatisfy { present.contains($0) }
+    var contiguous = true
+    if allPresent, let first = units.firstIndex(of: range.lowerBound),
+      let last = units.firstIndex(of: range.upperBound - 1)
+    {
+      contiguous = last - first == range.count - 1
+    }
+    let certainly = !allPresent || !contiguous
+    return (certainly, possibly || certainly)
+  }
+
+  func pinOrUnpin(_ input: inout FuzzInput) {
+    let id = pickID(&input)
+    let version = pickVersion(&input, id)
+    if input.bool() {
+      let what = "try document.pin(\(describe(id)), version: \(version))"
+      trace(what)
+      let old = before()
+      let known = records(id, since: version) != nil
+      do {
+        try document.pin(id, version: version)
+        expect(known, "\(what) pinned an unknown version")
+      } catch {
+        expect(!known, "\(what) threw \(error) for a known version")
+        expectUnchanged(old, what, error)
+      }
+      checkAll(what)
+    } else {
+      let what = "document.unpin(\(describe(id)), version: \(version))"
+      trace(what)
+      document.unpin(id, version: version)
+      checkAll(what)
+    }
+  }
+
+  /// The rest: ending the session, reading, contexts of a snapshot with an
+  /// unchecked selection, locating document offsets, removing marks.
+  func misc(_ input: inout FuzzInput) {
+    switch input.byte() % 6 {
+    case 0:
+      trace("document.endSession()")
+      document.endSession()
+      session = nil
+      checkAll("endSession()")
+    case 1:
+      let (contextID, contextName) = pickContext(&input)
+      let what = "try document.liveContext(\(contextName))"
+      trace(what)
+      do {
+        let live = try document.liveContext(contextID)
+        expect(session?.contexts[contextID] != nil, "\(what) answered for a dead context")
+        _ = live
+      } catch {
+        expect(session?.contexts[contextID] == nil, "\(what) threw \(error) for a live one")
+      }
+    case 2:
+      // contexts(for:) on a snapshot, with a selection nobody validated.
+      let content = document.content
+      let scope = input.pick(ContextScope.allCases)
+      let selection = pickSelection(&input)
+      var visible: [StorageID: Range<Int>] = [:]
+      if input.bool() {
+        let id = pickID(&input)
+        visible[id] = pickRange(&input, in: id)
+      }
+      let surrounding = input.offset(length: 3)
+      let what =
+        "try document.content.contexts(for: .\(scope), selection: \(describeSelection(selection)),"
+        + " visible: \(visible), surroundingParagraphs: \(surrounding))"
+      trace(what)
+      do {
+        let contexts = try content.contexts(
+          for: scope, selection: selection, visible: visible,
+          surroundingParagraphs: surrounding)
+        for context in contexts {
+          guard let storage = storages[context.storage] else {
+            oracleFailed("\(what): a context of a missing storage")
+          }
+          expect(
+            storage.text.string(utf16: context.storageRange) == String(context.text),
+            "\(what): a context's text is not its storage range")
+        }
+      } catch {
+        trace("  // threw \(error)")
+      }
+    case 3:
+      let total = order.reduce(0) { $0 + length($1) }
+      let offset = input.offset(length: total)
+      let bias: Bias = input.bool() ? .left : .right
+      let what = "try document.content.locate(\(offset), bias: .\(bias))"
+      trace(what)
+      do {
+        let (id, local) = try document.content.locate(offset, bias: bias)
+        guard let position = order.firstIndex(of: id) else {
+          oracleFailed("\(what) located a missing storage")
+        }
+        let start = order[..<position].reduce(0) { $0 + length($1) }
+        expect(
+          local >= 0 && local <= length(id) && start + local == offset,
+          "\(what) = (\(describe(id)), \(local))")
+      } catch {
+        expect(
+          offset < 0 || offset > total || order.isEmpty,
+          "\(what) threw \(error) for an offset in the document")
+      }
+    case 4:
+      let ids: Set<Int>? =
+        input.bool()
+        ? nil
+        : Set(
+          (0..<input.int(below: 3)).map { _ in
+            input.int(below: 6)
+          })
+      trace("document.removeMarks(\(ids.map { "\($0.sorted())" } ?? "nil"))")
+      document.removeMarks(ids)
+      if let ids {
+        expect(!document.marks.contains { ids.contains($0.id) }, "removeMarks left some")
+      } else {
+        expect(document.marks.isEmpty, "removeMarks(nil) left some")
+      }
+      checkAll("removeMarks")
+    default:
+      if let live = session?.session {
+        expect(document.isLive(live), "the model's session is not live")
+      }
+      _ = document.writingToolsState
+      _ = document.visible
+    }
+  }
+}
+
+// MARK: - Entry points
+
+/// The program's entry point (SwiftPM links `main` to `<Module>_main`):
+/// libFuzzer's driver, testing `fuzz`.
+@_cdecl("FuzzDocument_main")
+public func entry(
+  _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+) -> CInt {
+  runFuzzer(argc, argv) { data, size in data.map { fuzz($0, size) } ?? 0 }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  var input = FuzzInput(data, size)
+  let harness = Harness(keepsAllHistory: input.byte() % 4 == 0)
+  harness.run(&input)
+  return 0
+}
