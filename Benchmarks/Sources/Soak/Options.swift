@@ -18,6 +18,9 @@ enum Part: String, CaseIterable, Sendable {
   /// In sessions: the person editing while the tool replaces on an older
   /// context version.
   case mixed
+  /// In mixed sessions: a peer's insertion on the version the context was
+  /// made at.
+  case sessionPeer = "session-peer"
   /// Snapshot, locate and live-context queries.
   case reads
   /// The comparison of the text around every edit with the model.
@@ -31,12 +34,17 @@ struct Options: Sendable {
   var tasks = 4
   var seed = UInt64.random(in: 0...999_999)
   var checkEvery = 0
+  /// Per mille of task 0's steps that run a Writing Tools session.
+  var sessions = 20
   var json = false
+  /// A storage whose engine calls are printed to standard error, as Swift.
+  var trace: String? = nil
   var skip: Set<Part> = []
 
   static let usage = """
     usage: Soak [--ops N] [--megabytes M] [--storages S] [--tasks T] [--seed N]
-                [--check-every K] [--skip PART,…] [--json]
+                [--check-every K] [--sessions P] [--skip PART,…] [--json]
+                [--trace ID]
 
     Runs N random operations (default 1,000,000) from T tasks (default 4) on
     one Document of M decimal megabytes (default 100) in S storages (default
@@ -46,8 +54,12 @@ struct Options: Sendable {
 
     --seed N        the run's seed (printed; default random); task t and
                     storage i draw from their own streams of it
+    --sessions P    per mille of task 0's steps that run a Writing Tools
+                    session of 1 to 30 operations (default 20)
     --skip PART,…   leave out: \(Part.allCases.map(\.rawValue).joined(separator: ", "))
     --json          also print one machine-readable line
+    --trace ID      print the engine calls on storage ID (s000, s001, …) to
+                    standard error, as Swift, to reduce a failure
     """
 
   static func parse(_ arguments: [String]) -> Options {
@@ -77,7 +89,9 @@ struct Options: Sendable {
         guard let seed = UInt64(text) else { fail("--seed needs an unsigned integer") }
         options.seed = seed
       case "--check-every": options.checkEvery = number(argument, minimum: 0)
+      case "--sessions": options.sessions = min(1000, number(argument, minimum: 0))
       case "--json": options.json = true
+      case "--trace": options.trace = value(argument)
       case "--skip":
         for name in value(argument).split(separator: ",") {
           guard let part = Part(rawValue: String(name)) else { fail("unknown part \(name)") }

@@ -23,19 +23,34 @@ extension Worker {
       try document.select([SelectionRange(id, lo..<hi)])
     }
     let paragraphs = random.int(0...2)
+    // Sometimes every storage gets a context, so that the other tasks' edits
+    // move live contexts while this one replaces in its own.
+    let scope: ContextScope = random.percent(15) ? .fullDocument : .userSelection
     let session = try call(.startSession, "startSession") {
-      try document.startSession(scope: .userSelection, surroundingParagraphs: paragraphs)
+      try document.startSession(scope: scope, surroundingParagraphs: paragraphs)
     }
-    guard session.contexts.count == 1, let context = session.contexts.first else {
-      throw failure("\(session.contexts.count) contexts for the selection \(id) \(lo)..<\(hi)")
+    let found = session.contexts.filter { $0.storage == id }
+    guard found.count == 1, let context = found.first,
+      scope == .fullDocument || session.contexts.count == 1
+    else {
+      throw failure(
+        "\(session.contexts.count) contexts (\(found.count) in \(id)) for \(scope) with the"
+          + " selection \(id) \(lo)..<\(hi)")
     }
-    try checkContext(k, context, selection: lo..<hi)
+    trace(k, "try d.select([SelectionRange(\"\(id)\", \(lo)..<\(hi))])")
+    trace(
+      k,
+      "let c = try d.startSession(scope: .\(scope), surroundingParagraphs: \(paragraphs))"
+        + ".contexts.first { $0.storage == \"\(id)\" }!.id  // \(context.storageRange),"
+        + " version \(context.version), text \(literal(String(context.text)))")
+    try checkContext(k, context, selection: lo..<hi, scope: scope)
     if options.runs(.mixed) && random.percent(40) {
       try mixedBurst(k, context)
     } else {
       try toolBurst(k, context)
     }
     try call(.endSession, "endSession") { document.endSession() }
+    trace(k, "d.endSession()")
     if random.percent(10) {
       // A replacement after the session ended.
       let (outcome, elapsed) = try attempt {
@@ -52,7 +67,9 @@ extension Worker {
 
   /// The context of a one-storage selection: the storage, version, text,
   /// paragraph bounds, and where the selection is in it.
-  func checkContext(_ k: Int, _ context: WritingContext, selection: Range<Int>) throws {
+  func checkContext(
+    _ k: Int, _ context: WritingContext, selection: Range<Int>, scope: ContextScope
+  ) throws {
     let model = slots[k].model
     let bounds = context.storageRange
     let start = bounds.lowerBound
@@ -71,10 +88,10 @@ extension Worker {
     if let m = firstMismatch(context.text, model[bounds]) {
       throw failure("context text of \(slots[k].id) \(bounds) differs from the model at \(m)")
     }
-    if selection.isEmpty {
-      // A caret: the whole storage.
+    if scope == .fullDocument || selection.isEmpty {
+      // The whole storage (for a caret, or every storage).
       guard bounds == 0..<model.count && context.range == selection else {
-        throw failure("caret \(selection.lowerBound): context \(bounds), range \(context.range)")
+        throw failure("\(scope) \(selection): context \(bounds), range \(context.range)")
       }
       return
     }
@@ -102,6 +119,12 @@ extension Worker {
   /// The live context, checked against the model.
   func live(_ k: Int, _ context: UUID) throws -> LiveContext {
     let live = try call(.liveContext, "liveContext") { try document.liveContext(context) }
+    try checkLive(k, live)
+    return live
+  }
+
+  /// A live context of storage `k`, against the model.
+  func checkLive(_ k: Int, _ live: LiveContext) throws {
     let range = live.storageRange
     guard
       live.storage == slots[k].id && 0 <= range.lowerBound
@@ -109,32 +132,62 @@ extension Worker {
     else {
       throw failure("liveContext: \(live.storage) \(range), length \(slots[k].model.count)")
     }
-    if let m = firstMismatch(live.text, slots[k].model[range]) {
-      throw failure("liveContext: the text of \(range) differs from the model at \(m)")
+    // A big context (a whole storage) is compared at both ends.
+    let parts =
+      range.count <= 4096
+      ? [0..<range.count]
+      : [
+        0..<slots[k].model.boundary(range.lowerBound + 512) - range.lowerBound,
+        slots[k].model.boundary(range.upperBound - 512) - range.lowerBound..<range.count,
+      ]
+    for part in parts {
+      let text: Rope
+      do {
+        text = part.count == range.count ? live.text : try live.text.slice(part)
+      } catch {
+        throw failure("liveContext: slicing its text at \(part) threw \(error)")
+      }
+      let model = slots[k].model[
+        (range.lowerBound + part.lowerBound)..<(range.lowerBound + part.upperBound)]
+      if let m = firstMismatch(text, model) {
+        throw failure(
+          "liveContext: the text of \(range) differs from the model at \(part.lowerBound + m)")
+      }
     }
-    return live
   }
 
   /// Applies a replacement that the engine made to the model: its text
   /// landed at `result.storageRange`, and it deleted as many units as the
   /// length says, which must be the units `replaced` (what the tool saw).
+  ///
+  /// A replacement on an older basis may be split into pieces (one version
+  /// each) around a peer's insertion at its start: the tool's text goes
+  /// before the peer's (party order), the deletion after it. Those are
+  /// applied record by record from the storage's change log, and checked:
+  /// the deleted pieces, in order, are what the tool saw; no piece is empty.
+  ///
+  /// - Returns: the edits made, for the mapping rule.
   func applyReplacement(
     _ k: Int, _ result: ReplacementResult, _ units: [UInt16], replaced: ArraySlice<UInt16>,
     lengthBefore: Int, expectedStart: Int?, what: @autoclosure () -> String
-  ) throws {
+  ) throws -> [Step] {
     let storage = try storage(k)
     let n = units.count
     let lo = result.storageRange.lowerBound
     let deleted = lengthBefore + n - storage.length
     let noop = replaced.isEmpty && units.isEmpty
+    let made = storage.version - slots[k].version
+    guard result.storage == slots[k].id && result.storageRange.count == n else {
+      throw failure("\(what()): \(result.storage) \(result.storageRange); expected \(n) units")
+    }
+    if made > 1 && expectedStart == nil {
+      return try applyPieces(k, storage, result, units, replaced: replaced, what: what())
+    }
     let version = slots[k].version + (noop ? 0 : 1)
-    guard
-      result.storage == slots[k].id && result.storageRange.count == n
-        && storage.version == version
-    else {
+    guard storage.version == version else {
       throw failure(
         "\(what()): \(result.storage) \(result.storageRange), version \(storage.version);"
-          + " expected \(n) units, version \(version)")
+          + " expected version \(version)")
     }
     guard
       deleted >= 0 && lo >= 0 && lo + deleted <= lengthBefore
@@ -153,6 +206,59 @@ extension Worker {
     slots[k].model.replaceSubrange(lo..<(lo + deleted), with: units)
     slots[k].version = version
     try spotCheck(k, result.storageRange, "after the \(what())")
+    return noop ? [] : [Step(s: lo, e: lo + deleted, n: n)]
+  }
+
+  /// A replacement that transformation split into pieces, applied from the
+  /// records it made (the pieces from the last to the first; the first
+  /// carries the text).
+  func applyPieces(
+    _ k: Int, _ storage: TextStorage, _ result: ReplacementResult, _ units: [UInt16],
+    replaced: ArraySlice<UInt16>, what: @autoclosure () -> String
+  ) throws -> [Step] {
+    let records: ArraySlice<ChangeRecord>
+    do {
+      records = try storage.changes.records(since: slots[k].version)
+    } catch {
+      throw failure("\(what()): the records since \(slots[k].version) are gone: \(error)")
+    }
+    let pieces = records.map { "\($0.range)→\($0.insertedLength)" }.joined(separator: ", ")
+    var deleted: [[UInt16]] = []
+    var steps: [Step] = []
+    for (j, record) in records.enumerated() {
+      let range = record.range
+      let inserted = j == records.count - 1 ? units : []
+      guard
+        range.lowerBound >= 0 && range.upperBound <= slots[k].model.count
+          && slots[k].model.isBoundary(range.lowerBound)
+          && slots[k].model.isBoundary(range.upperBound)
+          && record.insertedLength == inserted.count
+      else {
+        throw failure("\(what()): split into the pieces \(pieces), which do not apply")
+      }
+      deleted.append(Array(slots[k].model[range]))
+      slots[k].model.replaceSubrange(range, with: inserted)
+      steps.append(Step(s: range.lowerBound, e: range.upperBound, n: inserted.count))
+    }
+    slots[k].version = storage.version
+    refusals["replace split into pieces (applied)", default: 0] += 1
+    guard deleted.reversed().joined().elementsEqual(replaced),
+      records.last?.range.lowerBound == result.storageRange.lowerBound
+    else {
+      throw failure(
+        "\(what()): split into the pieces \(pieces), landing at \(result.storageRange), which"
+          + " delete \"" + excerpt(Array(deleted.reversed().joined())) + "\"; the tool saw \""
+          + excerpt(replaced) + "\"")
+    }
+    if records.contains(where: { $0.range.isEmpty && $0.insertedLength == 0 }) {
+      throw failure(
+        "ENGINE DEFECT: \(what()) was split into the pieces \(pieces), one of them empty: a"
+          + " version that changes nothing, and `storageRange` \(result.storageRange) is not"
+          + " where it deleted (rerun with --skip session-peer to leave out the peer's"
+          + " insertions in sessions)")
+    }
+    try spotCheck(k, result.storageRange, "after the \(what())")
+    return steps
   }
 
   /// A replacement of the tool that must be refused and change nothing.
@@ -178,6 +284,10 @@ extension Worker {
       try document.replace(context: context, range: range, with: "tool", basis: basis)
     }
     tally.add(.toolHostile, elapsed)
+    trace(
+      k,
+      "_ = try? d.replace(context: \(context == live.id ? "c" : "UUID()"), range: \(range), with:"
+        + " \"tool\", basis: \(basis.map(String.init) ?? "nil"))  // \(outcome)")
     switch outcome {
     case .success(let result):
       throw failure(
@@ -191,6 +301,8 @@ extension Worker {
   /// then undo of every group (and redo), or revert, or nothing.
   func toolBurst(_ k: Int, _ context: WritingContext) throws {
     let startText = slots[k].model
+    let queries = mapQueries(startText)
+    var steps: [Step] = []
     var applied = 0
     var groups = 0
     var state = WritingToolsState.inactive
@@ -198,6 +310,7 @@ extension Worker {
     var last: Range<Int>? = nil
     func setState(_ next: WritingToolsState) throws {
       try call(.setState, "setState(\(next))") { try document.setState(next) }
+      trace(k, "try d.setState(.\(next))")
       if state == .interactiveStreaming && next != .interactiveStreaming && groupHasReplacements {
         groups += 1
       }
@@ -242,7 +355,12 @@ extension Worker {
       let result = try call(.toolReplace, what) {
         try document.replace(context: context.id, range: a..<b, with: text, basis: basis)
       }
-      try applyReplacement(
+      trace(
+        k,
+        "try d.replace(context: c, range: \(a)..<\(b), with: \(literal(text)), basis:"
+          + " \(basis.map(String.init) ?? "nil"))  // \(result.storageRange),"
+          + " context version \(result.contextVersion)")
+      steps += try applyReplacement(
         k, result, units, replaced: slots[k].model[(start + a)..<(start + b)],
         lengthBefore: lengthBefore, expectedStart: start + a, what: what)
       if a != b || !units.isEmpty {
@@ -252,6 +370,8 @@ extension Worker {
       last = a..<(a + units.count)
     }
     if state == .interactiveStreaming { try setState(.interactiveResting) }
+    // The context pinned the version it was made at: map from it.
+    try checkMaps(k, queries, from: context.version, through: steps)
     guard applied > 0 && options.runs(.undo) else { return }
     let roll = random.int(0...9)
     let version = slots[k].version
@@ -259,12 +379,15 @@ extension Worker {
       let beforeUndo = slots[k].model
       let what = "\(groups) groups of \(applied) replacements in \(context.storageRange)"
       for _ in 0..<groups { _ = try call(.undo, "undo") { try document.undo() } }
+      trace(k, "for _ in 0..<\(groups) { _ = try d.undo() }")
       try fullCheck(k, against: startText, version: version + applied, "after undoing \(what)")
       for _ in 0..<groups { _ = try call(.redo, "redo") { try document.redo() } }
+      trace(k, "for _ in 0..<\(groups) { _ = try d.redo() }")
       try fullCheck(k, against: beforeUndo, version: version + 2 * applied, "after redoing \(what)")
       slots[k].version = version + 2 * applied
       if random.percent(50) {
         for _ in 0..<groups { _ = try call(.undo, "undo") { try document.undo() } }
+        trace(k, "for _ in 0..<\(groups) { _ = try d.undo() }")
         try fullCheck(
           k, against: startText, version: version + 3 * applied, "after undoing \(what) again")
         slots[k].model = startText
@@ -272,6 +395,7 @@ extension Worker {
       }
     } else if roll < 7 {
       let reverted = try call(.revert, "revert") { try document.revert() }.reverted
+      trace(k, "_ = try d.revert()  // reverted \(reverted)")
       let what = "reverting \(applied) replacements in \(context.storageRange)"
       try fullCheck(k, against: startText, version: version + applied, "after \(what)")
       guard reverted == applied else {
@@ -289,18 +413,41 @@ extension Worker {
     var view = Array(String(context.text).utf16)
     var basis = context.contextVersion
     var range = context.storageRange
+    // The storage as the context was made (a version the context pinned),
+    // and every edit since.
+    let startText = slots[k].model
+    let queries = mapQueries(startText)
+    var steps: [Step] = []
+    var peerSent = false
     for _ in 0..<random.int(4...30) {
       if random.percent(8) { try toolHostile(k, try live(k, context.id)) }
-      if random.percent(50) {
-        let step = try personEdit(k, near: range)
+      let roll = random.int(0...99)
+      if roll < 50 || (roll < 58 && !peerSent && options.runs(.sessionPeer)) {
+        let step: Step?
+        if roll < 50 {
+          step = try personEdit(k, near: range)
+        } else {
+          // A peer's insertion made on the version the context was made at:
+          // after the person's and the tool's text at one point.
+          peerSent = true
+          let near = random.int(
+            max(
+              0, context.storageRange.lowerBound - 8)...min(
+                startText.count, context.storageRange.upperBound + 8))
+          let p = startText.boundary(near)
+          let lower = steps.reduce(p) { $1.map($0, assoc: -1) }
+          let upper = steps.reduce(p) { $1.latest($0) }
+          step = try peerInsert(k, at: p, basis: context.version, within: lower...upper)
+        }
         if let step {
+          steps.append(step)
           let start = step.start(range.lowerBound)
           range = start..<max(start, step.end(range.upperBound))
         }
         let live = try live(k, context.id)
         guard live.storageRange == range else {
           throw failure(
-            "after the person's edit \(step.map { "\($0.s)..<\($0.e)→\($0.n)" } ?? "none")"
+            "after the edit \(step.map { "\($0.s)..<\($0.e)→\($0.n)" } ?? "none")"
               + " the context is at \(live.storageRange), expected \(range)")
         }
         continue
@@ -324,10 +471,14 @@ extension Worker {
       let (outcome, elapsed) = try attempt {
         try document.replace(context: context.id, range: a..<b, with: text, basis: basis)
       }
+      trace(
+        k,
+        "_ = try? d.replace(context: c, range: \(a)..<\(b), with: \(literal(text)), basis:"
+          + " \(basis))  // \(outcome)")
       switch outcome {
       case .success(let result):
         tally.add(.toolReplace, elapsed)
-        try applyReplacement(
+        steps += try applyReplacement(
           k, result, units, replaced: view[a..<b], lengthBefore: lengthBefore,
           expectedStart: nil, what: what)
         view.replaceSubrange(a..<b, with: units)
@@ -336,7 +487,7 @@ extension Worker {
         switch error {
         case .conflict, .outsideContext:
           tally.add(.toolRefused, elapsed)
-          refused("replace", error)
+          refused("replace on an older basis", error)
         default: throw failure("\(what): \(error)")
         }
         let storage = try storage(k)
@@ -345,5 +496,6 @@ extension Worker {
         }
       }
     }
+    try checkMaps(k, queries, from: context.version, through: steps)
   }
 }

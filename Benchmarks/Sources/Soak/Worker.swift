@@ -116,11 +116,15 @@ final class Worker {
         try Task.checkCancellation()
       }
       let k = random.int(0...(slots.count - 1))
+      let roll = random.int(0...999)
+      if task == 0 && roll < options.sessions && options.runs(.session) {
+        try session(k)
+        continue
+      }
       switch random.int(0...999) {
-      case 0..<12 where task == 0 && options.runs(.session): try session(k)
-      case 12..<60 where options.runs(.hostile): try hostile(k)
-      case 60..<110 where options.runs(.origin): try origin(k)
-      case 110..<125 where options.runs(.reads): try reads()
+      case 0..<48 where options.runs(.hostile): try hostile(k)
+      case 48..<98 where options.runs(.origin): try origin(k)
+      case 98..<113 where options.runs(.reads): try reads()
       default: _ = try personEdit(k, near: nil)
       }
       if checkShare > 0 && tally.total >= nextCheck {
@@ -161,6 +165,13 @@ final class Worker {
     } catch {
       throw failure("a call threw \(error), not a DocumentError")
     }
+  }
+
+  /// Prints an engine call on storage `k` if it is the traced one.
+  func trace(_ k: Int, _ line: @autoclosure () -> String) {
+    guard let traced = options.trace, traced == slots[k].id.rawValue else { return }
+    var stderr = StandardError()
+    print("task \(task): \(line())", to: &stderr)
   }
 
   func refused(_ what: String, _ error: DocumentError) {
@@ -254,7 +265,7 @@ final class Worker {
     }
     var hi = lo
     if kind == .delete || kind == .replace {
-      let length = random.percent(90) ? random.int(1...12) : random.int(1...300)
+      let length = random.percent(95) ? random.int(1...12) : random.int(1...100)
       hi = slots[k].model.boundary(lo + length)
       if hi == lo && kind == .delete { kind = .emptyEdit }
     }
@@ -265,6 +276,7 @@ final class Worker {
     let result = try call(kind, "edit \(id) \(lo)..<\(hi) with \(units.count) units") {
       try document.edit(id, range: lo..<hi, with: text)
     }
+    trace(k, "try d.edit(\"\(id)\", range: \(lo)..<\(hi), with: \(literal(text)))  // \(result)")
     let noop = lo == hi && units.isEmpty
     let version = noop ? before : before + 1
     let landed = lo..<(lo + units.count)
@@ -330,6 +342,11 @@ final class Worker {
       try document.edit(id, range: range, with: text, origin: origin, basis: basis)
     }
     tally.add(.hostileEdit, elapsed)
+    trace(
+      k,
+      "_ = try? d.edit(\"\(id)\", range: \(range), with: \(literal(text)), origin:"
+        + " \(origin.map(literal) ?? "nil"), basis: \(basis.map(String.init) ?? "nil"))  // \(outcome)"
+    )
     let what =
       "the bad edit \(id) \(range) (length \(count)) with \(text.utf16.count) units, origin"
       + " \(origin ?? "none"), basis \(basis.map(String.init) ?? "none")"
@@ -372,14 +389,11 @@ final class Worker {
     let id = slots[k].id
     let v = slots[k].version
     try call(.pin, "pin(\(id), version: \(v))") { try document.pin(id, version: v) }
+    trace(k, "try d.pin(\"\(id)\", version: \(v))")
     let count = slots[k].model.count
     let p = slots[k].model.boundary(random.int(0...count))
     let second = slots[k].model.boundary(random.int(0...count))
-    var queries: [(offset: Int, assoc: Int)] = []
-    for i in 0..<6 {
-      let offset = slots[k].model.boundary(random.int(0...(i < 3 ? count : count / 16)))
-      queries.append((offset, random.percent(50) ? 1 : -1))
-    }
+    let queries = mapQueries(slots[k].model)
     var steps: [Step] = []
     func mapped(_ p: Int) -> Int { steps.reduce(p) { $1.map($0, assoc: 1) } }
     for _ in 0..<random.int(0...4) {
@@ -405,24 +419,47 @@ final class Worker {
         second < p || (second == p && random.percent(50)) ? second : second + first.n
       steps.append(try peerInsert(k, at: offset, basis: v, within: nil))
     }
-    let count2 = slots[k].model.count
+    try checkMaps(k, queries, from: v, through: steps)
+    try call(.unpin, "unpin") { document.unpin(id, version: v) }
+    trace(k, "d.unpin(\"\(id)\", version: \(v))")
+  }
+
+  /// Offsets of `text` (a storage's text at some version) to map from that
+  /// version: three anywhere, three in its first sixteenth (before most
+  /// later edits), each with a random `assoc`.
+  func mapQueries(_ text: [UInt16]) -> [(offset: Int, assoc: Int)] {
+    (0..<6).map { i in
+      let offset = text.boundary(random.int(0...(i < 3 ? text.count : text.count / 16)))
+      return (offset, random.percent(50) ? 1 : -1)
+    }
+  }
+
+  /// Maps each query from version `v` of storage `k` and checks the answer
+  /// against ProseMirror's sequential rule through `steps`, every edit
+  /// since `v` in order.
+  func checkMaps(
+    _ k: Int, _ queries: [(offset: Int, assoc: Int)], from v: Int, through steps: [Step]
+  ) throws {
+    let id = slots[k].id
+    let count = slots[k].model.count
     for (offset, assoc) in queries {
       let result = try call(.map, "map(\(id), \(offset), from: \(v), assoc: \(assoc))") {
         try document.map(id, offset, from: v, assoc: assoc)
       }
       let expected = steps.reduce(offset) { $1.map($0, assoc: assoc) }
+      trace(k, "_ = try d.map(\"\(id)\", \(offset), from: \(v), assoc: \(assoc))  // \(result)")
       guard result.offset == expected else {
+        let edits = steps.suffix(40).map { "\($0.s)..<\($0.e)→\($0.n)" }
         throw failure(
           "map(\(id), \(offset), from: \(v), assoc: \(assoc)) gave \(result.offset); the"
-            + " sequential rule through \(steps.map { "\($0.s)..<\($0.e)→\($0.n)" }) gives"
-            + " \(expected)")
+            + " sequential rule through the \(steps.count) edits since (the last:"
+            + " \(edits)) gives \(expected)")
       }
-      guard (0...count2).contains(result.offset) && slots[k].model.isBoundary(result.offset)
+      guard (0...count).contains(result.offset) && slots[k].model.isBoundary(result.offset)
       else {
         throw failure("map(\(id), \(offset), from: \(v)) gave \(result.offset), not a boundary")
       }
     }
-    try call(.unpin, "unpin") { document.unpin(id, version: v) }
   }
 
   /// A peer's insertion at `offset` of its view of version `basis`.
@@ -436,6 +473,10 @@ final class Worker {
     let result = try call(.peerInsert, what) {
       try document.edit(id, range: offset..<offset, with: text, origin: "peer", basis: basis)
     }
+    trace(
+      k,
+      "try d.edit(\"\(id)\", range: \(offset)..<\(offset), with: \(literal(text)), origin:"
+        + " \"peer\", basis: \(basis))  // \(result)")
     let at = result.range.lowerBound
     guard result.version == before + 1 && result.range.count == units.count else {
       throw failure("\(what): version \(result.version), range \(result.range)")
@@ -494,15 +535,26 @@ final class Worker {
     {
       throw failure("locate(\(offset)) gave \(hit), outside the storage")
     }
-    // The live contexts of task 0's session, while it may end at any time.
+    // The live contexts of task 0's session, while it may end at any time:
+    // up to two in this task's storages (their text must be the model's),
+    // up to two in others'.
+    let pick = Int(random.next() % 1024)
     guard let session = try call(.snapshot, "session", { document.session }) else { return }
-    for context in session.contexts {
+    let mine = session.contexts.filter { context in slots.contains { $0.id == context.storage } }
+    let others = session.contexts.filter { context in !slots.contains { $0.id == context.storage } }
+    var chosen: [WritingContext] = []
+    for i in 0..<min(2, mine.count) { chosen.append(mine[(pick + i) % mine.count]) }
+    for i in 0..<min(2, others.count) { chosen.append(others[(pick + i) % others.count]) }
+    for context in chosen {
       let (outcome, elapsed) = try attempt { try document.liveContext(context.id) }
       tally.add(.liveContext, elapsed)
       switch outcome {
       case .success(let live):
         guard live.text.utf16Count == live.storageRange.count else {
           throw failure("liveContext: \(live.text.utf16Count) units for \(live.storageRange)")
+        }
+        if let k = slots.firstIndex(where: { $0.id == live.storage }) {
+          try checkLive(k, live)
         }
       case .failure(let error):
         switch error {
@@ -512,4 +564,9 @@ final class Worker {
       }
     }
   }
+}
+
+/// `text` as a Swift string literal, every non-ASCII scalar escaped.
+func literal(_ text: String) -> String {
+  "\"" + text.unicodeScalars.map { $0.escaped(asASCII: true) }.joined() + "\""
 }
