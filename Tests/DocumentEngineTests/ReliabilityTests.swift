@@ -419,4 +419,39 @@ import _EngineTestSupport
     }
     #expect(try unchanged())
   }
+
+  // MARK: Found by the fuzzer
+
+  @Test func marksAndExclusionsInsideASurrogatePairAreRefused() throws {
+    let (document, context) = try session("😀a")
+    #expect(throws: DocumentError.invalidRange("a", .splitsSurrogatePair(utf16Offset: 1))) {
+      try document.mark(context: context, ranges: [1..<2], as: .hidden)
+    }
+    #expect(throws: DocumentError.invalidRange("a", .splitsSurrogatePair(utf16Offset: 1))) {
+      try document.setExcluded(true, "a", range: 1..<2)
+    }
+    #expect(throws: DocumentError.invalidRange("a", .splitsSurrogatePair(utf16Offset: 1))) {
+      try document.setVisible(["a": 1..<3])
+    }
+    #expect(document.marks.isEmpty)
+    #expect(try document.content.storage("a").exclusions.runs(in: 0..<3).allSatisfy { !$0.value })
+  }
+
+  @Test func touchedPastTheTextIsAnError() throws {
+    let (document, _) = try session("ab")
+    #expect(throws: DocumentError.self) { try document.touched("a", 0..<9, since: 0) }
+    #expect(throws: DocumentError.self) { try document.touched("a", -1..<1, since: 0) }
+    #expect(try document.touched("a", 0..<2, since: 0) == false)
+  }
+
+  @Test func redoAfterRevertGivesBackTheTextBeforeTheUndo() throws {
+    let (document, context) = try session("one two")
+    _ = try document.replace(context: context, range: 0..<3, with: "ONE")
+    _ = try document.revert()
+    #expect(try text(document, "a") == "one two")
+    // The undo has nothing left to do, so the redo has nothing either.
+    #expect(try document.undo().isEmpty)
+    #expect(try document.redo().isEmpty)
+    #expect(try text(document, "a") == "one two")
+  }
 }

@@ -186,13 +186,25 @@ public struct DocumentContent: Sendable {
   public mutating func setExcluded(
     _ excluded: Bool, _ id: StorageID, range: Range<Int>
   ) throws(DocumentError) {
-    guard var storage = storages[id] else { throw .unknownStorage(id) }
-    guard range.lowerBound >= 0 && range.upperBound <= storage.length else {
-      throw .invalidRange(
-        id, .offsetOutOfBounds(offset: range.upperBound, unit: .utf16, count: storage.length))
-    }
+    var storage = try checked(range, in: id)
     try? storage.exclusions.set(excluded ? true : nil, in: range)
     storages[id] = storage
+  }
+
+  /// The storage `id`, after checking that both ends of `range` (UTF-16)
+  /// are offsets of its text: in bounds, not inside a surrogate pair.
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)`` or
+  ///   ``DocumentError/invalidRange(_:_:)``.
+  /// - Complexity: O(log n)
+  func checked(_ range: Range<Int>, in id: StorageID) throws(DocumentError) -> TextStorage {
+    guard let storage = storages[id] else { throw .unknownStorage(id) }
+    do {
+      _ = try storage.text.utf8Range(of: range, in: .utf16)
+    } catch {
+      throw .invalidRange(id, error)
+    }
+    return storage
   }
 
   /// The storage and offset at document offset `offset` (see

@@ -177,16 +177,7 @@ public final class Document: @unchecked Sendable {
   /// Sets the visible range of each storage that shows one.
   public func setVisible(_ visible: [StorageID: Range<Int>]) throws(DocumentError) {
     try withState { (state) throws(DocumentError) in
-      for (id, range) in visible {
-        let storage = try state.content.storage(id)
-        for offset in [range.lowerBound, range.upperBound] {
-          do throws(RopeError) {
-            _ = try storage.text.utf8Offset(of: offset, in: .utf16)
-          } catch {
-            throw .invalidRange(id, error)
-          }
-        }
-      }
+      for (id, range) in visible { _ = try state.content.checked(range, in: id) }
       state.visible = visible
     }
   }
@@ -357,7 +348,8 @@ public final class Document: @unchecked Sendable {
   ///
   /// - Throws: ``DocumentError/noSession``,
   ///   ``DocumentError/unknownContext(_:)``,
-  ///   ``DocumentError/outsideContext(_:length:)``.
+  ///   ``DocumentError/outsideContext(_:length:)``,
+  ///   ``DocumentError/invalidRange(_:_:)`` (a surrogate pair split).
   @discardableResult
   public func mark(
     context: UUID, ranges: [Range<Int>], as kind: MarkKind
@@ -371,10 +363,12 @@ public final class Document: @unchecked Sendable {
           throw .outsideContext(range, length: live.range.count)
         }
         let start = live.range.lowerBound
+        let storageRange = (start + range.lowerBound)..<(start + range.upperBound)
+        _ = try state.content.checked(storageRange, in: live.storage)
         made.append(
           Mark(
-            id: session.nextMark + made.count, storage: live.storage,
-            range: (start + range.lowerBound)..<(start + range.upperBound), kind: kind))
+            id: session.nextMark + made.count, storage: live.storage, range: storageRange,
+            kind: kind))
       }
       session.nextMark += made.count
       session.marks += made
@@ -423,13 +417,23 @@ public final class Document: @unchecked Sendable {
   /// inside it.
   ///
   /// - Throws: ``DocumentError/unknownStorage(_:)`` or
-  ///   ``DocumentError/staleVersion(_:)``.
+  ///   ``DocumentError/staleVersion(_:)``; a range past the text of that
+  ///   version is ``DocumentError/invalidRange(_:_:)``.
   public func touched(
     _ id: StorageID, _ range: Range<Int>, since version: Int
   ) throws(DocumentError) -> Bool {
-    try withLog(id, version) { (log) throws(ChangeLogError) in
-      try log.touches(range, since: version)
+    let (touched, length) = try withLog(id, version) {
+      (log) throws(ChangeLogError) -> (Bool?, Int) in
+      try log.check(version)
+      let length = log.length(at: version)
+      guard range.lowerBound >= 0 && range.upperBound <= length else { return (nil, length) }
+      return (try log.touches(range, since: version), length)
     }
+    guard let touched else {
+      throw .invalidRange(
+        id, .offsetOutOfBounds(offset: range.upperBound, unit: .utf16, count: length))
+    }
+    return touched
   }
 
   /// Keeps the history of storage `id` since `version` until

@@ -222,7 +222,8 @@ extension Document.State {
 
   /// Undoes the last group of replacements, the last first, or redoes the
   /// last undone group, the first first. A replacement that cannot go back
-  /// (see ``swapText(_:toOriginal:)``) stays as it is.
+  /// (see ``swapText(_:toOriginal:)``) stays as it is, and is not part of
+  /// what a later redo (or undo) does.
   mutating func undo(redo: Bool) throws(DocumentError) -> [DocumentEvent] {
     guard session != nil else { throw .noSession }
     session?.closeGroup()
@@ -231,10 +232,17 @@ extension Document.State {
     guard let group = stack?.last else { return [] }
     if redo { session?.redoStack.removeLast() } else { session?.undoStack.removeLast() }
     var events: [DocumentEvent] = []
+    // Only what went back (or forth) can be redone (or undone) later.
+    var swapped: [Int] = []
     for index in (redo ? group : group.reversed()) {
-      events += swapText(index, toOriginal: !redo) ?? []
+      guard let more = swapText(index, toOriginal: !redo) else { continue }
+      events += more
+      swapped.append(index)
     }
-    if redo { session?.undoStack.append(group) } else { session?.redoStack.append(group) }
+    if !redo { swapped.reverse() }
+    if !swapped.isEmpty {
+      if redo { session?.undoStack.append(swapped) } else { session?.redoStack.append(swapped) }
+    }
     return events
   }
 
