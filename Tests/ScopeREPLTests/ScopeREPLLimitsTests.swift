@@ -186,6 +186,21 @@ func storageNames(_ response: [String: Any]) -> [String]? {
     #expect(lines.isEmpty)
   }
 
+  @Test func addOfAnEmptyOrNonUTF8FileIsAnEmptyStorageOrInvalidUTF8() throws {
+    let directory = try TemporaryDirectory()
+    let empty = try directory.write("empty.txt", [])
+    let latin1 = try directory.write("latin1.txt", [0x63, 0x61, 0x66, 0xE9])
+    let r = try REPL.json([
+      #"{"cmd":"add","storage":"empty","path":"\#(empty)"}"#,
+      #"{"cmd":"add","storage":"latin1","path":"\#(latin1)"}"#,
+      #"{"cmd":"storages"}"#,
+    ])
+    #expect(r[0]["ok"] as? Bool == true)
+    #expect(r[0]["length"] as? Int == 0)
+    #expect(code(r[1]) == "invalidUTF8")
+    #expect(storageNames(r[2]) == ["empty"])
+  }
+
   @Test func aGzipBombOverMaxInflatedBytesIsTooLarge() throws {
     let directory = try TemporaryDirectory()
     // 16 MiB of zeros in about 16 KB.
