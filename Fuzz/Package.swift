@@ -47,5 +47,14 @@ let package = Package(
         .product(name: "DocumentEngine", package: engine),
       ]
     ),
+    .executableTarget(
+      name: "FuzzREPL",
+      dependencies: [
+        "FuzzSupport",
+        .product(name: "_ScopeREPLCore", package: engine),
+        .product(name: "DocumentEngine", package: engine),
+        .product(name: "TextRope", package: engine),
+      ]
+    ),
   ]
 )

@@ -416,6 +416,25 @@ def document_regressions():
             "OPEN: a peer's deletion (basis 1) of text the person already deleted is"
             " transformed to nothing, yet makes version 3 with an empty change record (1..<1,"
             " no text): a version that changes nothing"),
+        "merge-through-own-undo-not-reverted": (
+            DocumentProgram(storages=[("body", ascii("abcdef"))]).start("fullDocument")
+            .replace(0, vrange(2, 1), ascii("XY")).undo()
+            .replace(0, vrange(3, 1), ascii("Z"), basis=1, merge=True).revert().bytes,
+            "OPEN: in a tool-only session, a replacement merged (basis 1, .merge) through the"
+            " session's own undo is marked touched (the undo is recorded as the person's edit)"
+            " and revert() leaves it: 'abcZdef', not the session-start 'abcdef'"),
+        "merge-through-own-revert-not-reverted": (
+            DocumentProgram(storages=[("title", ascii("'"))]).start("fullDocument")
+            .replace(0, vrange(0, 0), ascii("a")).revert().revert()
+            .replace(0, vrange(0, 1), ascii("a"), basis=1, merge=True).revert().bytes,
+            "OPEN: the same through the session's own revert: replace, revert, then a"
+            " replacement merged on context version 1; revert() leaves \"a'\", not \"'\""),
+        "redo-after-revert-later": (
+            DocumentProgram(storages=[("body", [FAMILY] + ascii("a"))]).start("fullDocument")
+            .replace(0, vrange(0, 0), ascii("a")).revert().replace(0, vrange(3, 1), ascii("a"))
+            .undo().undo().redo().bytes,
+            "OPEN: replace, revert, replace, undo, undo, redo: the redo of the first group puts"
+            " its reverted replacement back, inside the family emoji"),
         "readd-inherits-history": (
             DocumentProgram(storages=[("title", ascii("Draft") + [CRLF]), ("body", body)])
             .start("fullDocument").replace(1, vrange(0, 3), ascii("ONE"))
@@ -456,12 +475,88 @@ def document_regressions():
     }
 
 
+def repl_seeds():
+    """JSON-lines sessions, after FuzzREPL's two configuration bytes (the
+    reader's chunk size and line length limit)."""
+
+    def session(lines, chunk=7, limit=0xEF):
+        return bytes([chunk - 1, limit]) + "".join(line + "\n" for line in lines).encode()
+
+    protocol_example = [
+        '{"cmd":"add","storage":"title","text":"Draft\\n"}',
+        '{"cmd":"add","storage":"body","text":"One two.\\nThree fuor.\\nFive.\\n"}',
+        '{"cmd":"select","ranges":[{"storage":"body","offset":15,"length":4}]}',
+        '{"cmd":"contexts","scope":"userSelection"}',
+        '{"cmd":"edit","storage":"body","offset":0,"length":0,"text":"Zero. "}',
+        '{"cmd":"storages"}',
+        '{"cmd":"text","storage":"body","range":{"offset":6,"length":4}}',
+        '{"cmd":"map","storage":"body","offset":15,"from":0,"assoc":-1}',
+        '{"cmd":"paragraph","storage":"body","offset":9}',
+        '{"cmd":"graphemes","storage":"title"}',
+        '{"cmd":"locate","offset":7}',
+        '{"cmd":"undo"}',
+        '{"cmd":"revert"}',
+        '{"cmd":"end"}',
+        '{"cmd":"quit"}',
+        '{"cmd":"storages"}',
+    ]
+    hostile = [
+        '{"cmd":"add","storage":"body","text":"\\ud83d\\ude00a\\r\\n\\u2029b"}',
+        '{"cmd":"edit","storage":"body","offset":1,"length":0,"text":"x"}',
+        '{"cmd":"edit","storage":"body","offset":9223372036854775807,"length":1,"text":""}',
+        '{"cmd":"edit","storage":"body","offset":-1,"length":-5,"text":"y","basis":-1}',
+        '{"cmd":"exclude","storage":"body","offset":0,"length":2,"unit":"utf8"}',
+        '{"cmd":"contexts","scope":"fullDocument","surroundingParagraphs":-9223372036854775808}',
+        '{"cmd":"replace","context":"not-a-uuid","offset":0,"length":1,"text":"z"}',
+        '{"cmd":"select","from":{"storage":"body","offset":1},"to":{"storage":"nope","offset":0}}',
+        '{"cmd":"map","storage":"body","offset":1e400,"from":0}',
+        '{"cmd":"state","state":"interactiveStreaming"}',
+        '{"cmd":"edit","storage":"body","offset":0,"length":0,"text":"\\ud800"}',
+        '{"cmd":"add","storage":"x","path":"/dev/zero"}',
+        '{"cmd":"add","storage":"y","path":"Data/invalid-utf8.txt"}',
+        '[1,2,3]',
+        '{"cmd":',
+        '',
+        '{"cmd":"text","storage":"body","unit":"klingon"}',
+    ]
+    files = [
+        '{"cmd":"add","storage":"t","path":"Data/text.txt"}',
+        '{"cmd":"replay","storage":"r","path":"Data/tiny-trace.json"}',
+        '{"cmd":"replay","storage":"g","path":"Data/tiny-trace.json.gz"}',
+        '{"cmd":"replay","storage":"b","path":"Data/bad-trace.json"}',
+        '{"cmd":"replay","storage":"r","path":"Data/tiny-trace.json"}',
+        '{"cmd":"contexts","scope":"fullDocument"}',
+        '{"cmd":"storages"}',
+    ]
+    session_lines = [
+        '{"cmd":"add","storage":"body","text":"One two.\\nThree four.\\n"}',
+        '{"cmd":"visible","ranges":[{"storage":"body","offset":2,"length":0}]}',
+        '{"cmd":"contexts","scope":"visibleArea"}',
+        '{"cmd":"state","state":"interactiveResting"}',
+        '{"cmd":"state","state":"interactiveStreaming"}',
+        '{"cmd":"undo"}',
+        '{"cmd":"redo"}',
+        '{"cmd":"state","state":"inactive"}',
+        '{"cmd":"toolSelect","context":"00000000-0000-0000-0000-000000000000","ranges":[]}',
+    ]
+    invalid_utf8 = bytes([0, 0xEF]) + b'{"cmd":"add","storage":"\xff","text":"a"}\n\xc0\x80\r\n'
+    return {
+        "protocol-example": session(protocol_example),
+        "hostile-requests": session(hostile, chunk=1),
+        "files-and-traces": session(files, chunk=64),
+        "session": session(session_lines, chunk=3),
+        "long-lines": session(protocol_example[:3], chunk=5, limit=2) + b"\r\r\n\n" + b"x" * 80,
+        "invalid-utf8": invalid_utf8,
+    }
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "Corpus")
     targets = {
         "FuzzRope": rope_seeds(),
         "FuzzGraphemes": grapheme_seeds(),
         "FuzzDocument": document_seeds(),
+        "FuzzREPL": repl_seeds(),
     }
     for target, seeds in targets.items():
         directory = os.path.join(root, target)

@@ -171,6 +171,7 @@ for t in "${targets[@]}"; do
   marker=$(mktemp)
   args=("${common[@]}" -max_len="$(max_len "$t")" -max_total_time="$seconds"
     -print_final_stats=1 -artifact_prefix="Work/$t/")
+  if [[ -f Dictionaries/$t.dict ]]; then args+=(-dict="Dictionaries/$t.dict"); fi
   if ((jobs > 1)); then args+=(-fork="$jobs"); fi
   # shellcheck disable=SC2206
   args+=(${FUZZ_ARGS:-})
