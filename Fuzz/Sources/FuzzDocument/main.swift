@@ -75,8 +75,10 @@ struct SessionModel {
   var streaming: Int? = nil
   /// The texts before each undo still on the redo stack.
   var redoSnapshots: [[StorageID: (generation: Int, text: String)]] = []
-  /// Whether revert() ran since the last replacement (for FUZZ_AVOID).
+  /// Whether revert() ran in the session (for FUZZ_AVOID).
   var reverted = false
+  /// Whether undo(), redo() or revert() ran in the session (for FUZZ_AVOID).
+  var undid = false
 
   mutating func closeGroup() {
     if let open = streaming, open > 0 { undoCount += 1 }
@@ -989,7 +991,8 @@ final class Harness {
     case 4: basis = (context?.version ?? 0) - 1 - input.int(below: 3)
     default: basis = input.pick([-1, Int.min, Int.max, 100])
     }
-    let policy: ReplacementPolicy = input.byte() % 3 == 0 ? .merge : .refuse
+    var policy: ReplacementPolicy = input.byte() % 3 == 0 ? .merge : .refuse
+    if Avoid.contains("merge-after-undo") && session?.undid == true { policy = .refuse }
     let what =
       "try document.replace(context: \(contextName), range: \(describe(range)), with:"
       + " \(literal(text)), basis: \(describe(basis)), policy: .\(policy))"
@@ -1096,7 +1099,6 @@ final class Harness {
         }
         session.redoCount = 0
         session.redoSnapshots = []
-        session.reverted = false
       }
       self.session = session
       apply(result.events, what, skipping: contextID)
@@ -1219,6 +1221,7 @@ final class Harness {
       followSessionEdit(versions, events, what)
       guard var session else { oracleFailed("\(what): the session vanished") }
       session.closeGroup()
+      session.undid = true
       if session.state == .interactiveStreaming { session.streaming = 0 }
       var snapshot: [StorageID: (generation: Int, text: String)]? = nil
       if redo && session.redoCount > 0 {
@@ -1290,6 +1293,7 @@ final class Harness {
       session.redoCount = 0
       session.redoSnapshots = []
       session.reverted = true
+      session.undid = true
       self.session = session
       expectOthersUnchanged(textsBefore, what)
       expectSessionStart(what)
