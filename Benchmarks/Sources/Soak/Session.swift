@@ -26,10 +26,16 @@ extension Worker {
     // Sometimes every storage gets a context, so that the other tasks' edits
     // move live contexts while this one replaces in its own.
     let scope: ContextScope = random.percent(15) ? .fullDocument : .userSelection
-    let session = try call(.startSession, "startSession") {
+    let full = scope == .fullDocument
+    let session = try call(full ? .startFullSession : .startSession, "startSession") {
       try document.startSession(scope: scope, surroundingParagraphs: paragraphs)
     }
     let found = session.contexts.filter { $0.storage == id }
+    if full && count == 0 && found.isEmpty {
+      // An empty storage gets no context of the whole document.
+      try call(.endFullSession, "endSession") { document.endSession() }
+      return
+    }
     guard found.count == 1, let context = found.first,
       scope == .fullDocument || session.contexts.count == 1
     else {
@@ -49,7 +55,7 @@ extension Worker {
     } else {
       try toolBurst(k, context)
     }
-    try call(.endSession, "endSession") { document.endSession() }
+    try call(full ? .endFullSession : .endSession, "endSession") { document.endSession() }
     trace(k, "d.endSession()")
     if random.percent(10) {
       // A replacement after the session ended.

@@ -66,7 +66,7 @@ enum Soak {
     print(
       "setup: \(megabytes(document.content.storages.values.reduce(0) { $0 + $1.text.utf8Count }))"
         + " UTF-8, \(grouped(document.content.index.length)) UTF-16 units in \(s) storages,"
-        + " \(fixed(setupSeconds, 1)) s")
+        + " \(fixed(setupSeconds, 1)) s, peak RSS so far \(peakRSS().map(megabytes) ?? "unknown")")
 
     // The run.
     let runStart = now()

@@ -18,6 +18,7 @@ enum Kind: Int, CaseIterable, Sendable {
   case unpin
   case select
   case startSession
+  case startFullSession
   case setState
   case toolReplace
   case toolRefused
@@ -27,6 +28,7 @@ enum Kind: Int, CaseIterable, Sendable {
   case redo
   case revert
   case endSession
+  case endFullSession
   case snapshot
   case locate
 
@@ -43,7 +45,8 @@ enum Kind: Int, CaseIterable, Sendable {
     case .map: "map"
     case .unpin: "unpin"
     case .select: "select"
-    case .startSession: "startSession"
+    case .startSession: "startSession (selection)"
+    case .startFullSession: "startSession (fullDocument)"
     case .setState: "setState"
     case .toolReplace: "tool replace (applied)"
     case .toolRefused: "tool replace (refused)"
@@ -52,7 +55,8 @@ enum Kind: Int, CaseIterable, Sendable {
     case .undo: "undo"
     case .redo: "redo"
     case .revert: "revert"
-    case .endSession: "endSession"
+    case .endSession: "endSession (selection)"
+    case .endFullSession: "endSession (fullDocument)"
     case .snapshot: "content snapshot"
     case .locate: "locate"
     }
@@ -73,6 +77,7 @@ enum Kind: Int, CaseIterable, Sendable {
     case .unpin: "unpin"
     case .select: "select"
     case .startSession: "startSession"
+    case .startFullSession: "startFullSession"
     case .setState: "setState"
     case .toolReplace: "toolReplace"
     case .toolRefused: "toolRefused"
@@ -82,6 +87,7 @@ enum Kind: Int, CaseIterable, Sendable {
     case .redo: "redo"
     case .revert: "revert"
     case .endSession: "endSession"
+    case .endFullSession: "endFullSession"
     case .snapshot: "snapshot"
     case .locate: "locate"
     }
