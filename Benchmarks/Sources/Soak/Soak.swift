@@ -240,9 +240,14 @@ enum Soak {
   /// Reports a failure during the setup or the run and exits 1.
   static func finish(_ options: Options, failure: String, seconds: Double, tally: Tally) -> Never {
     print("FAIL: \(failure) (seed \(options.seed), after \(fixed(seconds, 1)) s)")
-    print(
+    var rerun =
       "rerun: Soak --seed \(options.seed) --ops \(options.ops) --megabytes \(options.megabytes)"
-        + " --storages \(options.storages) --tasks \(options.tasks)")
+      + " --storages \(options.storages) --tasks \(options.tasks) --sessions \(options.sessions)"
+      + " --check-every \(options.checkEvery)"
+    if !options.skip.isEmpty {
+      rerun += " --skip " + options.skip.map(\.rawValue).sorted().joined(separator: ",")
+    }
+    print(rerun + " (the failing task's operations are the same; add --trace <storage>)")
     if options.json {
       print(
         "{\"result\":\"FAIL\",\"failure\":\(jsonString(failure)),\"seed\":\(options.seed),"
