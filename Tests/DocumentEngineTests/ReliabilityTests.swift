@@ -454,4 +454,20 @@ import _EngineTestSupport
     #expect(try document.redo().isEmpty)
     #expect(try text(document, "a") == "one two")
   }
+
+  @Test func aReplacementMergedThroughTheSessionsOwnUndoGoesBack() throws {
+    let (document, context) = try session("abcdef")
+    _ = try document.replace(context: context, range: 2..<4, with: "XY")
+    _ = try document.undo()
+    #expect(try text(document, "a") == "abcdef")
+    // On context version 1 (after the first replacement, before the undo):
+    // the undo touched it, so only the merge policy lets it in.
+    #expect(throws: DocumentError.conflict(context: context)) {
+      try document.replace(context: context, range: 3..<3, with: "Z", basis: 1)
+    }
+    _ = try document.replace(context: context, range: 2..<4, with: "Z", basis: 1, policy: .merge)
+    #expect(try text(document, "a").contains("Z"))
+    _ = try document.revert()
+    #expect(try text(document, "a") == "abcdef")
+  }
 }

@@ -47,7 +47,7 @@ extension Document.State {
       id = live.storage
       prepared = try prepareReplacement(live, range, n, basis: basis, policy: policy)
     }
-    let (operation, original, basisVersion, touched, oldText) = prepared
+    let (operation, original, basisVersion, _, oldText) = prepared
     let first = operation.pieces[0].range
     if range.isEmpty && n == 0 {
       // A no-op as the tool made it: checked, and it makes no version.
@@ -70,7 +70,10 @@ extension Document.State {
     live2.replacements.append(
       _Replacement(
         storage: id, context: contextID, range: landed, oldText: oldText, newText: text,
-        intact: !touched, collapsed: live2.pendingCollapsed))
+        // A merged replacement split around someone's insertion replaced
+        // text in several places, but keeps only the first one's: it can
+        // never go back whole. In one piece it can, merged or not.
+        intact: operation.pieces.count == 1, collapsed: live2.pendingCollapsed))
     live2.pendingCollapsed = [:]
     let index = live2.replacements.count - 1
     if live2.streamingGroup != nil {
