@@ -39,7 +39,7 @@ enum Kind: Int, CaseIterable, Sendable {
     case .replace: "replace"
     case .emptyEdit: "empty edit"
     case .hostileEdit: "hostile edit (refused)"
-    case .hostileQuery: "hostile map/replace (refused)"
+    case .hostileQuery: "hostile map (refused)"
     case .pin: "pin"
     case .peerInsert: "peer insert (basis)"
     case .map: "map"
