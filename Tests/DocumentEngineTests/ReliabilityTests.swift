@@ -470,4 +470,26 @@ import _EngineTestSupport
     _ = try document.revert()
     #expect(try text(document, "a") == "abcdef")
   }
+
+  /// Found by the soak: a tool replacement on an older context version that
+  /// starts where a peer inserted meanwhile stays whole after the peer's
+  /// text, makes one version, and goes back.
+  @Test(arguments: ["", "XY"])
+  func aReplacementStartingAtAPeersInsertionStaysWholeAndGoesBack(_ new: String) throws {
+    let document = Document()
+    try document.add("s", text: "0123456789\n")
+    try document.select([SelectionRange("s", 2..<4)])
+    let context = try document.startSession(scope: .userSelection).contexts[0].id
+    _ = try document.edit("s", range: 5..<5, with: "PEER", origin: "peer", basis: 0)
+    let result = try document.replace(context: context, range: 5..<8, with: new, basis: 0)
+    #expect(try text(document, "s") == "01234PEER\(new)89\n")
+    #expect(result.storageRange == 9..<(9 + new.utf16.count))
+    #expect(try document.content.storage("s").version == 2)
+    _ = try document.undo()
+    #expect(try text(document, "s") == "01234PEER56789\n")
+    _ = try document.redo()
+    #expect(try text(document, "s") == "01234PEER\(new)89\n")
+    #expect(try document.revert().reverted == 1)
+    #expect(try text(document, "s") == "01234PEER56789\n")
+  }
 }

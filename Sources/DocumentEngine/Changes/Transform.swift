@@ -63,7 +63,11 @@ struct _Operation: Hashable, Sendable {
   /// other deleted is kept (at the point the range collapsed to); an
   /// insertion of the other's strictly inside this operation's deletion is
   /// kept too (the deletion splits around it); two insertions at one place go
-  /// in party order.
+  /// in party order. A replacement (or deletion) that starts where the other
+  /// only inserts stays whole, after the other's text, whatever the parties:
+  /// an insertion at the start of a range does not touch it, and the
+  /// replacement's text stays where its deleted text was (so that it can be
+  /// undone in one piece).
   func transformed(
     against other: _Piece, by otherParty: EditParty
   ) -> _Operation {
@@ -75,13 +79,17 @@ struct _Operation: Hashable, Sendable {
     let after = otherParty < party || otherParty == party
     func collapse(_ p: Int) -> Int { p <= s ? p : (p < e ? s : p - deleted) }
     var result: [_Piece] = []
-    for (index, piece) in pieces.enumerated() {
+    for piece in pieces {
       // At the other's insertion point, a piece that started strictly inside
       // the other's deleted range (or at its end) goes after the other's
       // text, whatever the parties: the other way round, the other's
       // deletion splits around it with its text first.
       let original = piece.range.lowerBound
-      let after = deleted > 0 && original > s && original <= e ? true : after
+      // An insertion where the other's deletion starts goes before the
+      // other's text (the other stays whole: see above).
+      let after =
+        deleted > 0 && original > s && original <= e
+        ? true : (deleted > 0 && original == s && piece.range.isEmpty ? false : after)
       let a = collapse(piece.range.lowerBound)
       let b = collapse(piece.range.upperBound)
       // Now insert `n` units at `s`.
@@ -99,16 +107,15 @@ struct _Operation: Hashable, Sendable {
         // Both insert at `s`.
         let p = after ? s + n : s
         result.append(_Piece(range: p..<p, length: piece.length))
+      } else if after || deleted == 0 {
+        // This deletion starts where the other inserts: after the other's
+        // text, whole (always, when the other only inserts).
+        result.append(_Piece(range: (s + n)..<(b + n), length: piece.length))
       } else {
-        // This deletion starts where the other inserts.
-        if after {
-          result.append(_Piece(range: (s + n)..<(b + n), length: piece.length))
-        } else {
-          if piece.length > 0 || index == 0 {
-            result.append(_Piece(range: s..<s, length: piece.length))
-          }
-          result.append(_Piece(range: (s + n)..<(b + n), length: 0))
-        }
+        // Both replace from `s` and this one goes first: its text, then the
+        // other's, then the rest of its deletion.
+        result.append(_Piece(range: s..<s, length: piece.length))
+        result.append(_Piece(range: (s + n)..<(b + n), length: 0))
       }
     }
     // Drop pieces that do nothing, but keep the first (it says where the
@@ -141,7 +148,9 @@ struct _Operation: Hashable, Sendable {
     let deleted = e - s
     let original = piece.range.lowerBound
     let after =
-      (deleted > 0 && original > s && original <= e) || otherParty < party || otherParty == party
+      (deleted > 0 && original > s && original <= e)
+      || (!(deleted > 0 && original == s && piece.range.isEmpty)
+        && (otherParty < party || otherParty == party))
     func collapse(_ p: Int) -> Int { p <= s ? p : (p < e ? s : p - deleted) }
     let a = collapse(piece.range.lowerBound)
     let b = collapse(piece.range.upperBound)
@@ -152,7 +161,7 @@ struct _Operation: Hashable, Sendable {
       single = (a + n)..<(b + n)
     } else if a == b {
       single = after ? (s + n)..<(s + n) : s..<s
-    } else if a == s && after {
+    } else if a == s && (after || deleted == 0) {
       single = (s + n)..<(b + n)
     } else {
       single = nil
