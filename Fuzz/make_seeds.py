@@ -407,28 +407,29 @@ def document_regressions():
         "redo-after-revert": (
             DocumentProgram(storages=[("body", [FAMILY])]).start("fullDocument")
             .replace(0, vrange(2, 0), ascii("a")).revert().undo().redo().bytes,
-            "OPEN: replace, revert, undo, redo: redo puts the reverted replacement back (inside"
-            " the family emoji) instead of giving back the text before the undo"),
+            "replace, revert, undo, redo: redo put the reverted replacement back (inside the"
+            " family emoji) instead of giving back the text before the undo (fixed in b64beeb)"),
         "transformed-deletion-empty-record": (
             DocumentProgram(keeps_all_history=True, storages=[("body", ascii("abc"))])
             .edit("body", vrange(1, 0), ascii("XY")).edit("body", vrange(1, 2), [])
             .origin_edit("body", "peer", 1, vrange(1, 2), []).bytes,
             "OPEN: a peer's deletion (basis 1) of text the person already deleted is"
             " transformed to nothing, yet makes version 3 with an empty change record (1..<1,"
-            " no text): a version that changes nothing"),
+            " no text): a version that changes nothing (also with a person's edit on an old"
+            " basis)"),
         "merge-through-own-undo-not-reverted": (
             DocumentProgram(storages=[("body", ascii("abcdef"))]).start("fullDocument")
             .replace(0, vrange(2, 1), ascii("XY")).undo()
             .replace(0, vrange(3, 1), ascii("Z"), basis=1, merge=True).revert().bytes,
-            "OPEN: in a tool-only session, a replacement merged (basis 1, .merge) through the"
-            " session's own undo is marked touched (the undo is recorded as the person's edit)"
-            " and revert() leaves it: 'abcZdef', not the session-start 'abcdef'"),
+            "in a tool-only session, a replacement merged (basis 1, .merge) through the"
+            " session's own undo was marked touched (the undo is recorded as the person's edit)"
+            " and revert() left it: 'abcZdef', not the session-start 'abcdef' (fixed in 103e31a)"),
         "merge-through-own-revert-not-reverted": (
             DocumentProgram(storages=[("title", ascii("'"))]).start("fullDocument")
             .replace(0, vrange(0, 0), ascii("a")).revert().revert()
             .replace(0, vrange(0, 1), ascii("a"), basis=1, merge=True).revert().bytes,
-            "OPEN: the same through the session's own revert: replace, revert, then a"
-            " replacement merged on context version 1; revert() leaves \"a'\", not \"'\""),
+            "the same through the session's own revert: replace, revert, then a replacement"
+            " merged on context version 1; revert() left \"a'\", not \"'\" (fixed in 103e31a)"),
         "redo-after-revert-later": (
             DocumentProgram(storages=[("body", [FAMILY] + ascii("a"))]).start("fullDocument")
             .replace(0, vrange(0, 0), ascii("a")).revert().replace(0, vrange(3, 1), ascii("a"))
@@ -461,17 +462,17 @@ def document_regressions():
             .map_and_touched("body", 0, offset(0), two_offsets(offset(0), hostile(13, 5))).bytes,
             "touched(\"body\", 0..<9, since: current) answers false for a range past the end of"
             " the text (2 units) instead of a typed error (DESIGN, Bad input; map() throws"
-            " invalidRange for the same offsets)"),
+            " invalidRange for the same offsets; fixed in b64beeb)"),
         "setExcluded-inside-pair": (
             DocumentProgram(storages=[("body", [GRINNING] + ascii("a"))])
             .exclude("body", hrange(short_range(interesting(0), 1))).bytes,
             "setExcluded(true, \"body\", range: 1..<2) on \"\U0001F600a\" is accepted: a range"
-            " inside a surrogate pair (DESIGN, Bad input: a typed error)"),
+            " inside a surrogate pair (DESIGN, Bad input: a typed error; fixed in b64beeb)"),
         "mark-inside-pair": (
             DocumentProgram(storages=[("body", [GRINNING] + ascii("a"))]).start("fullDocument")
             .mark(0, short_range(offset(1), 1)).bytes,
             "mark(context:, ranges: [1..<2], as: .hidden) on \"\U0001F600a\" is accepted: a range"
-            " inside a surrogate pair (DESIGN, Bad input: a typed error)"),
+            " inside a surrogate pair (DESIGN, Bad input: a typed error; fixed in b64beeb)"),
     }
 
 

@@ -77,8 +77,6 @@ struct SessionModel {
   var redoSnapshots: [[StorageID: (generation: Int, text: String)]] = []
   /// Whether revert() ran in the session (for FUZZ_AVOID).
   var reverted = false
-  /// Whether undo(), redo() or revert() ran in the session (for FUZZ_AVOID).
-  var undid = false
 
   mutating func closeGroup() {
     if let open = streaming, open > 0 { undoCount += 1 }
@@ -807,12 +805,7 @@ final class Harness {
 
   func setExcluded(_ input: inout FuzzInput) {
     let id = pickID(&input)
-    var range = pickRange(&input, in: id)
-    if Avoid.contains("setExcluded-pair"), let text = storages[id]?.text {
-      range =
-        snap(
-          range.lowerBound, text)..<max(snap(range.lowerBound, text), snap(range.upperBound, text))
-    }
+    let range = pickRange(&input, in: id)
     let flag = input.byte() % 4 != 0
     let what = "try document.setExcluded(\(flag), \(describe(id)), range: \(describe(range)))"
     trace(what)
@@ -959,11 +952,6 @@ final class Harness {
     checkAll(what)
   }
 
-  /// `offset` moved off the middle of a surrogate pair (for FUZZ_AVOID).
-  func snap(_ offset: Int, _ text: TextModel) -> Int {
-    text.classify(offset, .utf16) == .inside ? offset - 1 : offset
-  }
-
   /// Whether `offset` is 0, the end, or right after a paragraph separator.
   func isParagraphBoundary(_ offset: Int, _ text: TextModel) -> Bool {
     if offset == 0 || offset == text.utf16.count { return true }
@@ -991,8 +979,7 @@ final class Harness {
     case 4: basis = (context?.version ?? 0) - 1 - input.int(below: 3)
     default: basis = input.pick([-1, Int.min, Int.max, 100])
     }
-    var policy: ReplacementPolicy = input.byte() % 3 == 0 ? .merge : .refuse
-    if Avoid.contains("merge-after-undo") && session?.undid == true { policy = .refuse }
+    let policy: ReplacementPolicy = input.byte() % 3 == 0 ? .merge : .refuse
     let what =
       "try document.replace(context: \(contextName), range: \(describe(range)), with:"
       + " \(literal(text)), basis: \(describe(basis)), policy: .\(policy))"
@@ -1221,7 +1208,6 @@ final class Harness {
       followSessionEdit(versions, events, what)
       guard var session else { oracleFailed("\(what): the session vanished") }
       session.closeGroup()
-      session.undid = true
       if session.state == .interactiveStreaming { session.streaming = 0 }
       var snapshot: [StorageID: (generation: Int, text: String)]? = nil
       if redo && session.redoCount > 0 {
@@ -1293,7 +1279,6 @@ final class Harness {
       session.redoCount = 0
       session.redoSnapshots = []
       session.reverted = true
-      session.undid = true
       self.session = session
       expectOthersUnchanged(textsBefore, what)
       expectSessionStart(what)
@@ -1306,14 +1291,8 @@ final class Harness {
 
   func mark(_ input: inout FuzzInput) {
     let (contextID, contextName) = pickContext(&input)
-    let text = session?.contexts[contextID]?.text
-    let length = text?.utf16.count ?? 0
-    var ranges = (0..<input.int(below: 3)).map { _ in input.range(length: length) }
-    if Avoid.contains("mark-pair"), let text {
-      ranges = ranges.map {
-        snap($0.lowerBound, text)..<max(snap($0.lowerBound, text), snap($0.upperBound, text))
-      }
-    }
+    let length = session?.contexts[contextID]?.text.utf16.count ?? 0
+    let ranges = (0..<input.int(below: 3)).map { _ in input.range(length: length) }
     let kind: MarkKind = input.bool() ? .hidden : .underline(input.text(maxPieces: 2))
     let what =
       "try document.mark(context: \(contextName), ranges: \(ranges.map(describe)), as: \(kind))"
@@ -1376,10 +1355,7 @@ final class Harness {
         "\(what) threw \(error) for a valid question")
       expectUnchanged(old, what, error)
     }
-    var range = input.range(length: oldLength ?? length(id))
-    if Avoid.contains("touched-range"), let oldLength {
-      range = min(max(range.lowerBound, 0), oldLength)..<min(max(range.upperBound, 0), oldLength)
-    }
+    let range = input.range(length: oldLength ?? length(id))
     what = "try document.touched(\(describe(id)), \(describe(range)), since: \(version))"
     trace(what)
     old = before()
