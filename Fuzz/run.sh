@@ -132,7 +132,8 @@ run_regressions() {
   for file in Regressions/"$t"/*; do
     [[ $file == *.txt || -d $file ]] && continue
     count=$((count + 1))
-    if ! "$bin/$t" "${common[@]}" "$file" >"Work/$t/regression.log" 2>&1; then
+    # Without FUZZ_AVOID: it would change how the reproducer decodes.
+    if ! env -u FUZZ_AVOID "$bin/$t" "${common[@]}" "$file" >"Work/$t/regression.log" 2>&1; then
       bad=$((bad + 1))
       local what=""
       if [[ -f $file.txt ]]; then what=" ($(head -n 1 "$file.txt"))"; fi
@@ -154,7 +155,8 @@ for t in "${targets[@]}"; do
 
   if [[ $mode == corpus ]]; then
     log="Work/$t/corpus.log"
-    if "$bin/$t" "${common[@]}" -max_len="$(max_len "$t")" -runs=0 "Corpus/$t" >"$log" 2>&1; then
+    if env -u FUZZ_AVOID "$bin/$t" "${common[@]}" -max_len="$(max_len "$t")" -runs=0 "Corpus/$t" \
+      >"$log" 2>&1; then
       result="seeds pass"
     else
       result="SEEDS CRASH (see Fuzz/$log)"
