@@ -492,4 +492,21 @@ import _EngineTestSupport
     #expect(try document.revert().reverted == 1)
     #expect(try text(document, "s") == "01234PEER56789\n")
   }
+
+  /// Found by the fuzzer: an undo that had nothing left to do still pairs
+  /// with the next redo, which then does nothing either.
+  @Test func eachUndoHasItsRedoEvenWhenItDidNothing() throws {
+    let (document, context) = try session("one two")
+    _ = try document.replace(context: context, range: 0..<0, with: "a")
+    _ = try document.revert()
+    _ = try document.replace(context: context, range: 4..<7, with: "TWO")
+    #expect(try text(document, "a") == "one TWO")
+    _ = try document.undo()
+    #expect(try text(document, "a") == "one two")
+    _ = try document.undo()  // the first group, already reverted
+    _ = try document.redo()
+    #expect(try text(document, "a") == "one two")
+    _ = try document.redo()
+    #expect(try text(document, "a") == "one TWO")
+  }
 }

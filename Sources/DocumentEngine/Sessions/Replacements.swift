@@ -243,9 +243,8 @@ extension Document.State {
       swapped.append(index)
     }
     if !redo { swapped.reverse() }
-    if !swapped.isEmpty {
-      if redo { session?.undoStack.append(swapped) } else { session?.redoStack.append(swapped) }
-    }
+    // Even when nothing went: each undo has its redo, and the other way round.
+    if redo { session?.undoStack.append(swapped) } else { session?.redoStack.append(swapped) }
     return events
   }
 
