@@ -430,6 +430,14 @@ def document_regressions():
             .replace(0, vrange(0, 1), ascii("a"), basis=1, merge=True).revert().bytes,
             "the same through the session's own revert: replace, revert, then a replacement"
             " merged on context version 1; revert() left \"a'\", not \"'\" (fixed in 103e31a)"),
+        "merge-split-by-own-revert-not-reverted": (
+            DocumentProgram(storages=[("body", ascii("abcdef"))]).start("fullDocument")
+            .replace(0, vrange(2, 1), ascii("X"), basis="current").revert()
+            .replace(0, vrange(0, 5, short=False), ascii("Z"), basis=2, merge=True).revert().bytes,
+            "OPEN: in a tool-only session: replace 2..<3 with X, revert, then replace 0..<5 on"
+            " context version 0 with .merge: the session's own revert counts as the person's"
+            " edit, the merge keeps its 'c' ('Zcf', in pieces) and revert() declines: 'Zcf', not"
+            " 'abcdef'"),
         "redo-after-revert-later": (
             DocumentProgram(storages=[("body", [FAMILY] + ascii("a"))]).start("fullDocument")
             .replace(0, vrange(0, 0), ascii("a")).revert().replace(0, vrange(3, 1), ascii("a"))
