@@ -77,6 +77,8 @@ struct SessionModel {
   var redoSnapshots: [[StorageID: (generation: Int, text: String)]] = []
   /// Whether revert() ran in the session (for FUZZ_AVOID).
   var reverted = false
+  /// Whether undo(), redo() or revert() ran in the session (for FUZZ_AVOID).
+  var swapped = false
 
   mutating func closeGroup() {
     if let open = streaming, open > 0 { undoCount += 1 }
@@ -984,7 +986,8 @@ final class Harness {
     case 4: basis = (context?.version ?? 0) - 1 - input.int(below: 3)
     default: basis = input.pick([-1, Int.min, Int.max, 100])
     }
-    let policy: ReplacementPolicy = input.byte() % 3 == 0 ? .merge : .refuse
+    var policy: ReplacementPolicy = input.byte() % 3 == 0 ? .merge : .refuse
+    if Avoid.contains("merge-after-swap") && session?.swapped == true { policy = .refuse }
     let what =
       "try document.replace(context: \(contextName), range: \(describe(range)), with:"
       + " \(literal(text)), basis: \(describe(basis)), policy: .\(policy))"
@@ -1213,6 +1216,7 @@ final class Harness {
       followSessionEdit(versions, events, what)
       guard var session else { oracleFailed("\(what): the session vanished") }
       session.closeGroup()
+      session.swapped = true
       if session.state == .interactiveStreaming { session.streaming = 0 }
       var snapshot: [StorageID: (generation: Int, text: String)]? = nil
       if redo && session.redoCount > 0 {
@@ -1284,6 +1288,7 @@ final class Harness {
       session.redoCount = 0
       session.redoSnapshots = []
       session.reverted = true
+      session.swapped = true
       self.session = session
       expectOthersUnchanged(textsBefore, what)
       expectSessionStart(what)
