@@ -413,10 +413,11 @@ def document_regressions():
             DocumentProgram(keeps_all_history=True, storages=[("body", ascii("abc"))])
             .edit("body", vrange(1, 0), ascii("XY")).edit("body", vrange(1, 2), [])
             .origin_edit("body", "peer", 1, vrange(1, 2), []).bytes,
-            "OPEN: a peer's deletion (basis 1) of text the person already deleted is"
-            " transformed to nothing, yet makes version 3 with an empty change record (1..<1,"
-            " no text): a version that changes nothing (also with a person's edit on an old"
-            " basis)"),
+            "BY DESIGN (the oracle now allows it for transformed edits, see"
+            " docs/reliability.md): a peer's deletion (basis 1) of text the person already"
+            " deleted is transformed to nothing, yet makes version 3 with an empty change record"
+            " (1..<1, no text): a version that changes nothing (also with a person's edit on an"
+            " old basis)"),
         "merge-through-own-undo-not-reverted": (
             DocumentProgram(storages=[("body", ascii("abcdef"))]).start("fullDocument")
             .replace(0, vrange(2, 1), ascii("XY")).undo()
@@ -442,8 +443,8 @@ def document_regressions():
             DocumentProgram(storages=[("body", [FAMILY] + ascii("a"))]).start("fullDocument")
             .replace(0, vrange(0, 0), ascii("a")).revert().replace(0, vrange(3, 1), ascii("a"))
             .undo().undo().redo().bytes,
-            "OPEN: replace, revert, replace, undo, undo, redo: the redo of the first group puts"
-            " its reverted replacement back, inside the family emoji"),
+            "FIXED in 6725b80: replace, revert, replace, undo, undo, redo: the redo of the first"
+            " group puts its reverted replacement back, inside the family emoji"),
         "readd-inherits-history": (
             DocumentProgram(storages=[("title", ascii("Draft") + [CRLF]), ("body", body)])
             .start("fullDocument").replace(1, vrange(0, 3), ascii("ONE"))
