@@ -509,4 +509,26 @@ import _EngineTestSupport
     _ = try document.redo()
     #expect(try text(document, "a") == "one TWO")
   }
+
+  /// A merged replacement that someone's insertion split goes back piece
+  /// by piece: exactly what it replaced returns, around what they typed.
+  @Test func aMergedReplacementSplitByAnInsertionGoesBack() throws {
+    for useUndo in [false, true] {
+      let (document, context) = try session("abcdefgh")
+      _ = try document.edit("a", range: 4..<4, with: "P")
+      #expect(throws: DocumentError.conflict(context: context)) {
+        try document.replace(context: context, range: 2..<6, with: "X", basis: 0)
+      }
+      _ = try document.replace(context: context, range: 2..<6, with: "X", basis: 0, policy: .merge)
+      #expect(try text(document, "a") == "abXPgh")
+      if useUndo {
+        _ = try document.undo()
+        #expect(try text(document, "a") == "abcdPefgh")
+        _ = try document.redo()
+        #expect(try text(document, "a") == "abXPgh")
+      }
+      _ = try document.revert()
+      #expect(try text(document, "a") == "abcdPefgh")
+    }
+  }
 }

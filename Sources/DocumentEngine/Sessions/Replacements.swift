@@ -40,14 +40,14 @@ extension Document.State {
     let id: StorageID
     let prepared:
       (
-        operation: _Operation, original: _Operation, basis: Int, touched: Bool, oldText: String
+        operation: _Operation, original: _Operation, basis: Int, touched: Bool, oldTexts: [String]
       )
     do {
       let live = try liveContext(contextID)
       id = live.storage
       prepared = try prepareReplacement(live, range, n, basis: basis, policy: policy)
     }
-    let (operation, original, basisVersion, _, oldText) = prepared
+    let (operation, original, basisVersion, _, oldTexts) = prepared
     let first = operation.pieces[0].range
     if range.isEmpty && n == 0 {
       // A no-op as the tool made it: checked, and it makes no version.
@@ -56,8 +56,36 @@ extension Document.State {
         storage: id, storageRange: first.lowerBound..<first.lowerBound,
         contextVersion: contextVersion, events: [])
     }
-    let (version, applied) = try apply(
-      id, operation, text: text, original: original, basis: basisVersion, actor: .tool(contextID))
+    // The pieces from the last to the first (so that each one's range holds
+    // when it is applied); the first carries the text. Each piece is a
+    // replacement of its own, with the text it replaced, so that undo and
+    // revert can take back a replacement that a concurrent insertion split.
+    var applied: [DocumentEvent] = []
+    var version = 0
+    var made: [Int] = []
+    let count = operation.pieces.count
+    for (i, piece) in operation.pieces.enumerated().reversed() {
+      let new = i == 0 ? text : ""
+      let record = ChangeRecord(
+        range: piece.range, insertedLength: new.utf16.count, party: operation.party,
+        original: i == count - 1 ? original : nil, basis: basisVersion,
+        isContinuation: i != count - 1)
+      let result = try apply(id, piece.range, new, record: record, actor: .tool(contextID))
+      version = result.version
+      applied += result.events
+      // A piece that a concurrent deletion ate has nothing to take back.
+      if piece.range.isEmpty && new.isEmpty { continue }
+      guard var live = self.session else { throw .noSession }
+      self.session = nil
+      let start = piece.range.lowerBound
+      live.replacements.append(
+        _Replacement(
+          storage: id, context: contextID, range: start..<(start + new.utf16.count),
+          oldText: oldTexts[i], newText: new, intact: true, collapsed: live.pendingCollapsed))
+      live.pendingCollapsed = [:]
+      made.append(live.replacements.count - 1)
+      self.session = live
+    }
     guard var live2 = self.session else { throw .noSession }
     // Moved out, so that its arrays are changed in place.
     self.session = nil
@@ -67,19 +95,10 @@ extension Document.State {
       let now = live2.contexts[i].range
       live2.contexts[i].history.append((version, now.lowerBound, now.count))
     }
-    live2.replacements.append(
-      _Replacement(
-        storage: id, context: contextID, range: landed, oldText: oldText, newText: text,
-        // A merged replacement split around someone's insertion replaced
-        // text in several places, but keeps only the first one's: it can
-        // never go back whole. In one piece it can, merged or not.
-        intact: operation.pieces.count == 1, collapsed: live2.pendingCollapsed))
-    live2.pendingCollapsed = [:]
-    let index = live2.replacements.count - 1
     if live2.streamingGroup != nil {
-      live2.streamingGroup?.append(index)
+      live2.streamingGroup? += made
     } else {
-      live2.undoStack.append([index])
+      live2.undoStack.append(made)
     }
     live2.redoStack.removeAll()
     live2.lastReplacement[id] = version
@@ -96,12 +115,12 @@ extension Document.State {
 
   /// Where a tool replacement lands, checked: the operation, as the tool
   /// made it, the storage version it was made on, whether an unseen edit
-  /// touched it, and the text it replaces.
+  /// touched it, and the text each of its pieces replaces.
   func prepareReplacement(
     _ live: _LiveContext, _ range: Range<Int>, _ n: Int, basis: Int?,
     policy: ReplacementPolicy
   ) throws(DocumentError) -> (
-    operation: _Operation, original: _Operation, basis: Int, touched: Bool, oldText: String
+    operation: _Operation, original: _Operation, basis: Int, touched: Bool, oldTexts: [String]
   ) {
     guard let session else { throw .noSession }
     let contextID = live.id
@@ -188,9 +207,10 @@ extension Document.State {
       if hits { throw .excluded(r) }
     }
     try checkBounds(operation, in: id)
-    let first = operation.pieces[0].range
-    let oldText = (try? String(storage.text.slice(first))) ?? ""
-    return (operation, original, basisVersion, touched, oldText)
+    // The text each piece replaces (every range holds now: the pieces are
+    // applied from the last).
+    let oldTexts = operation.pieces.map { (try? String(storage.text.slice($0.range))) ?? "" }
+    return (operation, original, basisVersion, touched, oldTexts)
   }
 
   /// Puts a replacement's original text back (undo, revert), or its new
