@@ -435,10 +435,10 @@ def document_regressions():
             DocumentProgram(storages=[("body", ascii("abcdef"))]).start("fullDocument")
             .replace(0, vrange(2, 1), ascii("X"), basis="current").revert()
             .replace(0, vrange(0, 5, short=False), ascii("Z"), basis=2, merge=True).revert().bytes,
-            "OPEN: in a tool-only session: replace 2..<3 with X, revert, then replace 0..<5 on"
+            "in a tool-only session: replace 2..<3 with X, revert, then replace 0..<5 on"
             " context version 0 with .merge: the session's own revert counts as the person's"
-            " edit, the merge keeps its 'c' ('Zcf', in pieces) and revert() declines: 'Zcf', not"
-            " 'abcdef'"),
+            " edit, the merge keeps its 'c' ('Zcf', in pieces) and revert() declined: 'Zcf', not"
+            " 'abcdef' (fixed in b743cbd: each piece is a replacement of its own)"),
         "redo-after-revert-later": (
             DocumentProgram(storages=[("body", [FAMILY] + ascii("a"))]).start("fullDocument")
             .replace(0, vrange(0, 0), ascii("a")).revert().replace(0, vrange(3, 1), ascii("a"))
