@@ -9,8 +9,9 @@ import Darwin
 /// Reading a whole file that must be a regular file of bounded size: its
 /// kind and size are checked before a byte is read, so that a directory, a
 /// FIFO, a device such as `/dev/zero` or a socket is refused at once.
-enum RegularFile {
-  enum Failure: Error {
+public enum RegularFile {
+  /// Why a file was not read.
+  public enum Failure: Error, Sendable {
     /// The file cannot be opened, examined or read.
     case io(String)
     /// It is a directory, a FIFO, a device or a socket (`kind` says which).
@@ -49,11 +50,16 @@ enum RegularFile {
   }
 
   /// The bytes of the regular file at `path`, which must have at most
-  /// `maxBytes` (negative counts as 0).
+  /// `maxBytes` (negative counts as 0). Its kind and size are looked at
+  /// before it is opened (opening a FIFO would wait for a writer) and again
+  /// once it is open; a file that grows past `maxBytes` while it is read is
+  /// refused as well.
   ///
-  /// - Parameter progress: called after each read of a big file with the
-  ///   bytes read so far and the file's size.
-  static func read(
+  /// - Parameter progress: called after each read with the bytes read so
+  ///   far and the file's size.
+  /// - Throws: ``Failure``; nothing is read past `maxBytes + 1` bytes.
+  /// - Complexity: O(n) for a file of n bytes.
+  public static func read(
     _ path: String, maxBytes: Int, progress: ((Int, Int) -> Void)? = nil
   ) throws(Failure) -> [UInt8] {
     let limit = max(0, maxBytes)

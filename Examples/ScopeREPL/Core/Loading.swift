@@ -93,10 +93,7 @@ public enum Loading {
   }
 
   /// The bytes of the regular file at `path`, which must have at most
-  /// `maxBytes` (negative counts as 0). Its kind and size are looked at
-  /// before it is opened (opening a FIFO would wait for a writer) and again
-  /// once it is open; a file that grows past `maxBytes` while it is read is
-  /// refused as well.
+  /// `maxBytes` (see `RegularFile.read(_:maxBytes:progress:)`).
   ///
   /// - Parameter progress: called after each read with the bytes read so
   ///   far and the file's size.
@@ -104,72 +101,25 @@ public enum Loading {
   public static func read(
     _ path: String, maxBytes: Int, progress: ((Int, Int) -> Void)? = nil
   ) throws(REPLError) -> [UInt8] {
-    let limit = max(0, maxBytes)
-    var info = stat()
-    guard stat(path, &info) == 0 else {
-      throw REPLError("io", "cannot open '\(path)': \(errorText())")
-    }
-    _ = try check(info, path, limit)
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { throw REPLError("io", "cannot open '\(path)': \(errorText())") }
-    defer { close(fd) }
-    guard fstat(fd, &info) == 0 else {
-      throw REPLError("io", "cannot read '\(path)': \(errorText())")
-    }
-    let size = try check(info, path, limit)
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(size < limit ? size + 1 : limit)
-    var chunk = [UInt8](repeating: 0, count: 8 << 20)
-    while true {
-      // At most one byte past the limit: a file that grew is noticed.
-      let room = limit - bytes.count
-      let want = room < chunk.count ? room + 1 : chunk.count
-      let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, want) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw REPLError("io", "cannot read '\(path)': \(errorText())")
+    do {
+      return try RegularFile.read(path, maxBytes: maxBytes, progress: progress)
+    } catch {
+      switch error {
+      case .io(let reason): throw REPLError("io", "cannot read '\(path)': \(reason)")
+      case .notARegularFile(let kind):
+        throw REPLError("io", "cannot read '\(path)': it is \(kind), not a regular file")
+      case .tooLarge(let size, let limit):
+        throw tooLarge(path, size: size, limit)
       }
-      if count == 0 { break }
-      guard count <= room else { throw tooLarge(path, size: nil, limit) }
-      bytes.append(contentsOf: chunk[..<count])
-      progress?(bytes.count, size)
     }
-    return bytes
   }
 
-  /// Checks that `info` is a regular file of at most `limit` bytes; returns
-  /// its size.
-  static func check(_ info: stat, _ path: String, _ limit: Int) throws(REPLError) -> Int {
-    let kind: String
-    switch info.st_mode & S_IFMT {
-    case S_IFREG:
-      let size = max(0, Int(clamping: info.st_size))
-      guard size <= limit else { throw tooLarge(path, size: size, limit) }
-      return size
-    case S_IFDIR: kind = "a directory"
-    case S_IFIFO: kind = "a FIFO"
-    case S_IFCHR: kind = "a character device"
-    case S_IFBLK: kind = "a block device"
-    case S_IFSOCK: kind = "a socket"
-    default: kind = "not a regular file"
-    }
-    throw REPLError("io", "cannot read '\(path)': it is \(kind), not a regular file")
-  }
-
-  static func tooLarge(_ path: String, size: Int?, _ limit: Int) -> REPLError {
-    let has = size.map { "has \($0) bytes" } ?? "grew while it was read"
-    return REPLError(
+  /// A file of `size` bytes (at least: it may have grown while it was
+  /// read) over the limit.
+  static func tooLarge(_ path: String, size: Int, _ limit: Int) -> REPLError {
+    REPLError(
       "tooLarge",
-      "'\(path)' \(has), over the file size limit of \(limit) bytes "
+      "'\(path)' has \(size) bytes, over the file size limit of \(limit) bytes "
         + "(raise it with --max-file-bytes)")
   }
-
-  static func errorText() -> String {
-    String(cString: strerror(errno))
-  }
-}
-
-/// `read(2)`, by a name that `Loading.read` does not hide.
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-  read(fd, buffer, count)
 }
