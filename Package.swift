@@ -52,7 +52,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Examples/ScopeREPL",
-      exclude: ["README.md", "Core"]
+      exclude: ["README.md", "PROTOCOL.md", "Core"]
     ),
     .target(
       name: "_EngineTestSupport",
