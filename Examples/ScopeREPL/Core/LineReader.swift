@@ -105,15 +105,7 @@ public struct LineReader {
       if let newline = firstNewline() {
         var end = newline
         if end > start && buffer[end - 1] == 0x0D { end -= 1 }
-        let line: Line
-        if let skipped {
-          line = .tooLong(byteCount: skipped + (end - start), limit: maxLineBytes)
-          self.skipped = nil
-        } else if end - start > maxLineBytes {
-          line = .tooLong(byteCount: end - start, limit: maxLineBytes)
-        } else {
-          line = .line(Array(buffer[start..<end]))
-        }
+        let line = takeLine(endingAt: end)
         start = newline + 1
         scanned = start
         return line
@@ -132,16 +124,7 @@ public struct LineReader {
       }
       if atEnd {
         guard start < buffer.count || skipped != nil else { return nil }
-        let end = buffer.count
-        let line: Line
-        if let skipped {
-          line = .tooLong(byteCount: skipped + (end - start), limit: maxLineBytes)
-          self.skipped = nil
-        } else if end - start > maxLineBytes {
-          line = .tooLong(byteCount: end - start, limit: maxLineBytes)
-        } else {
-          line = .line(Array(buffer[start..<end]))
-        }
+        let line = takeLine(endingAt: buffer.count)
         buffer.removeAll()
         start = 0
         scanned = 0
@@ -149,6 +132,17 @@ public struct LineReader {
       }
       fill()
     }
+  }
+
+  /// The line `buffer[start..<end]`, or the marker of a line too long (with
+  /// the bytes of it already skipped).
+  private mutating func takeLine(endingAt end: Int) -> Line {
+    if let skipped {
+      self.skipped = nil
+      return .tooLong(byteCount: skipped + (end - start), limit: maxLineBytes)
+    }
+    if end - start > maxLineBytes { return .tooLong(byteCount: end - start, limit: maxLineBytes) }
+    return .line(Array(buffer[start..<end]))
   }
 
   /// The index of the first `\n` in `buffer[scanned...]`.
