@@ -9,7 +9,7 @@ extension SummaryTree {
   @inlinable
   public func _invariantCheck() {
     if root.height > 0 {
-      precondition(root.children.count >= 2, "inner root with fewer than two children")
+      precondition(root.count >= 2, "inner root with fewer than two children")
     }
     Self.check(root, isRoot: true)
   }
@@ -22,12 +22,21 @@ extension SummaryTree {
     }
     var total = Summary.zero
     if node.height == 0 {
-      precondition(node.children.isEmpty && node.childSummaries.isEmpty, "leaf with children")
-      for item in node.items { total += item.summary }
+      precondition(node is _TreeLeaf<Item>, "leaf of the wrong class")
+      let leaf = node.leaf
+      for i in 0..<_TreeLimits.maxFill {
+        precondition((leaf.items[i] != nil) == (i < node.count), "leaf slots out of step")
+      }
+      for i in 0..<node.count { total += leaf.item(i).summary }
     } else {
-      precondition(node.items.isEmpty, "inner node with items")
-      precondition(node.children.count == node.childSummaries.count, "summaries out of step")
-      for (child, stored) in zip(node.children, node.childSummaries) {
+      precondition(node is _TreeInner<Item>, "inner node of the wrong class")
+      let inner = node.inner
+      for i in 0..<_TreeLimits.maxFill {
+        precondition((inner.children[i] != nil) == (i < node.count), "child slots out of step")
+      }
+      for i in 0..<node.count {
+        let child = inner.child(i)
+        let stored = inner.summaries[i]
         precondition(child.height == node.height - 1, "child at the wrong height")
         precondition(child.summary == stored, "stale child summary")
         check(child, isRoot: false)

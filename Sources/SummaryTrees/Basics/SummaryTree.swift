@@ -35,7 +35,7 @@ public struct SummaryTree<Item: TreeItem>: Sendable {
   /// - Complexity: O(1)
   @inlinable
   public init() {
-    self.root = Node(leaf: [])
+    self.root = _TreeLeaf<Item>(EmptyCollection())
   }
 
   /// The sum of the summaries of all items.
@@ -48,7 +48,7 @@ public struct SummaryTree<Item: TreeItem>: Sendable {
   ///
   /// - Complexity: O(1)
   @inlinable
-  public var isEmpty: Bool { root.height == 0 && root.items.isEmpty }
+  public var isEmpty: Bool { root.count == 0 }
 
   /// The number of levels below the root (0 when the root is a leaf).
   @inlinable
@@ -65,7 +65,7 @@ public struct SummaryTree<Item: TreeItem>: Sendable {
   @inlinable @inline(__always)
   mutating func ensureUniqueRoot() {
     if !isKnownUniquelyReferenced(&root) {
-      root = Node(copying: root)
+      root = root.copy()
     }
   }
 
@@ -79,8 +79,8 @@ public struct SummaryTree<Item: TreeItem>: Sendable {
       level.append(contentsOf: siblings)
       root = Self.stack(level)
     }
-    while root.height > 0 && root.children.count == 1 {
-      root = root.children[0]
+    while root.height > 0 && root.count == 1 {
+      root = root.inner.child(0)
     }
   }
 }
@@ -96,12 +96,12 @@ extension SummaryTree {
     var level = ContiguousArray<Node>()
     let pending = ContiguousArray<Item>(items)
     if pending.count <= _TreeLimits.maxFill {
-      self.root = Node(leaf: pending)
+      self.root = _TreeLeaf<Item>(pending)
       return
     }
     var start = 0
     for size in Self.groupSizes(pending.count) {
-      level.append(Node(leaf: ContiguousArray(pending[start..<start + size])))
+      level.append(_TreeLeaf<Item>(pending[start..<start + size]))
       start += size
     }
     self.root = Self.stack(level)
@@ -117,7 +117,7 @@ extension SummaryTree {
       var next = ContiguousArray<Node>()
       var start = 0
       for size in groupSizes(level.count) {
-        next.append(Node(height: height, children: ContiguousArray(level[start..<start + size])))
+        next.append(_TreeInner<Item>(height: height, children: level[start..<start + size]))
         start += size
       }
       level = next

@@ -15,7 +15,7 @@ extension SummaryTree {
       let siblings = Self.attach(other.root, to: root, atEnd: true)
       normalizeRoot(splitOff: siblings)
     } else {
-      let host = Node(copying: other.root)
+      let host = other.root.copy()
       let siblings = Self.attach(root, to: host, atEnd: false)
       root = host
       normalizeRoot(splitOff: siblings)
@@ -28,7 +28,7 @@ extension SummaryTree {
   /// - Complexity: O(log n)
   @inlinable
   public mutating func append(_ item: Item) {
-    append(contentsOf: SummaryTree(root: Node(leaf: [item])))
+    append(contentsOf: SummaryTree(root: _TreeLeaf<Item>(CollectionOfOne(item))))
   }
 
   /// Inserts one item before all others.
@@ -36,7 +36,7 @@ extension SummaryTree {
   /// - Complexity: O(log n)
   @inlinable
   public mutating func prepend(_ item: Item) {
-    var head = SummaryTree(root: Node(leaf: [item]))
+    var head = SummaryTree(root: _TreeLeaf<Item>(CollectionOfOne(item)))
     head.append(contentsOf: self)
     self = head
   }
@@ -57,29 +57,17 @@ extension SummaryTree {
   @inlinable
   static func attach(_ node: Node, to host: Node, atEnd: Bool) -> ContiguousArray<Node> {
     if host.height == node.height {
+      let at = atEnd ? host.count : 0
       if host.height == 0 {
-        if atEnd {
-          host.items.append(contentsOf: node.items)
-        } else {
-          host.items.insert(contentsOf: node.items, at: 0)
-        }
-      } else if atEnd {
-        host.children.append(contentsOf: node.children)
-        host.childSummaries.append(contentsOf: node.childSummaries)
-      } else {
-        host.children.insert(contentsOf: node.children, at: 0)
-        host.childSummaries.insert(contentsOf: node.childSummaries, at: 0)
+        return host.leaf.replaceItems(at..<at, with: node.leaf.itemArray(0..<node.count))
       }
-      host.recomputeSummary()
-      return host.splitIfOverfull()
+      return host.inner.replaceChildren(at..<at, with: node.inner.childArray(0..<node.count))
     }
-    let index = atEnd ? host.children.count - 1 : 0
-    host.ensureUniqueChild(index)
-    let siblings = attach(node, to: host.children[index], atEnd: atEnd)
-    host.refreshChildSummary(index)
-    host.children.insert(contentsOf: siblings, at: index + 1)
-    host.childSummaries.insert(contentsOf: siblings.lazy.map(\.summary), at: index + 1)
-    host.recomputeSummary()
-    return host.splitIfOverfull()
+    let inner = host.inner
+    let index = atEnd ? inner.count - 1 : 0
+    inner.ensureUniqueChild(index)
+    let siblings = attach(node, to: inner.child(index), atEnd: atEnd)
+    inner.refreshChildSummary(index)
+    return inner.replaceChildren(index + 1..<index + 1, with: siblings)
   }
 }

@@ -27,29 +27,26 @@ extension SummaryTree {
   ) -> (index: Int, rest: Int) where M.Summary == Summary {
     var rest = offset
     var i = 0
+    let last = node.count - 1
     if node.height == 0 {
-      node.items.withUnsafeBufferPointer { items in
-        let last = items.count - 1
-        while i < last {
-          let s = items[i].summary
-          let m = M.measure(s)
-          if rest < m || (bias == .left && rest == m) { break }
-          rest -= m
-          prefix += s
-          i += 1
-        }
+      let leaf = node.leaf
+      while i < last {
+        let s = leaf.item(i).summary
+        let m = M.measure(s)
+        if rest < m || (bias == .left && rest == m) { break }
+        rest -= m
+        prefix += s
+        i += 1
       }
     } else {
-      node.childSummaries.withUnsafeBufferPointer { sums in
-        let last = sums.count - 1
-        while i < last {
-          let s = sums[i]
-          let m = M.measure(s)
-          if rest < m || (bias == .left && rest == m) { break }
-          rest -= m
-          prefix += s
-          i += 1
-        }
+      let inner = node.inner
+      while i < last {
+        let s = inner.summaries[i]
+        let m = M.measure(s)
+        if rest < m || (bias == .left && rest == m) { break }
+        rest -= m
+        prefix += s
+        i += 1
       }
     }
     return (i, rest)
@@ -67,19 +64,28 @@ extension SummaryTree {
   public func find<M: TreeMetric>(
     _ metric: M.Type, _ offset: Int, bias: Bias
   ) -> TreeLocation<Item>? where M.Summary == Summary {
-    // The tree value holds every node for the duration of the call, so the
-    // walk needs no reference counting.
-    unowned(unsafe) var node = root
+    if root.count == 0 { return nil }
     var prefix = Summary.zero
     var rest = offset
-    if node.count == 0 { return nil }
+    // The tree value holds every node for the duration of the call, so the
+    // walk borrows them: no reference counting on the way down.
+    var node = Unmanaged.passUnretained(root)
     while true {
-      let (i, r) = Self.pickSlot(metric, in: node, offset: rest, bias: bias, prefix: &prefix)
-      rest = r
-      if node.height == 0 {
-        return TreeLocation(item: node.items[i], prefix: prefix)
+      let next: Unmanaged<Node>? = node._withUnsafeGuaranteedRef { node in
+        let (i, r) = Self.pickSlot(metric, in: node, offset: rest, bias: bias, prefix: &prefix)
+        rest = r
+        if node.height == 0 {
+          rest = i
+          return nil
+        }
+        return Unmanaged.passUnretained(node.inner.child(i))
       }
-      node = node.children[i]
+      guard let next else { break }
+      node = next
+    }
+    let index = rest
+    return node._withUnsafeGuaranteedRef {
+      TreeLocation(item: $0.leaf.item(index), prefix: prefix)
     }
   }
 }

@@ -60,56 +60,50 @@ extension SummaryTree {
     var prefix = prefix
     let (i, rest) = pickSlot(metric, in: node, offset: offset, bias: bias, prefix: &prefix)
     if node.height == 0 {
-      let oldItem = node.items[i].summary
+      let leaf = node.leaf
+      let oldItem = leaf.item(i).summary
       let r: R
       let change: TreeItemChange<Item>
       do {
-        (r, change) = try body(&node.items[i], prefix)
+        (r, change) = try body(&leaf.items[i]!, prefix)
       } catch {
         // The item may have changed before the closure threw.
-        node.recomputeSummary()
+        leaf.recomputeSummary()
         throw error
       }
       result = r
-      var replacement = Summary.zero
       switch change {
       case .keep:
-        replacement = node.items[i].summary
+        leaf.replaceInSummary(oldItem, with: leaf.item(i).summary)
+        return []
       case .remove:
-        node.items.remove(at: i)
+        return leaf.replaceItems(i..<i + 1, with: EmptyCollection())
       case .insertAfter(let more):
-        replacement = node.items[i].summary
-        for item in more { replacement += item.summary }
-        node.items.insert(contentsOf: more, at: i + 1)
+        return leaf.replaceItems(i + 1..<i + 1, with: more)
       }
-      node.replaceInSummary(oldItem, with: replacement)
-      return node.count > _TreeLimits.maxFill ? node.splitIfOverfull() : []
     }
-    node.ensureUniqueChild(i)
-    let oldChild = node.childSummaries[i]
+    let inner = node.inner
+    inner.ensureUniqueChild(i)
+    let oldChild = inner.summaries[i]
     let siblings: ContiguousArray<Node>
     do {
-      // `node` holds the child for the whole call: no need to retain it.
-      unowned(unsafe) let child = node.children[i]
-      siblings = try update(
-        child, metric, offset: rest, bias: bias, prefix: prefix, result: &result, body)
+      // `inner` holds the child for the whole call: borrow it.
+      siblings = try Unmanaged.passUnretained(inner.child(i))._withUnsafeGuaranteedRef { child in
+        try update(child, metric, offset: rest, bias: bias, prefix: prefix, result: &result, body)
+      }
     } catch {
-      node.refreshChildSummary(i)
-      node.recomputeSummary()
+      inner.refreshChildSummary(i)
+      inner.recomputeSummary()
       throw error
     }
-    node.refreshChildSummary(i)
-    // What the child became (with the siblings it split into); rebalancing
-    // below moves slots between children but does not change the total.
-    var replacement = node.childSummaries[i]
-    if siblings.isEmpty {
-      if node.children[i].count < _TreeLimits.minFill { node.fixUnderflow(at: i) }
-    } else {
-      for sibling in siblings { replacement += sibling.summary }
-      node.children.insert(contentsOf: siblings, at: i + 1)
-      node.childSummaries.insert(contentsOf: siblings.lazy.map(\.summary), at: i + 1)
+    inner.refreshChildSummary(i)
+    if !siblings.isEmpty {
+      return inner.replaceChildren(i + 1..<i + 1, with: siblings)
     }
-    node.replaceInSummary(oldChild, with: replacement)
-    return node.count > _TreeLimits.maxFill ? node.splitIfOverfull() : []
+    // What the child became; rebalancing below moves slots between children
+    // but does not change the total.
+    inner.replaceInSummary(oldChild, with: inner.summaries[i])
+    if inner.child(i).count < _TreeLimits.minFill { inner.fixUnderflow(at: i) }
+    return []
   }
 }
