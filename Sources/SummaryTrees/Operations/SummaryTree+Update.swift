@@ -64,13 +64,18 @@ extension SummaryTree {
       let oldItem = leaf.item(i).summary
       let r: R
       let change: TreeItemChange<Item>
+      // Move the item out of its slot while `body` works on it (so it stays
+      // uniquely referenced), and back in whatever happens.
+      var item = leaf.items[i].take().unsafelyUnwrapped
       do {
-        (r, change) = try body(&leaf.items[i]!, prefix)
+        (r, change) = try body(&item, prefix)
       } catch {
         // The item may have changed before the closure threw.
+        leaf.items[i] = item
         leaf.recomputeSummary()
         throw error
       }
+      leaf.items[i] = item
       result = r
       switch change {
       case .keep:
