@@ -72,8 +72,14 @@ public struct SummaryTree<Item: TreeItem>: Sendable {
   /// Restores the root's shape after a mutation: grows the tree if the root
   /// split into `siblings`, and drops levels while the root has a single
   /// child.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func normalizeRoot(splitOff siblings: ContiguousArray<Node>) {
+    if siblings.isEmpty && (root.height == 0 || root.count > 1) { return }
+    growOrShrinkRoot(splitOff: siblings)
+  }
+
+  @inlinable
+  mutating func growOrShrinkRoot(splitOff siblings: ContiguousArray<Node>) {
     if !siblings.isEmpty {
       var level: ContiguousArray<Node> = [root]
       level.append(contentsOf: siblings)

@@ -25,29 +25,31 @@ extension SummaryTree {
   static func pickSlot<M: TreeMetric>(
     _: M.Type, in node: Node, offset: Int, bias: Bias, prefix: inout Summary
   ) -> (index: Int, rest: Int) where M.Summary == Summary {
+    // First find the slot looking at the one metric only, then add up the
+    // summaries before it.
     var rest = offset
     var i = 0
     let last = node.count - 1
+    // With `.left` bias an offset equal to a slot's size stays in that slot.
+    let stay = bias == .left ? 1 : 0
     if node.height == 0 {
       let leaf = node.leaf
       while i < last {
-        let s = leaf.item(i).summary
-        let m = M.measure(s)
-        if rest < m || (bias == .left && rest == m) { break }
+        let m = M.measure(leaf.item(i).summary)
+        if rest < m &+ stay { break }
         rest -= m
-        prefix += s
         i += 1
       }
+      for j in 0..<i { prefix += leaf.item(j).summary }
     } else {
       let inner = node.inner
       while i < last {
-        let s = inner.summaries[i]
-        let m = M.measure(s)
-        if rest < m || (bias == .left && rest == m) { break }
+        let m = M.measure(inner.summaries[i])
+        if rest < m &+ stay { break }
         rest -= m
-        prefix += s
         i += 1
       }
+      for j in 0..<i { prefix += inner.summaries[j] }
     }
     return (i, rest)
   }

@@ -71,11 +71,11 @@ extension SummaryTree {
         (r, change) = try body(&item, prefix)
       } catch {
         // The item may have changed before the closure threw.
-        leaf.items[i] = item
+        leaf.items[i] = consume item
         leaf.recomputeSummary()
         throw error
       }
-      leaf.items[i] = item
+      leaf.items[i] = consume item
       result = r
       switch change {
       case .keep:

@@ -27,12 +27,15 @@ public struct TextSummary: TreeSummary, Hashable, CustomStringConvertible {
   /// The summary of no text.
   public static let zero = TextSummary(utf8: 0, utf16: 0, scalars: 0, paragraphSeparators: 0)
 
-  @inlinable
+  /// Counts of real text never come near `Int.max`, so the sums wrap
+  /// instead of checking for overflow (which lets the compiler add all four
+  /// counts at once).
+  @inlinable @inline(__always)
   public static func + (lhs: Self, rhs: Self) -> Self {
     TextSummary(
-      utf8: lhs.utf8 + rhs.utf8, utf16: lhs.utf16 + rhs.utf16,
-      scalars: lhs.scalars + rhs.scalars,
-      paragraphSeparators: lhs.paragraphSeparators + rhs.paragraphSeparators)
+      utf8: lhs.utf8 &+ rhs.utf8, utf16: lhs.utf16 &+ rhs.utf16,
+      scalars: lhs.scalars &+ rhs.scalars,
+      paragraphSeparators: lhs.paragraphSeparators &+ rhs.paragraphSeparators)
   }
 
   /// Counts form a commutative group: a part can be taken out of a total.
@@ -40,12 +43,12 @@ public struct TextSummary: TreeSummary, Hashable, CustomStringConvertible {
   public static func removing(_ part: Self, from total: Self) -> Self? { total - part }
 
   /// The summary of `lhs` without its part `rhs`.
-  @inlinable
+  @inlinable @inline(__always)
   public static func - (lhs: Self, rhs: Self) -> Self {
     TextSummary(
-      utf8: lhs.utf8 - rhs.utf8, utf16: lhs.utf16 - rhs.utf16,
-      scalars: lhs.scalars - rhs.scalars,
-      paragraphSeparators: lhs.paragraphSeparators - rhs.paragraphSeparators)
+      utf8: lhs.utf8 &- rhs.utf8, utf16: lhs.utf16 &- rhs.utf16,
+      scalars: lhs.scalars &- rhs.scalars,
+      paragraphSeparators: lhs.paragraphSeparators &- rhs.paragraphSeparators)
   }
 
   /// The count in one unit.

@@ -126,7 +126,7 @@ enum _UTF8Counts {
   /// byte lies in the range and the bytes around the range decide CR LF.
   /// Summaries of two ranges that differ only inside, with the same bytes at
   /// and beyond their edges, differ exactly by the change.
-  @usableFromInline
+  @usableFromInline @inline(__always)
   static func summary(of bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> TextSummary {
     var continuations = 0
     var fourByteLeads = 0

@@ -14,13 +14,23 @@ extension Rope {
   public mutating func replace(
     _ range: Range<Int>, in unit: TextUnit = .utf16, with replacement: String
   ) throws(RopeError) {
-    var replacement = replacement
     var failure: RopeError? = nil
-    replacement.withUTF8 { bytes in
+    // A native string lends its UTF-8 without a copy (or a retain).
+    let done: Void? = replacement.utf8.withContiguousStorageIfAvailable { bytes in
       do throws(RopeError) {
         try replace(range, in: unit, validUTF8: bytes)
       } catch {
         failure = error
+      }
+    }
+    if done == nil {
+      var copy = replacement
+      copy.withUTF8 { bytes in
+        do throws(RopeError) {
+          try replace(range, in: unit, validUTF8: bytes)
+        } catch {
+          failure = error
+        }
       }
     }
     if let failure { throw failure }
