@@ -39,6 +39,14 @@ let package = Package(
       ]
     ),
     .executableTarget(
+      name: "TraceReplay",
+      dependencies: [
+        "BenchmarkSupport",
+        .product(name: "TextRope", package: engine),
+        .product(name: "_RopeModule", package: "swift-collections"),
+      ]
+    ),
+    .executableTarget(
       name: "Soak",
       dependencies: [
         .product(name: "DocumentEngine", package: engine),
