@@ -22,21 +22,11 @@ extension SummaryTree {
     }
     var total = Summary.zero
     if node.height == 0 {
-      precondition(node is _TreeLeaf<Item>, "leaf of the wrong class")
-      let leaf = node.leaf
-      for i in 0..<_TreeLimits.maxFill {
-        precondition((leaf.items[i] != nil) == (i < node.count), "leaf slots out of step")
-      }
-      for i in 0..<node.count { total += leaf.item(i).summary }
+      for i in 0..<node.count { total += node.item(i).summary }
     } else {
-      precondition(node is _TreeInner<Item>, "inner node of the wrong class")
-      let inner = node.inner
-      for i in 0..<_TreeLimits.maxFill {
-        precondition((inner.children[i] != nil) == (i < node.count), "child slots out of step")
-      }
       for i in 0..<node.count {
-        let child = inner.child(i)
-        let stored = inner.summaries[i]
+        let child = node.child(i)
+        let stored = node.summaries[i]
         precondition(child.height == node.height - 1, "child at the wrong height")
         precondition(child.summary == stored, "stale child summary")
         check(child, isRoot: false)

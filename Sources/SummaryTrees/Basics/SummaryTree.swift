@@ -16,7 +16,9 @@
 /// The one implementation serves the text rope (chunks summarized by their
 /// UTF-8, UTF-16, scalar and paragraph counts), the document index, the change
 /// index and attribute runs.
-public struct SummaryTree<Item: TreeItem>: Sendable {
+public struct SummaryTree<Item: TreeItem>: @unchecked Sendable {
+  // `Sendable` is unchecked: the nodes are shared between values but never
+  // mutated once shared (see `_TreeNode`), and every item is `Sendable`.
   public typealias Summary = Item.Summary
 
   @usableFromInline typealias Node = _TreeNode<Item>
@@ -35,7 +37,7 @@ public struct SummaryTree<Item: TreeItem>: Sendable {
   /// - Complexity: O(1)
   @inlinable
   public init() {
-    self.root = _TreeLeaf<Item>(EmptyCollection())
+    self.root = Node.leaf(EmptyCollection())
   }
 
   /// The sum of the summaries of all items.
@@ -86,7 +88,7 @@ public struct SummaryTree<Item: TreeItem>: Sendable {
       root = Self.stack(level)
     }
     while root.height > 0 && root.count == 1 {
-      root = root.inner.child(0)
+      root = root.child(0)
     }
   }
 }
@@ -102,12 +104,12 @@ extension SummaryTree {
     var level = ContiguousArray<Node>()
     let pending = ContiguousArray<Item>(items)
     if pending.count <= _TreeLimits.maxFill {
-      self.root = _TreeLeaf<Item>(pending)
+      self.root = Node.leaf(pending)
       return
     }
     var start = 0
     for size in Self.groupSizes(pending.count) {
-      level.append(_TreeLeaf<Item>(pending[start..<start + size]))
+      level.append(Node.leaf(pending[start..<start + size]))
       start += size
     }
     self.root = Self.stack(level)
@@ -123,7 +125,7 @@ extension SummaryTree {
       var next = ContiguousArray<Node>()
       var start = 0
       for size in groupSizes(level.count) {
-        next.append(_TreeInner<Item>(height: height, children: level[start..<start + size]))
+        next.append(Node.inner(height: height, children: level[start..<start + size]))
         start += size
       }
       level = next

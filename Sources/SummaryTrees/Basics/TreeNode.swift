@@ -15,71 +15,174 @@ enum _TreeLimits {
   @usableFromInline static let minFill = maxFill / 2
 }
 
-// The slots of a node live inside the node object (one allocation, one cache
-// miss to reach a level), so their number is a compile-time constant.
-#if DEBUG
-/// Fixed storage for the slots of one node (`_TreeLimits.maxFill` of them).
-@usableFromInline typealias _NodeSlots<Element> = InlineArray<4, Element>
-#else
-/// Fixed storage for the slots of one node (`_TreeLimits.maxFill` of them).
-@usableFromInline typealias _NodeSlots<Element> = InlineArray<16, Element>
-#endif
+/// The fixed part of a node: what kind it is and how many slots it uses.
+@usableFromInline
+struct _NodeHeader {
+  /// 0 for a leaf; a child's height plus one for an inner node.
+  @usableFromInline let height: Int
+  /// The number of items (leaf) or children (inner node).
+  @usableFromInline var count: Int
 
-/// A node of a ``SummaryTree``: a ``_TreeLeaf`` holds items, a
-/// ``_TreeInner`` holds child nodes of one height less with a copy of each
-/// child's summary. Either keeps its slots inline, in the node object, so a
-/// seek reads one object per level.
+  @inlinable
+  init(height: Int, count: Int) {
+    self.height = height
+    self.count = count
+  }
+}
+
+/// A node of a ``SummaryTree``, in one allocation: a header, then (in the
+/// tail) the node's summary and its slots.
+///
+/// - A leaf's tail holds the summary and up to `maxFill` items.
+/// - An inner node's tail holds the summary, up to `maxFill` child
+///   summaries, then the children (nodes of one height less).
+///
+/// So a seek reads one object per level, and a node's slots are created,
+/// copied and destroyed by code specialized for the item type (the tail is
+/// managed by hand: `count` slots are initialized, the rest are not).
 ///
 /// Nodes are shared between tree values. A node is only ever mutated while
 /// uniquely referenced, so a node reachable from two values never changes;
-/// that is what makes the unchecked `Sendable` sound.
+/// that is what makes the unchecked `Sendable` of ``SummaryTree`` (and its
+/// cursor) sound. (`ManagedBuffer` itself is not `Sendable`.)
 @usableFromInline
-class _TreeNode<Item: TreeItem>: @unchecked Sendable {
+final class _TreeNode<Item: TreeItem>: ManagedBuffer<_NodeHeader, UInt64> {
   @usableFromInline typealias Summary = Item.Summary
-  @usableFromInline typealias Leaf = _TreeLeaf<Item>
-  @usableFromInline typealias Inner = _TreeInner<Item>
 
-  /// 0 for a leaf; a child's height plus one for an inner node.
-  @usableFromInline final let height: Int
-  /// The number of items (leaf) or children (inner node).
-  @usableFromInline @exclusivity(unchecked) final var count: Int
-  /// The sum of the items' or the children's summaries.
-  @usableFromInline @exclusivity(unchecked) final var summary: Summary
+  // MARK: Layout
 
+  /// Bytes from the start of the tail to the slots.
+  @inlinable @inline(__always)
+  static var slotsOffset: Int { (MemoryLayout<Summary>.stride + 7) & ~7 }
+
+  /// Bytes from the start of the tail to an inner node's children.
+  @inlinable @inline(__always)
+  static var childrenOffset: Int {
+    slotsOffset + ((MemoryLayout<Summary>.stride * _TreeLimits.maxFill + 7) & ~7)
+  }
+
+  /// The tail of a leaf, in 8-byte words.
+  @inlinable @inline(__always)
+  static var leafWords: Int {
+    (slotsOffset + MemoryLayout<Item>.stride * _TreeLimits.maxFill + 7) / 8
+  }
+
+  /// The tail of an inner node, in 8-byte words.
+  @inlinable @inline(__always)
+  static var innerWords: Int { childrenOffset / 8 + _TreeLimits.maxFill }
+
+  /// A new node of `height` with no slots and a zero summary.
   @inlinable
-  init(height: Int, count: Int, summary: Summary) {
-    self.height = height
-    self.count = count
-    self.summary = summary
+  static func make(height: Int) -> _TreeNode {
+    assert(MemoryLayout<Item>.alignment <= 8 && MemoryLayout<Summary>.alignment <= 8)
+    let words = height == 0 ? leafWords : innerWords
+    let buffer = create(minimumCapacity: words) { _ in _NodeHeader(height: height, count: 0) }
+    let node = unsafeDowncast(buffer, to: _TreeNode.self)
+    node.summaryPointer.initialize(to: .zero)
+    return node
+  }
+
+  /// The header, read and written through a pointer: the stored `header`
+  /// property of `ManagedBuffer` would check exclusivity at run time.
+  @inlinable @inline(__always)
+  var headerPointer: UnsafeMutablePointer<_NodeHeader> {
+    withUnsafeMutablePointerToHeader { $0 }
+  }
+
+  /// The start of the tail.
+  @inlinable @inline(__always)
+  var tail: UnsafeMutableRawPointer {
+    UnsafeMutableRawPointer(withUnsafeMutablePointerToElements { $0 })
   }
 
   @inlinable @inline(__always)
-  final var isLeaf: Bool { height == 0 }
+  var summaryPointer: UnsafeMutablePointer<Summary> {
+    tail.assumingMemoryBound(to: Summary.self)
+  }
 
-  /// This node as a leaf; it must be one.
+  /// A leaf's items (`count` of them initialized).
   @inlinable @inline(__always)
-  final var leaf: Leaf { unsafeDowncast(self, to: Leaf.self) }
+  var items: UnsafeMutablePointer<Item> {
+    (tail + Self.slotsOffset).assumingMemoryBound(to: Item.self)
+  }
 
-  /// This node as an inner node; it must be one.
+  /// An inner node's child summaries (`count` of them initialized).
   @inlinable @inline(__always)
-  final var inner: Inner { unsafeDowncast(self, to: Inner.self) }
+  var summaries: UnsafeMutablePointer<Summary> {
+    (tail + Self.slotsOffset).assumingMemoryBound(to: Summary.self)
+  }
+
+  /// An inner node's children (`count` of them initialized).
+  @inlinable @inline(__always)
+  var children: UnsafeMutablePointer<_TreeNode> {
+    (tail + Self.childrenOffset).assumingMemoryBound(to: _TreeNode.self)
+  }
+
+  deinit {
+    let n = headerPointer.pointee.count
+    if headerPointer.pointee.height == 0 {
+      items.deinitialize(count: n)
+    } else {
+      // Release the children without asking for their type's metadata.
+      let raw = UnsafeMutableRawPointer(children)
+      for i in 0..<n {
+        Unmanaged<AnyObject>.fromOpaque(
+          raw.load(
+            fromByteOffset: i * MemoryLayout<UnsafeRawPointer>.stride, as: UnsafeRawPointer.self)
+        ).release()
+      }
+    }
+    // Summaries are BitwiseCopyable: nothing to deinitialize.
+  }
+
+  // MARK: Basics
+
+  /// 0 for a leaf; a child's height plus one for an inner node.
+  @inlinable @inline(__always)
+  var height: Int { headerPointer.pointee.height }
+
+  /// The number of items (leaf) or children (inner node).
+  @inlinable @inline(__always)
+  var count: Int {
+    get { headerPointer.pointee.count }
+    set { headerPointer.pointee.count = newValue }
+  }
+
+  /// The sum of the items' or the children's summaries.
+  @inlinable @inline(__always)
+  var summary: Summary {
+    get { summaryPointer.pointee }
+    set { summaryPointer.pointee = newValue }
+  }
+
+  @inlinable @inline(__always)
+  var isLeaf: Bool { height == 0 }
 
   /// The summary of the slot at `index` (an item or a child).
   @inlinable @inline(__always)
-  final func slotSummary(_ index: Int) -> Summary {
-    height == 0
-      ? leaf.items[index].unsafelyUnwrapped.summary : inner.summaries[index]
+  func slotSummary(_ index: Int) -> Summary {
+    height == 0 ? items[index].summary : summaries[index]
   }
 
   /// A new node with the same slots (sharing the children).
   @inlinable
-  final func copy() -> _TreeNode {
-    height == 0 ? Leaf(copying: leaf) : Inner(copying: inner)
+  func copy() -> _TreeNode {
+    let node = _TreeNode.make(height: height)
+    let n = count
+    if height == 0 {
+      node.items.initialize(from: items, count: n)
+    } else {
+      node.summaries.initialize(from: summaries, count: n)
+      node.children.initialize(from: children, count: n)
+    }
+    node.count = n
+    node.summary = summary
+    return node
   }
 
   /// Recomputes `summary` from the slots.
   @inlinable
-  final func recomputeSummary() {
+  func recomputeSummary() {
     var total = Summary.zero
     for i in 0..<count { total += slotSummary(i) }
     summary = total
@@ -88,7 +191,7 @@ class _TreeNode<Item: TreeItem>: @unchecked Sendable {
   /// Updates `summary` after one part of it, `old`, became `new`: by
   /// subtraction when the summary allows it, else by adding up the slots.
   @inlinable @inline(__always)
-  final func replaceInSummary(_ old: Summary, with new: Summary) {
+  func replaceInSummary(_ old: Summary, with new: Summary) {
     if let rest = Summary.removing(old, from: summary) {
       summary = rest + new
     } else {
@@ -97,71 +200,44 @@ class _TreeNode<Item: TreeItem>: @unchecked Sendable {
   }
 }
 
-/// A leaf of a ``SummaryTree``: up to `maxFill` items, inline.
-@usableFromInline
-final class _TreeLeaf<Item: TreeItem>: _TreeNode<Item>, @unchecked Sendable {
-  /// `items[0..<count]` are set; the rest are `nil`.
-  @usableFromInline @exclusivity(unchecked) var items: _NodeSlots<Item?>
+// MARK: - Leaves
 
+extension _TreeNode {
   /// A leaf of `items` (at most `maxFill` of them).
   @inlinable
-  init(_ items: some Collection<Item>) {
-    assert(items.count <= _TreeLimits.maxFill)
-    var slots = _NodeSlots<Item?>(repeating: nil)
-    var total = Summary.zero
-    var n = 0
-    for item in items {
-      slots[n] = item
-      total += item.summary
-      n += 1
-    }
-    self.items = slots
-    super.init(height: 0, count: n, summary: total)
+  static func leaf(_ items: some Collection<Item>) -> _TreeNode {
+    let node = make(height: 0)
+    node.setItems(items)
+    return node
   }
 
-  @inlinable
-  init(copying other: _TreeLeaf) {
-    self.items = other.items
-    super.init(height: 0, count: other.count, summary: other.summary)
-  }
-
-  /// The item at `index` (`index < count`).
+  /// The item at `index` (`index < count`) of a leaf.
   @inlinable @inline(__always)
-  func item(_ index: Int) -> Item { items[index].unsafelyUnwrapped }
+  func item(_ index: Int) -> Item { items[index] }
 
-  /// The items in `range`, as an array.
+  /// The items in `range` of a leaf, as an array.
   @inlinable
   func itemArray(_ range: Range<Int>) -> ContiguousArray<Item> {
-    var result = ContiguousArray<Item>()
-    result.reserveCapacity(range.count)
-    for i in range { result.append(item(i)) }
-    return result
+    ContiguousArray(UnsafeBufferPointer(start: items + range.lowerBound, count: range.count))
   }
 
-  /// Replaces the items in `range` with `new` and recomputes the summary.
-  /// When the result holds more than `maxFill` items, this leaf keeps the
-  /// first group and the rest go to new leaves, returned in order (all within
-  /// the fill limits).
+  /// Replaces the items in `range` of a leaf with `new` and recomputes the
+  /// summary. When the result holds more than `maxFill` items, this leaf
+  /// keeps the first group and the rest go to new leaves, returned in order
+  /// (all within the fill limits).
   @inlinable
   func replaceItems(_ range: Range<Int>, with new: some Collection<Item>)
-    -> ContiguousArray<_TreeNode<Item>>
+    -> ContiguousArray<_TreeNode>
   {
-    let newCount = count - range.count + new.count
+    let n = count
+    let newCount = n - range.count + new.count
     if newCount <= _TreeLimits.maxFill {
-      let shift = new.count - range.count
-      if shift > 0 {
-        var i = count - 1
-        while i >= range.upperBound {
-          items[i + shift] = items[i]
-          i -= 1
-        }
-      } else if shift < 0 {
-        for i in range.upperBound..<count { items[i + shift] = items[i] }
-        for i in newCount..<count { items[i] = nil }
-      }
+      (items + range.lowerBound).deinitialize(count: range.count)
+      (items + range.lowerBound + new.count).moveInitialize(
+        from: items + range.upperBound, count: n - range.upperBound)
       var j = range.lowerBound
       for item in new {
-        items[j] = item
+        (items + j).initialize(to: item)
         j += 1
       }
       count = newCount
@@ -170,131 +246,94 @@ final class _TreeLeaf<Item: TreeItem>: _TreeNode<Item>, @unchecked Sendable {
     }
     var all = itemArray(0..<range.lowerBound)
     all.append(contentsOf: new)
-    for i in range.upperBound..<count { all.append(item(i)) }
+    all.append(
+      contentsOf: UnsafeBufferPointer(start: items + range.upperBound, count: n - range.upperBound))
     let sizes = SummaryTree<Item>.groupSizes(all.count)
-    var siblings = ContiguousArray<_TreeNode<Item>>()
+    var siblings = ContiguousArray<_TreeNode>()
     var start = sizes[0]
     for size in sizes.dropFirst() {
-      siblings.append(_TreeLeaf(all[start..<start + size]))
+      siblings.append(_TreeNode.leaf(all[start..<start + size]))
       start += size
     }
     setItems(all[..<sizes[0]])
     return siblings
   }
 
-  /// Makes `items` (at most `maxFill`) this leaf's items.
+  /// Makes `new` (at most `maxFill`) this leaf's items.
   @inlinable
   func setItems(_ new: some Collection<Item>) {
     assert(new.count <= _TreeLimits.maxFill)
+    items.deinitialize(count: count)
     var j = 0
     var total = Summary.zero
     for item in new {
-      items[j] = item
+      (items + j).initialize(to: item)
       total += item.summary
       j += 1
     }
-    for i in j..<max(j, count) { items[i] = nil }
     count = j
     summary = total
   }
 }
 
-/// An inner node of a ``SummaryTree``: up to `maxFill` children of one height
-/// less, with their summaries, inline.
-@usableFromInline
-final class _TreeInner<Item: TreeItem>: _TreeNode<Item>, @unchecked Sendable {
-  /// `summaries[i] == children[i].summary` for `i < count`.
-  @usableFromInline @exclusivity(unchecked) var summaries: _NodeSlots<Summary>
-  /// `children[0..<count]` are set; the rest are `nil`.
-  @usableFromInline @exclusivity(unchecked) var children: _NodeSlots<_TreeNode<Item>?>
+// MARK: - Inner nodes
 
+extension _TreeNode {
   /// An inner node of height `height` over `children` (at most `maxFill`,
   /// each of height `height - 1`).
   @inlinable
-  init(height: Int, children: some Collection<_TreeNode<Item>>) {
-    assert(height > 0 && children.count <= _TreeLimits.maxFill)
-    var slots = _NodeSlots<_TreeNode<Item>?>(repeating: nil)
-    var sums = _NodeSlots<Summary>(repeating: .zero)
-    var total = Summary.zero
-    var n = 0
-    for child in children {
-      assert(child.height == height - 1)
-      slots[n] = child
-      sums[n] = child.summary
-      total += child.summary
-      n += 1
-    }
-    self.children = slots
-    self.summaries = sums
-    super.init(height: height, count: n, summary: total)
+  static func inner(height: Int, children: some Collection<_TreeNode>) -> _TreeNode {
+    assert(height > 0)
+    let node = make(height: height)
+    node.setChildren(children)
+    return node
   }
 
-  @inlinable
-  init(copying other: _TreeInner) {
-    self.children = other.children
-    self.summaries = other.summaries
-    super.init(height: other.height, count: other.count, summary: other.summary)
-  }
-
-  /// The child at `index` (`index < count`).
+  /// The child at `index` (`index < count`) of an inner node.
   @inlinable @inline(__always)
-  func child(_ index: Int) -> _TreeNode<Item> { children[index].unsafelyUnwrapped }
+  func child(_ index: Int) -> _TreeNode { children[index] }
 
-  /// The children in `range`, as an array.
+  /// The children in `range` of an inner node, as an array.
   @inlinable
-  func childArray(_ range: Range<Int>) -> ContiguousArray<_TreeNode<Item>> {
-    var result = ContiguousArray<_TreeNode<Item>>()
-    result.reserveCapacity(range.count)
-    for i in range { result.append(child(i)) }
-    return result
+  func childArray(_ range: Range<Int>) -> ContiguousArray<_TreeNode> {
+    ContiguousArray(UnsafeBufferPointer(start: children + range.lowerBound, count: range.count))
   }
 
   /// Makes `children[index]` uniquely referenced, copying it if it is shared.
   @inlinable @inline(__always)
   func ensureUniqueChild(_ index: Int) {
     if !isKnownUniquelyReferenced(&children[index]) {
-      children[index] = child(index).copy()
+      children[index] = children[index].copy()
     }
   }
 
   /// Re-reads the summary of the child at `index` after it changed.
   @inlinable @inline(__always)
   func refreshChildSummary(_ index: Int) {
-    summaries[index] = child(index).summary
+    summaries[index] = children[index].summary
   }
 
-  /// Replaces the children in `range` with `new` and recomputes the summary.
-  /// When the result holds more than `maxFill` children, this node keeps the
-  /// first group and the rest go to new nodes of its height, returned in
-  /// order (all within the fill limits).
+  /// Replaces the children in `range` of an inner node with `new` and
+  /// recomputes the summary. When the result holds more than `maxFill`
+  /// children, this node keeps the first group and the rest go to new nodes
+  /// of its height, returned in order (all within the fill limits).
   @inlinable
-  func replaceChildren(_ range: Range<Int>, with new: some Collection<_TreeNode<Item>>)
-    -> ContiguousArray<_TreeNode<Item>>
+  func replaceChildren(_ range: Range<Int>, with new: some Collection<_TreeNode>)
+    -> ContiguousArray<_TreeNode>
   {
-    let newCount = count - range.count + new.count
+    let n = count
+    let newCount = n - range.count + new.count
     if newCount <= _TreeLimits.maxFill {
-      let shift = new.count - range.count
-      if shift > 0 {
-        var i = count - 1
-        while i >= range.upperBound {
-          children[i + shift] = children[i]
-          summaries[i + shift] = summaries[i]
-          i -= 1
-        }
-      } else if shift < 0 {
-        for i in range.upperBound..<count {
-          children[i + shift] = children[i]
-          summaries[i + shift] = summaries[i]
-        }
-        for i in newCount..<count {
-          children[i] = nil
-          summaries[i] = .zero
-        }
-      }
+      (children + range.lowerBound).deinitialize(count: range.count)
+      let tail = n - range.upperBound
+      (children + range.lowerBound + new.count).moveInitialize(
+        from: children + range.upperBound, count: tail)
+      (summaries + range.lowerBound + new.count).moveInitialize(
+        from: summaries + range.upperBound, count: tail)
       var j = range.lowerBound
       for node in new {
-        children[j] = node
-        summaries[j] = node.summary
+        (children + j).initialize(to: node)
+        (summaries + j).initialize(to: node.summary)
         j += 1
       }
       count = newCount
@@ -303,33 +342,33 @@ final class _TreeInner<Item: TreeItem>: _TreeNode<Item>, @unchecked Sendable {
     }
     var all = childArray(0..<range.lowerBound)
     all.append(contentsOf: new)
-    for i in range.upperBound..<count { all.append(child(i)) }
+    all.append(
+      contentsOf: UnsafeBufferPointer(
+        start: children + range.upperBound, count: n - range.upperBound))
     let sizes = SummaryTree<Item>.groupSizes(all.count)
-    var siblings = ContiguousArray<_TreeNode<Item>>()
+    var siblings = ContiguousArray<_TreeNode>()
     var start = sizes[0]
     for size in sizes.dropFirst() {
-      siblings.append(_TreeInner(height: height, children: all[start..<start + size]))
+      siblings.append(_TreeNode.inner(height: height, children: all[start..<start + size]))
       start += size
     }
     setChildren(all[..<sizes[0]])
     return siblings
   }
 
-  /// Makes `new` (at most `maxFill`) this node's children.
+  /// Makes `new` (at most `maxFill`) this inner node's children.
   @inlinable
-  func setChildren(_ new: some Collection<_TreeNode<Item>>) {
+  func setChildren(_ new: some Collection<_TreeNode>) {
     assert(new.count <= _TreeLimits.maxFill)
+    children.deinitialize(count: count)
     var j = 0
     var total = Summary.zero
     for node in new {
-      children[j] = node
-      summaries[j] = node.summary
+      assert(node.height == height - 1)
+      (children + j).initialize(to: node)
+      (summaries + j).initialize(to: node.summary)
       total += node.summary
       j += 1
-    }
-    for i in j..<max(j, count) {
-      children[i] = nil
-      summaries[i] = .zero
     }
     count = j
     summary = total
@@ -352,15 +391,15 @@ final class _TreeInner<Item: TreeItem>: _TreeNode<Item>, @unchecked Sendable {
     let total = a.count + b.count
     let leftCount = total <= _TreeLimits.maxFill ? total : total / 2
     if a.height == 0 {
-      var all = a.leaf.itemArray(0..<a.count)
-      all.append(contentsOf: b.leaf.itemArray(0..<b.count))
-      a.leaf.setItems(all[..<leftCount])
-      b.leaf.setItems(all[leftCount...])
+      var all = a.itemArray(0..<a.count)
+      all.append(contentsOf: b.itemArray(0..<b.count))
+      a.setItems(all[..<leftCount])
+      b.setItems(all[leftCount...])
     } else {
-      var all = a.inner.childArray(0..<a.count)
-      all.append(contentsOf: b.inner.childArray(0..<b.count))
-      a.inner.setChildren(all[..<leftCount])
-      b.inner.setChildren(all[leftCount...])
+      var all = a.childArray(0..<a.count)
+      all.append(contentsOf: b.childArray(0..<b.count))
+      a.setChildren(all[..<leftCount])
+      b.setChildren(all[leftCount...])
     }
     refreshChildSummary(index)
     if leftCount == total {

@@ -3,7 +3,10 @@
 ///
 /// `zero` must be the identity of `+`, and `+` must be associative. It need
 /// not be commutative (a summary may, for example, record what comes first).
-public protocol TreeSummary: Sendable, Equatable {
+///
+/// A summary is plain data (`BitwiseCopyable`): counts and lengths. Tree
+/// nodes copy summaries as bytes and never destroy them.
+public protocol TreeSummary: Sendable, Equatable, BitwiseCopyable {
   /// The summary of nothing: `zero + s == s + zero == s`.
   static var zero: Self { get }
 

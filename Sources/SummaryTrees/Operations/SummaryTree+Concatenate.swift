@@ -28,7 +28,7 @@ extension SummaryTree {
   /// - Complexity: O(log n)
   @inlinable
   public mutating func append(_ item: Item) {
-    append(contentsOf: SummaryTree(root: _TreeLeaf<Item>(CollectionOfOne(item))))
+    append(contentsOf: SummaryTree(root: Node.leaf(CollectionOfOne(item))))
   }
 
   /// Inserts one item before all others.
@@ -36,7 +36,7 @@ extension SummaryTree {
   /// - Complexity: O(log n)
   @inlinable
   public mutating func prepend(_ item: Item) {
-    var head = SummaryTree(root: _TreeLeaf<Item>(CollectionOfOne(item)))
+    var head = SummaryTree(root: Node.leaf(CollectionOfOne(item)))
     head.append(contentsOf: self)
     self = head
   }
@@ -59,11 +59,11 @@ extension SummaryTree {
     if host.height == node.height {
       let at = atEnd ? host.count : 0
       if host.height == 0 {
-        return host.leaf.replaceItems(at..<at, with: node.leaf.itemArray(0..<node.count))
+        return host.replaceItems(at..<at, with: node.itemArray(0..<node.count))
       }
-      return host.inner.replaceChildren(at..<at, with: node.inner.childArray(0..<node.count))
+      return host.replaceChildren(at..<at, with: node.childArray(0..<node.count))
     }
-    let inner = host.inner
+    let inner = host
     let index = atEnd ? inner.count - 1 : 0
     inner.ensureUniqueChild(index)
     let siblings = attach(node, to: inner.child(index), atEnd: atEnd)

@@ -8,7 +8,7 @@ extension SummaryTree {
   ///
   /// The cursor holds the snapshot it was made from: later changes to the tree
   /// value do not affect it.
-  public struct Cursor: Sendable {
+  public struct Cursor: @unchecked Sendable {
     @usableFromInline var path: ContiguousArray<(node: Node, index: Int)>
     @usableFromInline var _prefix: Summary
 
@@ -29,7 +29,7 @@ extension SummaryTree {
       guard let leaf = path.last, leaf.index >= 0, leaf.index < leaf.node.count else {
         return nil
       }
-      return leaf.node.leaf.item(leaf.index)
+      return leaf.node.item(leaf.index)
     }
 
     /// Moves to the next item and returns it; `nil` past the end.
@@ -80,7 +80,7 @@ extension SummaryTree {
     mutating func descend(from level: Int, toFirst: Bool) {
       var l = level
       while l + 1 < path.count {
-        let child = path[l].node.inner.child(path[l].index)
+        let child = path[l].node.child(path[l].index)
         path[l + 1] = (child, toFirst ? 0 : child.count - 1)
         l += 1
       }
@@ -120,7 +120,7 @@ extension SummaryTree {
       path.append((node, i))
       rest = r
       if node.height == 0 { break }
-      node = node.inner.child(i)
+      node = node.child(i)
     }
     return Cursor(path: path, prefix: prefix)
   }
@@ -135,7 +135,7 @@ extension SummaryTree {
     while true {
       path.append((node, 0))
       if node.height == 0 { break }
-      node = node.inner.child(0)
+      node = node.child(0)
     }
     return Cursor(path: path, prefix: .zero)
   }

@@ -33,7 +33,7 @@ extension SummaryTree {
     // With `.left` bias an offset equal to a slot's size stays in that slot.
     let stay = bias == .left ? 1 : 0
     if node.height == 0 {
-      let leaf = node.leaf
+      let leaf = node
       while i < last {
         let m = M.measure(leaf.item(i).summary)
         if rest < m &+ stay { break }
@@ -42,7 +42,7 @@ extension SummaryTree {
       }
       for j in 0..<i { prefix += leaf.item(j).summary }
     } else {
-      let inner = node.inner
+      let inner = node
       while i < last {
         let m = M.measure(inner.summaries[i])
         if rest < m &+ stay { break }
@@ -80,14 +80,14 @@ extension SummaryTree {
           rest = i
           return nil
         }
-        return Unmanaged.passUnretained(node.inner.child(i))
+        return Unmanaged.passUnretained(node.child(i))
       }
       guard let next else { break }
       node = next
     }
     let index = rest
     return node._withUnsafeGuaranteedRef {
-      TreeLocation(item: $0.leaf.item(index), prefix: prefix)
+      TreeLocation(item: $0.item(index), prefix: prefix)
     }
   }
 }

@@ -38,13 +38,13 @@ extension SummaryTree {
     if k == count { return (SummaryTree(root: node), Self()) }
     if node.height == 0 {
       if k == 0 { return (Self(), SummaryTree(root: node)) }
-      let leaf = node.leaf
+      let leaf = node
       return (
-        SummaryTree(root: _TreeLeaf<Item>(leaf.itemArray(0..<k))),
-        SummaryTree(root: _TreeLeaf<Item>(leaf.itemArray(k..<count)))
+        SummaryTree(root: Node.leaf(leaf.itemArray(0..<k))),
+        SummaryTree(root: Node.leaf(leaf.itemArray(k..<count)))
       )
     }
-    var (left, right) = split(node.inner.child(k), metric, offset: rest, bias: bias)
+    var (left, right) = split(node.child(k), metric, offset: rest, bias: bias)
     let before = subtree(node, 0..<k)
     let after = subtree(node, (k + 1)..<count)
     var head = before
@@ -59,10 +59,10 @@ extension SummaryTree {
   static func subtree(_ node: Node, _ range: Range<Int>) -> Self {
     switch range.count {
     case 0: return Self()
-    case 1: return SummaryTree(root: node.inner.child(range.lowerBound))
+    case 1: return SummaryTree(root: node.child(range.lowerBound))
     default:
       return SummaryTree(
-        root: _TreeInner<Item>(height: node.height, children: node.inner.childArray(range)))
+        root: Node.inner(height: node.height, children: node.childArray(range)))
     }
   }
 }

@@ -60,22 +60,23 @@ extension SummaryTree {
     var prefix = prefix
     let (i, rest) = pickSlot(metric, in: node, offset: offset, bias: bias, prefix: &prefix)
     if node.height == 0 {
-      let leaf = node.leaf
+      let leaf = node
       let oldItem = leaf.item(i).summary
       let r: R
       let change: TreeItemChange<Item>
       // Move the item out of its slot while `body` works on it (so it stays
       // uniquely referenced), and back in whatever happens.
-      var item = leaf.items[i].take().unsafelyUnwrapped
+      let slot = leaf.items + i
+      var item = slot.move()
       do {
         (r, change) = try body(&item, prefix)
       } catch {
         // The item may have changed before the closure threw.
-        leaf.items[i] = consume item
+        slot.initialize(to: consume item)
         leaf.recomputeSummary()
         throw error
       }
-      leaf.items[i] = consume item
+      slot.initialize(to: consume item)
       result = r
       switch change {
       case .keep:
@@ -87,7 +88,7 @@ extension SummaryTree {
         return leaf.replaceItems(i + 1..<i + 1, with: more)
       }
     }
-    let inner = node.inner
+    let inner = node
     inner.ensureUniqueChild(i)
     let oldChild = inner.summaries[i]
     let siblings: ContiguousArray<Node>
