@@ -9,6 +9,47 @@ import _EngineTestSupport
     Int.min, -1_000_000, -2, -1, 0, 1, 2, 3, 5, 7, 1_000_000, Int.max - 1, Int.max,
   ]
 
+  /// Every range of a short text of multi-unit scalars (in tiny chunks, so
+  /// most ranges span two or more chunks): a range with a bound inside a
+  /// scalar or a surrogate pair is refused and changes nothing; any other is
+  /// replaced exactly as `String` would.
+  @Test(arguments: TextUnit.allCases)
+  func everyRangeAcrossChunks(unit: TextUnit) throws {
+    let text = "a😀b\r\n🇫🇷é\u{2029}👨‍👩‍👧x\u{10FFFF}y"
+    let original = Rope(text)
+    let count = original.count(in: unit)
+    // The text as units, to build the expected result of a valid edit.
+    let units: [Int] =
+      switch unit {
+      case .utf8: text.utf8.map(Int.init)
+      case .utf16: text.utf16.map(Int.init)
+      case .unicodeScalars: text.unicodeScalars.map { Int($0.value) }
+      }
+    func string(_ part: ArraySlice<Int>) -> String? {
+      switch unit {
+      case .utf8: String(validating: part.map(UInt8.init), as: UTF8.self)
+      case .utf16: String(validating: part.map(UInt16.init), as: UTF16.self)
+      case .unicodeScalars: String(String.UnicodeScalarView(part.compactMap(Unicode.Scalar.init)))
+      }
+    }
+    for lower in 0...count {
+      for upper in lower...count {
+        var rope = original
+        let head = string(units[..<lower])
+        let tail = string(units[upper...])
+        do {
+          try rope.replace(lower..<upper, in: unit, with: "ü")
+          let expected = try #require(head.flatMap { h in tail.map { h + "ü" + $0 } })
+          #expect(String(rope) == expected, "\(lower)..<\(upper) in \(unit)")
+          rope._invariantCheck()
+        } catch {
+          #expect(head == nil || tail == nil, "\(lower)..<\(upper) in \(unit): \(error)")
+          #expect(rope == original)
+        }
+      }
+    }
+  }
+
   @Test func randomOffsetsNeverTrap() throws {
     let text = "a😀\r\nb\u{2029}é👨‍👩‍👧"
     var rope = Rope(text)

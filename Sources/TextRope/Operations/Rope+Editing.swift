@@ -123,6 +123,48 @@ extension Rope {
       throw error
     case .notInPlace:
       replaceBySplicing(try utf8Range(of: range, in: unit), with: new)
+    case .spansPast(let chunkEnd):
+      try replaceAcrossTwoChunks(range, in: unit, chunkEnd: chunkEnd, with: new)
+    }
+  }
+
+  /// An edit whose range starts in one chunk and ends in a later one
+  /// (`chunkEnd`, in `unit`, is where the first chunk ends): if it ends in
+  /// the very next chunk, deletes the part in that chunk and then edits the
+  /// first chunk, both in place; else splices. Either way the rope is
+  /// unchanged if a bound is bad.
+  mutating func replaceAcrossTwoChunks(
+    _ range: Range<Int>, in unit: TextUnit, chunkEnd: Int, with new: UnsafeBufferPointer<UInt8>
+  ) throws(RopeError) {
+    // Check the lower bound first: the first step below changes the rope.
+    let lower = try utf8Offset(of: range.lowerBound, in: unit)
+    let tail = chunkEnd..<range.upperBound
+    let first: _InPlaceEdit
+    switch unit {
+    case .utf8: first = editInPlace(UTF8Metric.self, tail, unit, with: .init(start: nil, count: 0))
+    case .utf16: first = editInPlace(UTF16Metric.self, tail, unit, with: .init(start: nil, count: 0))
+    case .unicodeScalars:
+      first = editInPlace(ScalarMetric.self, tail, unit, with: .init(start: nil, count: 0))
+    }
+    switch first {
+    case .done:
+      let head = range.lowerBound..<chunkEnd
+      let second: _InPlaceEdit
+      switch unit {
+      case .utf8: second = editInPlace(UTF8Metric.self, head, unit, with: new)
+      case .utf16: second = editInPlace(UTF16Metric.self, head, unit, with: new)
+      case .unicodeScalars: second = editInPlace(ScalarMetric.self, head, unit, with: new)
+      }
+      if case .done = second {
+        _invariantCheck()
+        return
+      }
+      // The bounds are valid: only the general path is left.
+      replaceBySplicing(lower..<(try utf8Offset(of: chunkEnd, in: unit)), with: new)
+    case .refused(let error):
+      throw error
+    case .notInPlace, .spansPast:
+      replaceBySplicing(lower..<(try utf8Offset(of: range.upperBound, in: unit)), with: new)
     }
   }
 
@@ -173,7 +215,10 @@ extension Rope {
       in
       let base = M.measure(prefix)
       let measure = M.measure(chunk.summary)
-      guard range.upperBound - base <= measure else { return (.notInPlace, .keep) }
+      guard range.upperBound - base <= measure else {
+        return range.lowerBound - base < measure
+          ? (.spansPast(chunkEnd: base + measure), .keep) : (.notInPlace, .keep)
+      }
       let oldCount = chunk.count
       // The bounds as byte offsets in the chunk.
       let bounds: (Int, Int)? = chunk.bytes.withUnsafeBufferPointer { bytes in
@@ -197,7 +242,11 @@ extension Rope {
         return (.refused(error), .keep)
       }
       let newCount = oldCount - (end - start) + new.count
-      guard newCount > 0, newCount <= 2 * _ChunkLimits.maxBytes else { return (.notInPlace, .keep) }
+      // A large insertion becomes new chunks after this one; a huge one is
+      // built as a tree of its own (splicing).
+      guard newCount > 0, newCount <= 64 * _ChunkLimits.maxBytes else {
+        return (.notInPlace, .keep)
+      }
       // A CR LF pair must not end up split between this chunk and a neighbour.
       if start == 0 && prefix.utf8 > 0 {
         let first = new.isEmpty ? chunk.bytes[end] : new[0]
@@ -261,4 +310,7 @@ enum _InPlaceEdit {
   case notInPlace
   /// A bound is inside a scalar or a surrogate pair; nothing changed.
   case refused(RopeError)
+  /// The range starts in a chunk and ends past it, where the chunk ends at
+  /// `chunkEnd` (in the edit's unit); nothing changed.
+  case spansPast(chunkEnd: Int)
 }
