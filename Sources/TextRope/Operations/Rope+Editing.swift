@@ -142,7 +142,8 @@ extension Rope {
     let first: _InPlaceEdit
     switch unit {
     case .utf8: first = editInPlace(UTF8Metric.self, tail, unit, with: .init(start: nil, count: 0))
-    case .utf16: first = editInPlace(UTF16Metric.self, tail, unit, with: .init(start: nil, count: 0))
+    case .utf16:
+      first = editInPlace(UTF16Metric.self, tail, unit, with: .init(start: nil, count: 0))
     case .unicodeScalars:
       first = editInPlace(ScalarMetric.self, tail, unit, with: .init(start: nil, count: 0))
     }
