@@ -8,16 +8,24 @@ struct _CountAndLength: TreeSummary {
   @usableFromInline var count: Int
   @usableFromInline var length: Int
 
-  @usableFromInline static let zero = _CountAndLength(count: 0, length: 0)
-
-  @usableFromInline
-  static func + (lhs: Self, rhs: Self) -> Self {
-    _CountAndLength(count: lhs.count + rhs.count, length: lhs.length + rhs.length)
+  @inlinable
+  init(count: Int, length: Int) {
+    self.count = count
+    self.length = length
   }
 
-  @usableFromInline
+  @usableFromInline static let zero = _CountAndLength(count: 0, length: 0)
+
+  // Counts and lengths of real documents never come near `Int.max`: the
+  // sums wrap instead of checking for overflow.
+  @inlinable @inline(__always)
+  static func + (lhs: Self, rhs: Self) -> Self {
+    _CountAndLength(count: lhs.count &+ rhs.count, length: lhs.length &+ rhs.length)
+  }
+
+  @inlinable @inline(__always)
   static func removing(_ part: Self, from total: Self) -> Self? {
-    _CountAndLength(count: total.count - part.count, length: total.length - part.length)
+    _CountAndLength(count: total.count &- part.count, length: total.length &- part.length)
   }
 }
 
