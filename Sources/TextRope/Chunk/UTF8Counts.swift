@@ -64,29 +64,39 @@ enum _UTF8Counts {
 
   /// The counts of valid UTF-8 `bytes`. A CR LF pair counts as one separator;
   /// a CR at the very end counts as a separator on its own.
+  ///
+  /// Sixteen bytes at a time: each test (continuation byte, 4-byte lead, LF,
+  /// CR, CR before LF, the last byte of U+2029) is a vector comparison whose
+  /// lanes are added up in byte counters, summed every 255 vectors.
   @usableFromInline
   static func summary(of bytes: UnsafeBufferPointer<UInt8>) -> TextSummary {
     let count = bytes.count
+    guard let base = UnsafeRawPointer(bytes.baseAddress) else { return .zero }
     var continuations = 0
     var fourByteLeads = 0
     var separators = 0
     var i = 0
-    while i + 8 <= count {
-      let word = load(bytes, i)
-      let high = word & Self.high
-      if high != 0 {
-        continuations += countHighBits(continuationBits(word))
-        fourByteLeads += countHighBits(fourByteLeadBits(word))
-        if hasByte(word, 0xA9) {
-          for j in i..<i + 8 where endsSeparator(bytes, j) { separators += 1 }
-          i += 8
-          continue
-        }
+    // The first two bytes one by one: the vectors look two bytes back.
+    while i < min(2, count) {
+      let b = bytes[i]
+      if isContinuation(b) { continuations += 1 } else if b >= 0xF0 { fourByteLeads += 1 }
+      if endsSeparator(bytes, i) { separators += 1 }
+      i += 1
+    }
+    // Vectors while the byte after the vector is in the buffer.
+    while i + 17 <= count {
+      var lanes = _CountLanes()
+      var n = 0
+      while n < 255 && i + 17 <= count {
+        lanes.add(base, at: i)
+        i += 16
+        n += 1
       }
-      if hasByteBelow(word, 0x0E) {
-        separators += lineBreaks(in: word, nextByte: i + 8 < count ? bytes[i + 8] : nil)
-      }
-      i += 8
+      continuations += lanes.continuations.laneSum
+      fourByteLeads += lanes.fourByteLeads.laneSum
+      separators +=
+        lanes.lineFeeds.laneSum + lanes.carriageReturns.laneSum - lanes.pairs.laneSum
+        + lanes.paragraphSeparators.laneSum
     }
     while i < count {
       let b = bytes[i]
@@ -100,26 +110,21 @@ enum _UTF8Counts {
       paragraphSeparators: separators)
   }
 
-  /// Bytes of `word` equal to `byte`, as bit 7 (exact: no false positives).
-  @inlinable @inline(__always)
-  static func bytesEqual(_ word: UInt64, _ byte: UInt8) -> UInt64 {
-    let v = word ^ (ones &* UInt64(byte))
-    let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-    return ~(((v & low) &+ low) | v | low)
-  }
-
-  /// The LF and CR separators that end in `word` (a CR LF pair counts once,
-  /// at its LF), without a branch a byte; `nextByte` is the byte after the
-  /// word, if any.
-  @inlinable @inline(__always)
-  static func lineBreaks(in word: UInt64, nextByte: UInt8?) -> Int {
-    let lf = bytesEqual(word, 0x0A)
-    let cr = bytesEqual(word, 0x0D)
-    // A CR whose next byte (in the word) is LF does not end a separator.
-    let pairs = cr & (lf >> 8)
-    var result = countHighBits(lf) + countHighBits(cr) - countHighBits(pairs)
-    if nextByte == 0x0A && cr >> 63 != 0 { result -= 1 }
-    return result
+  /// The scalars (or UTF-16 code units if `utf16`) of the 64 bytes at
+  /// `base + i` (on a scalar boundary or not: continuation bytes count 0).
+  @inline(__always)
+  static func units64(_ base: UnsafeRawPointer, at i: Int, utf16: Bool) -> Int {
+    var lanes = SIMD16<UInt8>()
+    for k in 0..<4 {
+      let v = base.loadUnaligned(fromByteOffset: i + 16 * k, as: SIMD16<UInt8>.self)
+      // Not a continuation byte: as a signed byte, -64 (0xC0) or more.
+      let lead = unsafeBitCast(v, to: SIMD16<Int8>.self) .>= SIMD16<Int8>(repeating: -64)
+      lanes &-= unsafeBitCast(lead, to: SIMD16<UInt8>.self)
+      if utf16 {
+        lanes &-= unsafeBitCast(v .>= SIMD16<UInt8>(repeating: 0xF0), to: SIMD16<UInt8>.self)
+      }
+    }
+    return lanes.laneSum
   }
 
   /// The counts of `bytes[range]`, where a separator is counted if its last
@@ -154,7 +159,16 @@ enum _UTF8Counts {
     let count = bytes.count
     var units = 0
     var i = 0
-    // Skip whole words while the target lies beyond every lead byte in them.
+    // Skip 64 bytes, then whole words, while the target lies beyond every
+    // lead byte in them.
+    if let base = UnsafeRawPointer(bytes.baseAddress) {
+      while i + 64 <= count {
+        let blockUnits = units64(base, at: i, utf16: utf16)
+        if units + blockUnits >= target { break }
+        units += blockUnits
+        i += 64
+      }
+    }
     while i + 8 <= count {
       let word = load(bytes, i)
       var wordUnits = 8 - countHighBits(continuationBits(word))
@@ -191,7 +205,16 @@ enum _UTF8Counts {
   {
     var units = 0
     var i = bytes.count
-    // Skip whole words while the position lies before every lead in them.
+    // Skip 64 bytes, then whole words, while the position lies before every
+    // lead in them.
+    if let base = UnsafeRawPointer(bytes.baseAddress) {
+      while i >= 64 {
+        let blockUnits = units64(base, at: i - 64, utf16: utf16)
+        if units + blockUnits >= need { break }
+        units += blockUnits
+        i -= 64
+      }
+    }
     while i >= 8 {
       let word = load(bytes, i - 8)
       var wordUnits = 8 - countHighBits(continuationBits(word))
@@ -360,5 +383,58 @@ enum _UTF8Counts {
       i += 1
     }
     return nil
+  }
+}
+
+/// Byte counters for `_UTF8Counts.summary(of:)`: each lane counts, for one
+/// byte position of the 16-byte vectors added so far, how many matched (at
+/// most 255 vectors).
+@usableFromInline
+struct _CountLanes {
+  @usableFromInline var continuations = SIMD16<UInt8>()
+  @usableFromInline var fourByteLeads = SIMD16<UInt8>()
+  @usableFromInline var lineFeeds = SIMD16<UInt8>()
+  @usableFromInline var carriageReturns = SIMD16<UInt8>()
+  /// CRs followed by an LF (one separator with it).
+  @usableFromInline var pairs = SIMD16<UInt8>()
+  /// Last bytes of U+2029 (E2 80 A9).
+  @usableFromInline var paragraphSeparators = SIMD16<UInt8>()
+
+  @inlinable
+  init() {}
+
+  /// Adds the 16 bytes at `base + i`; the byte after them and the two
+  /// before them must be readable.
+  @inline(__always)
+  mutating func add(_ base: UnsafeRawPointer, at i: Int) {
+    let v = base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+    let next = base.loadUnaligned(fromByteOffset: i + 1, as: SIMD16<UInt8>.self)
+    let back1 = base.loadUnaligned(fromByteOffset: i - 1, as: SIMD16<UInt8>.self)
+    let back2 = base.loadUnaligned(fromByteOffset: i - 2, as: SIMD16<UInt8>.self)
+    // A comparison gives -1 (all ones) in a matching lane: subtracting it
+    // counts one.
+    let continuation = unsafeBitCast(v, to: SIMD16<Int8>.self) .< SIMD16<Int8>(repeating: -64)
+    continuations &-= unsafeBitCast(continuation, to: SIMD16<UInt8>.self)
+    fourByteLeads &-= unsafeBitCast(v .>= SIMD16<UInt8>(repeating: 0xF0), to: SIMD16<UInt8>.self)
+    let lf = v .== SIMD16<UInt8>(repeating: 0x0A)
+    let cr = v .== SIMD16<UInt8>(repeating: 0x0D)
+    lineFeeds &-= unsafeBitCast(lf, to: SIMD16<UInt8>.self)
+    carriageReturns &-= unsafeBitCast(cr, to: SIMD16<UInt8>.self)
+    let pair = cr .& (next .== SIMD16<UInt8>(repeating: 0x0A))
+    pairs &-= unsafeBitCast(pair, to: SIMD16<UInt8>.self)
+    let u2029 =
+      (v .== SIMD16<UInt8>(repeating: 0xA9)) .& (back1 .== SIMD16<UInt8>(repeating: 0x80))
+      .& (back2 .== SIMD16<UInt8>(repeating: 0xE2))
+    paragraphSeparators &-= unsafeBitCast(u2029, to: SIMD16<UInt8>.self)
+  }
+}
+
+extension SIMD16<UInt8> {
+  /// The sum of the lanes (up to 16 × 255), without wrapping.
+  @inline(__always)
+  var laneSum: Int {
+    let low = SIMD8<UInt16>(truncatingIfNeeded: lowHalf)
+    let high = SIMD8<UInt16>(truncatingIfNeeded: highHalf)
+    return Int((low &+ high).wrappedSum())
   }
 }
