@@ -66,6 +66,31 @@ extension SummaryTree {
   public func find<M: TreeMetric>(
     _ metric: M.Type, _ offset: Int, bias: Bias
   ) -> TreeLocation<Item>? where M.Summary == Summary {
+    guard let (leaf, index, prefix) = descend(metric, offset, bias: bias) else { return nil }
+    return leaf._withUnsafeGuaranteedRef { TreeLocation(item: $0.items[index], prefix: prefix) }
+  }
+
+  /// Calls `body` with the item that holds `offset` in metric `M` (as
+  /// ``find(_:_:bias:)`` picks it), borrowed rather than copied, and the
+  /// summary of all items before it; returns what `body` returns, or `nil`
+  /// if the tree is empty.
+  ///
+  /// - Complexity: O(log n), plus what `body` does.
+  @inlinable
+  public func withItem<M: TreeMetric, R>(
+    _ metric: M.Type, at offset: Int, bias: Bias, _ body: (borrowing Item, Summary) -> R
+  ) -> R? where M.Summary == Summary {
+    guard let (leaf, index, prefix) = descend(metric, offset, bias: bias) else { return nil }
+    return leaf._withUnsafeGuaranteedRef { body($0.items[index], prefix) }
+  }
+
+  /// The leaf, and the index in it, of the item that holds `offset` in
+  /// metric `M`, with the summary of all items before it; `nil` if the tree
+  /// is empty. The leaf is not retained: it lives as long as this tree.
+  @inlinable @inline(__always)
+  func descend<M: TreeMetric>(
+    _ metric: M.Type, _ offset: Int, bias: Bias
+  ) -> (leaf: Unmanaged<Node>, index: Int, prefix: Summary)? where M.Summary == Summary {
     if root.count == 0 { return nil }
     var prefix = Summary.zero
     var rest = offset
@@ -82,12 +107,8 @@ extension SummaryTree {
         }
         return Unmanaged.passUnretained(node.child(i))
       }
-      guard let next else { break }
+      guard let next else { return (node, rest, prefix) }
       node = next
-    }
-    let index = rest
-    return node._withUnsafeGuaranteedRef {
-      TreeLocation(item: $0.item(index), prefix: prefix)
     }
   }
 }

@@ -244,6 +244,12 @@ enum _UTF8Counts {
     if end * 2 <= bytes.count { return units(upTo: end, utf16: utf16, in: bytes) }
     var units = 0
     var i = end
+    if let base = UnsafeRawPointer(bytes.baseAddress) {
+      while i + 64 <= bytes.count {
+        units += units64(base, at: i, utf16: utf16)
+        i += 64
+      }
+    }
     while i + 8 <= bytes.count {
       let word = load(bytes, i)
       units += 8 - countHighBits(continuationBits(word))
@@ -286,6 +292,12 @@ enum _UTF8Counts {
   static func units(upTo end: Int, utf16: Bool, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
     var units = 0
     var i = 0
+    if let base = UnsafeRawPointer(bytes.baseAddress) {
+      while i + 64 <= end {
+        units += units64(base, at: i, utf16: utf16)
+        i += 64
+      }
+    }
     while i + 8 <= end {
       let word = load(bytes, i)
       units += 8 - countHighBits(continuationBits(word))

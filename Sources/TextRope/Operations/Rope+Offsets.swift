@@ -20,11 +20,11 @@ extension Rope {
     try checkBounds(offset, unit)
     switch unit {
     case .utf8:
-      guard let hit = tree.find(UTF8Metric.self, offset, bias: .right) else { return 0 }
-      let local = offset - hit.prefix.utf8
-      if local < hit.item.count && _UTF8Counts.isContinuation(hit.item.bytes[local]) {
-        throw .splitsScalar(utf8Offset: offset)
+      let inside = tree.withItem(UTF8Metric.self, at: offset, bias: .right) { chunk, prefix in
+        let local = offset - prefix.utf8
+        return local < chunk.count && _UTF8Counts.isContinuation(chunk.bytes[local])
       }
+      if inside == true { throw .splitsScalar(utf8Offset: offset) }
       return offset
     case .utf16:
       return try byteOffset(UTF16Metric.self, offset, utf16: true)
@@ -36,14 +36,18 @@ extension Rope {
   func byteOffset<M: TreeMetric>(
     _ metric: M.Type, _ offset: Int, utf16: Bool
   ) throws(RopeError) -> Int where M.Summary == TextSummary {
-    guard let hit = tree.find(metric, offset, bias: .right) else { return 0 }
-    let measure = M.measure(hit.item.summary)
-    let byte = hit.item.bytes.withUnsafeBufferPointer {
-      _UTF8Counts.byteOffset(
-        of: offset - M.measure(hit.prefix), utf16 ? .utf16 : .unicodeScalars, measure, in: $0)
+    let found = tree.withItem(metric, at: offset, bias: .right) { chunk, prefix -> Int? in
+      let measure = M.measure(chunk.summary)
+      let byte = chunk.bytes.withUnsafeBufferPointer {
+        _UTF8Counts.byteOffset(
+          of: offset - M.measure(prefix), utf16 ? .utf16 : .unicodeScalars, measure, in: $0)
+      }
+      return byte.map { prefix.utf8 + $0 }
     }
-    guard let byte else { throw .splitsSurrogatePair(utf16Offset: offset) }
-    return hit.prefix.utf8 + byte
+    // An empty rope: only offset 0 passed the bounds check.
+    guard let found else { return 0 }
+    guard let byte = found else { throw .splitsSurrogatePair(utf16Offset: offset) }
+    return byte
   }
 
   /// The position at UTF-8 offset `utf8Offset`, in `unit`.
@@ -53,25 +57,30 @@ extension Rope {
   /// - Complexity: O(log n)
   public func offset(ofUTF8 utf8Offset: Int, in unit: TextUnit) throws(RopeError) -> Int {
     try checkBounds(utf8Offset, .utf8)
-    guard let hit = tree.find(UTF8Metric.self, utf8Offset, bias: .right) else { return 0 }
-    let local = utf8Offset - hit.prefix.utf8
-    if local < hit.item.count && _UTF8Counts.isContinuation(hit.item.bytes[local]) {
-      throw .splitsScalar(utf8Offset: utf8Offset)
+    // The answer, or `nil` if the offset is inside a scalar.
+    let found = tree.withItem(UTF8Metric.self, at: utf8Offset, bias: .right) {
+      chunk, prefix -> Int? in
+      let local = utf8Offset - prefix.utf8
+      if local < chunk.count && _UTF8Counts.isContinuation(chunk.bytes[local]) { return nil }
+      switch unit {
+      case .utf8:
+        return utf8Offset
+      case .utf16, .unicodeScalars:
+        let base = prefix[unit]
+        let total = chunk.summary[unit]
+        if local == 0 { return base }
+        if local == chunk.count { return base + total }
+        if total == chunk.count { return base + local }
+        return base
+          + chunk.bytes.withUnsafeBufferPointer {
+            _UTF8Counts.units(upTo: local, utf16: unit == .utf16, total: total, in: $0)
+          }
+      }
     }
-    switch unit {
-    case .utf8:
-      return utf8Offset
-    case .utf16, .unicodeScalars:
-      let base = hit.prefix[unit]
-      if local == 0 { return base }
-      if local == hit.item.count { return base + hit.item.summary[unit] }
-      if hit.item.summary[unit] == hit.item.count { return base + local }
-      return base
-        + hit.item.bytes.withUnsafeBufferPointer {
-          _UTF8Counts.units(
-            upTo: local, utf16: unit == .utf16, total: hit.item.summary[unit], in: $0)
-        }
-    }
+    // An empty rope: only offset 0 passed the bounds check.
+    guard let found else { return 0 }
+    guard let result = found else { throw .splitsScalar(utf8Offset: utf8Offset) }
+    return result
   }
 
   /// Converts a position from one unit to another.
