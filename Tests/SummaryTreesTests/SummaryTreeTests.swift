@@ -56,6 +56,7 @@ func randomValues(_ count: Int, using rng: inout SeededRandom) -> [Int] {
     let tree = Tree()
     #expect(tree.isEmpty)
     #expect(tree.find(ItemMetric.self, 0, bias: .right) == nil)
+    #expect(tree.withItem(ItemMetric.self, at: 0, bias: .right) { item, _ in item.value } == nil)
     let (a, b) = tree.split(ItemMetric.self, at: 0)
     #expect(a.isEmpty && b.isEmpty)
     #expect(Array(tree).isEmpty)
@@ -255,6 +256,11 @@ func randomValues(_ count: Int, using rng: inout SeededRandom) -> [Int] {
           acc += v
         }
         #expect(found?.prefix.items == expected)
+        // `withItem` lends the same item, with the same prefix.
+        let lent = tree.withItem(TotalMetric.self, at: t, bias: bias) { item, prefix in
+          (item.value, prefix)
+        }
+        #expect(lent?.0 == found?.item.value && lent?.1 == found?.prefix)
       case 5:  // cursor walks
         guard !model.isEmpty else { continue }
         let i = Int.random(in: 0..<model.count, using: &rng)
