@@ -17,8 +17,10 @@ extension SummaryTree {
   @inlinable
   static func check(_ node: Node, isRoot: Bool) {
     precondition(node.count <= _TreeLimits.maxFill, "node over maxFill")
+    precondition(node.count <= node.slotCapacity, "node over its capacity")
     if !isRoot {
       precondition(node.count >= _TreeLimits.minFill, "node under minFill")
+      precondition(node.slotCapacity == _TreeLimits.maxFill, "small node below the root")
     }
     var total = Summary.zero
     if node.height == 0 {

@@ -37,7 +37,7 @@ public struct SummaryTree<Item: TreeItem>: @unchecked Sendable {
   /// - Complexity: O(1)
   @inlinable
   public init() {
-    self.root = Node.leaf(EmptyCollection())
+    self.root = Node.leaf(EmptyCollection(), capacity: 0)
   }
 
   /// The sum of the summaries of all items.
@@ -63,10 +63,11 @@ public struct SummaryTree<Item: TreeItem>: @unchecked Sendable {
     root === other.root
   }
 
-  /// Makes the root uniquely referenced before a mutation.
+  /// Makes the root uniquely referenced, with room for `maxFill` slots,
+  /// before a mutation.
   @inlinable @inline(__always)
   mutating func ensureUniqueRoot() {
-    if !isKnownUniquelyReferenced(&root) {
+    if !isKnownUniquelyReferenced(&root) || root.slotCapacity < _TreeLimits.maxFill {
       root = root.copy()
     }
   }
@@ -104,7 +105,9 @@ extension SummaryTree {
     var level = ContiguousArray<Node>()
     let pending = ContiguousArray<Item>(items)
     if pending.count <= _TreeLimits.maxFill {
-      self.root = Node.leaf(pending)
+      // A small tree (a short text, a few runs) is one leaf with room for
+      // just its items; it grows to a full node when it first changes.
+      self.root = Node.leaf(pending, capacity: pending.count)
       return
     }
     var start = 0

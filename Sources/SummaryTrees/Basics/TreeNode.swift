@@ -22,11 +22,16 @@ struct _NodeHeader {
   @usableFromInline let height: Int
   /// The number of items (leaf) or children (inner node).
   @usableFromInline var count: Int
+  /// The most slots the tail has room for: `maxFill`, except in a leaf
+  /// built as the whole of a small tree (see `SummaryTree.init(_:)`), which
+  /// is copied to a full node before its first change.
+  @usableFromInline let capacity: Int
 
   @inlinable
-  init(height: Int, count: Int) {
+  init(height: Int, count: Int, capacity: Int) {
     self.height = height
     self.count = count
+    self.capacity = capacity
   }
 }
 
@@ -61,39 +66,68 @@ final class _TreeNode<Item: TreeItem>: ManagedBuffer<_NodeHeader, UInt64> {
     slotsOffset + ((MemoryLayout<Summary>.stride * _TreeLimits.maxFill + 7) & ~7)
   }
 
-  /// The tail of a leaf, in 8-byte words.
+  /// The tail of a leaf with room for `capacity` items, in 8-byte words.
   @inlinable @inline(__always)
-  static var leafWords: Int {
-    (slotsOffset + MemoryLayout<Item>.stride * _TreeLimits.maxFill + 7) / 8
+  static func leafWords(_ capacity: Int) -> Int {
+    (slotsOffset + MemoryLayout<Item>.stride * capacity + 7) / 8
   }
 
   /// The tail of an inner node, in 8-byte words.
   @inlinable @inline(__always)
   static var innerWords: Int { childrenOffset / 8 + _TreeLimits.maxFill }
 
-  /// A new node of `height` with no slots and a zero summary.
+  /// A new node of `height` with no slots and a zero summary, with room for
+  /// `capacity` slots (a leaf may have less than `maxFill`).
   @inlinable
-  static func make(height: Int) -> _TreeNode {
+  static func make(height: Int, capacity: Int = _TreeLimits.maxFill) -> _TreeNode {
     assert(MemoryLayout<Item>.alignment <= 8 && MemoryLayout<Summary>.alignment <= 8)
-    let words = height == 0 ? leafWords : innerWords
-    let buffer = create(minimumCapacity: words) { _ in _NodeHeader(height: height, count: 0) }
+    assert(capacity == _TreeLimits.maxFill || (height == 0 && capacity < _TreeLimits.maxFill))
+    let words = height == 0 ? leafWords(capacity) : innerWords
+    let buffer = create(minimumCapacity: words) { _ in
+      _NodeHeader(height: height, count: 0, capacity: capacity)
+    }
     let node = unsafeDowncast(buffer, to: _TreeNode.self)
+    assert(node.headerPointer == node.withUnsafeMutablePointerToHeader { $0 })
+    assert(node.tail == UnsafeMutableRawPointer(node.withUnsafeMutablePointerToElements { $0 }))
     node.summaryPointer.initialize(to: .zero)
     return node
+  }
+
+  /// Where the header starts in the object: after the object's own header
+  /// (type and reference count, two words), as `ManagedBuffer` lays it out.
+  @inlinable @inline(__always)
+  static var headerOffset: Int {
+    let objectHeader = 2 * MemoryLayout<Int>.size
+    let alignment = MemoryLayout<_NodeHeader>.alignment
+    return (objectHeader + alignment - 1) & ~(alignment - 1)
+  }
+
+  /// Where the tail starts in the object, as `ManagedBuffer` lays it out.
+  @inlinable @inline(__always)
+  static var tailOffset: Int {
+    let alignment = MemoryLayout<UInt64>.alignment
+    return (headerOffset + MemoryLayout<_NodeHeader>.size + alignment - 1) & ~(alignment - 1)
+  }
+
+  /// The object's address. (`ManagedBuffer`'s own accessors keep the object
+  /// alive around a closure, which costs a retain and a release wherever the
+  /// reference is borrowed; a node's accessors are called while its tree
+  /// holds it.)
+  @inlinable @inline(__always)
+  var address: UnsafeMutableRawPointer {
+    Unmanaged.passUnretained(self).toOpaque()
   }
 
   /// The header, read and written through a pointer: the stored `header`
   /// property of `ManagedBuffer` would check exclusivity at run time.
   @inlinable @inline(__always)
   var headerPointer: UnsafeMutablePointer<_NodeHeader> {
-    withUnsafeMutablePointerToHeader { $0 }
+    (address + Self.headerOffset).assumingMemoryBound(to: _NodeHeader.self)
   }
 
   /// The start of the tail.
   @inlinable @inline(__always)
-  var tail: UnsafeMutableRawPointer {
-    UnsafeMutableRawPointer(withUnsafeMutablePointerToElements { $0 })
-  }
+  var tail: UnsafeMutableRawPointer { address + Self.tailOffset }
 
   @inlinable @inline(__always)
   var summaryPointer: UnsafeMutablePointer<Summary> {
@@ -155,6 +189,10 @@ final class _TreeNode<Item: TreeItem>: ManagedBuffer<_NodeHeader, UInt64> {
     set { summaryPointer.pointee = newValue }
   }
 
+  /// The most slots this node has room for.
+  @inlinable @inline(__always)
+  var slotCapacity: Int { headerPointer.pointee.capacity }
+
   @inlinable @inline(__always)
   var isLeaf: Bool { height == 0 }
 
@@ -164,7 +202,8 @@ final class _TreeNode<Item: TreeItem>: ManagedBuffer<_NodeHeader, UInt64> {
     height == 0 ? items[index].summary : summaries[index]
   }
 
-  /// A new node with the same slots (sharing the children).
+  /// A new node with the same slots (sharing the children), with room for
+  /// `maxFill`.
   @inlinable
   func copy() -> _TreeNode {
     let node = _TreeNode.make(height: height)
@@ -203,10 +242,13 @@ final class _TreeNode<Item: TreeItem>: ManagedBuffer<_NodeHeader, UInt64> {
 // MARK: - Leaves
 
 extension _TreeNode {
-  /// A leaf of `items` (at most `maxFill` of them).
+  /// A leaf of `items` (at most `capacity` of them), with room for
+  /// `capacity` (only the root of a tree may have less than `maxFill`).
   @inlinable
-  static func leaf(_ items: some Collection<Item>) -> _TreeNode {
-    let node = make(height: 0)
+  static func leaf(
+    _ items: some Collection<Item>, capacity: Int = _TreeLimits.maxFill
+  ) -> _TreeNode {
+    let node = make(height: 0, capacity: capacity)
     node.setItems(items)
     return node
   }
@@ -231,7 +273,7 @@ extension _TreeNode {
   {
     let n = count
     let newCount = n - range.count + new.count
-    if newCount <= _TreeLimits.maxFill {
+    if newCount <= slotCapacity {
       (items + range.lowerBound).deinitialize(count: range.count)
       (items + range.lowerBound + new.count).moveInitialize(
         from: items + range.upperBound, count: n - range.upperBound)
@@ -244,6 +286,9 @@ extension _TreeNode {
       recomputeSummary()
       return []
     }
+    // A node that changes has room for `maxFill` (a small root is copied
+    // first: `SummaryTree.ensureUniqueRoot`).
+    assert(slotCapacity == _TreeLimits.maxFill)
     var all = itemArray(0..<range.lowerBound)
     all.append(contentsOf: new)
     all.append(
@@ -262,7 +307,7 @@ extension _TreeNode {
   /// Makes `new` (at most `maxFill`) this leaf's items.
   @inlinable
   func setItems(_ new: some Collection<Item>) {
-    assert(new.count <= _TreeLimits.maxFill)
+    assert(new.count <= slotCapacity)
     items.deinitialize(count: count)
     var j = 0
     var total = Summary.zero
