@@ -94,6 +94,7 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
   ) throws(AttributeRunsError) {
     try check(range)
     guard newLength >= 0 else { throw .outOfBounds(range, length: length) }
+    if resizeInPlace(range, to: newLength) { return }
     var value: Value? = nil
     // The run that holds the unit before the edit, and whether it goes on
     // after the edit: then the edit is strictly inside it.
@@ -104,6 +105,33 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
       value = before.item.value
     }
     splice(range, with: _AttributeRun(length: newLength, value: value))
+  }
+
+  /// The fast path of ``replace(_:withLength:)``: when `range` lies in one
+  /// run that keeps its value for the new units (the edit is strictly
+  /// inside it, or the run has no value, which is what new units at its
+  /// edge get) and stays non-empty, that run changes length in place: no
+  /// cut, no merge, no allocation. Returns `false`, changing nothing,
+  /// otherwise.
+  mutating func resizeInPlace(_ range: Range<Int>, to newLength: Int) -> Bool {
+    let total = length
+    let done = tree.updateItem(_LengthMetric.self, at: range.lowerBound, bias: .right) {
+      (run: inout _AttributeRun<Value>, prefix: _CountAndLength) -> (Bool, TreeItemChange) in
+      let start = prefix.length
+      let end = start + run.length
+      guard start <= range.lowerBound, range.upperBound <= end else { return (false, .keep) }
+      let strictlyInside = range.lowerBound > start && range.upperBound < end
+      guard run.value == nil || strictlyInside else { return (false, .keep) }
+      let resized = run.length - range.count + newLength
+      // A run that would vanish, or an edit at the very end of the text
+      // that the rule gives no value, takes the general path.
+      guard resized > 0, run.value == nil || range.upperBound < total else {
+        return (false, .keep)
+      }
+      run.length = resized
+      return (true, .keep)
+    }
+    return done ?? false
   }
 
   func check(_ range: Range<Int>) throws(AttributeRunsError) {
