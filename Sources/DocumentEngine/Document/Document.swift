@@ -148,14 +148,23 @@ public struct DocumentContent: Sendable {
   mutating func edit(
     _ id: StorageID, range: Range<Int>, with text: String, record: ChangeRecord
   ) throws(DocumentError) -> Int {
-    guard var storage = storages[id] else { throw .unknownStorage(id) }
-    // Drop this reference so that the rope's buffers are uniquely held.
-    storages[id] = nil
-    defer { storages[id] = storage }
+    // One lookup; the storage is then edited where it lies in the
+    // dictionary, so its rope's nodes stay uniquely held.
+    guard let slot = storages.index(forKey: id) else { throw .unknownStorage(id) }
+    let (version, length) = try Self.edit(
+      &storages.values[slot], range: range, with: text, record: record)
+    try? index.setLength(of: id, to: length)
+    return version
+  }
+
+  /// Edits one storage in place; returns its new version and length.
+  static func edit(
+    _ storage: inout TextStorage, range: Range<Int>, with text: String, record: ChangeRecord
+  ) throws(DocumentError) -> (version: Int, length: Int) {
     do {
       try storage.text.replace(range, with: text)
     } catch {
-      throw .invalidRange(id, error)
+      throw .invalidRange(storage.id, error)
     }
     let newLength = record.insertedLength
     try? storage.exclusions.replace(range, withLength: newLength)
@@ -164,8 +173,7 @@ public struct DocumentContent: Sendable {
     }
     storage.version += 1
     storage.changes.record(record)
-    try? index.setLength(of: id, to: storage.length)
-    return storage.version
+    return (storage.version, storage.length)
   }
 
   /// Runs `body` on a storage's change index.
