@@ -56,16 +56,19 @@ public struct ChangeLog: Sendable {
   /// The log's state, in one object: copying a storage (a snapshot) then
   /// costs one reference, and an edit copies the state only if a snapshot
   /// shares it.
+  ///
+  /// The state changes only through `own()`, which makes it this log's alone
+  /// first, so its fields need no run-time exclusivity checks.
   final class State: @unchecked Sendable {
-    var oldestVersion: Int
-    var records: [ChangeRecord] = []
-    var lengthsBefore: [Int] = []
-    var length: Int
-    var lastOriginVersion = 0
-    var lastEdit: [EditParty: Int] = [:]
-    var pins: [Int: Int] = [:]
-    var maps: [Int: ChangeMap] = [:]
-    var recent: [Int] = []
+    @exclusivity(unchecked) var oldestVersion: Int
+    @exclusivity(unchecked) var records: [ChangeRecord] = []
+    @exclusivity(unchecked) var lengthsBefore: [Int] = []
+    @exclusivity(unchecked) var length: Int
+    @exclusivity(unchecked) var lastOriginVersion = 0
+    @exclusivity(unchecked) var lastEdit: [EditParty: Int] = [:]
+    @exclusivity(unchecked) var pins: [Int: Int] = [:]
+    @exclusivity(unchecked) var maps: [Int: ChangeMap] = [:]
+    @exclusivity(unchecked) var recent: [Int] = []
 
     init(version: Int, length: Int) {
       oldestVersion = version
