@@ -168,17 +168,19 @@ public struct ChangeLog: Sendable {
   ///
   /// - Complexity: O(p log m) for p kept maps.
   mutating func record(_ record: ChangeRecord) {
-    records.append(record)
-    lengthsBefore.append(length)
-    length += record.insertedLength - record.range.count
+    // One ownership check for the whole update.
+    let state = own()
+    state.records.append(record)
+    state.lengthsBefore.append(state.length)
+    state.length += record.insertedLength - record.range.count
     if record.party != .person {
-      if case .origin = record.party { lastOriginVersion = currentVersion }
-      own().lastEdit[record.party] = currentVersion
+      let version = currentVersion
+      if case .origin = record.party { state.lastOriginVersion = version }
+      state.lastEdit[record.party] = version
     }
     guard !state.maps.isEmpty else { return }
     // Each map is changed in place: nothing else may hold the dictionary
     // (iterating its keys would) or the map's trees would be copied.
-    let state = own()
     for key in Array(state.maps.keys) {
       state.maps[key]?.record(record.range, insertedLength: record.insertedLength)
     }
