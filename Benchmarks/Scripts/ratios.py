@@ -148,6 +148,14 @@ def main(path, stat="p50"):
     print("|---:|---:|---:|")
     print(f"| {engine * 1e9:.0f} ns | {walk * 1e9:.0f} ns | {ratio(walk, engine)} |" if engine and walk else "| – | – | – |")
 
+    print("\n### A person's keystrokes through the document engine (seph-blog1, UTF-16 ranges)\n")
+    doc = wall(r, "Document edit/seph-blog1/DocumentContent")
+    rope = wall(r, "Document edit/seph-blog1/Rope")
+    n = patch_count("seph-blog1")
+    print("| DocumentContent.edit | Rope.replace | per keystroke (document) | document ÷ rope |")
+    print("|---:|---:|---:|---:|")
+    print(f"| {fmt_time(doc)} | {fmt_time(rope)} | {doc / n * 1e9:.0f} ns | {ratio(doc, rope)} |" if doc and rope else "| – | – | – | – |")
+
     print("\n### Memory of 100 MB (bytes ÷ 10^8 UTF-8 bytes)\n")
     print("| Structure | requested bytes (memoryLeakedBytes) | ÷ UTF-8 | heap in use incl. headers (mallinfo2) |")
     print("|---|---:|---:|---:|")

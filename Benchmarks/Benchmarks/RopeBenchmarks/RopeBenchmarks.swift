@@ -15,6 +15,7 @@ let benchmarks: @Sendable () -> Void = {
   registerBoundaryBenchmarks()
   registerContextBenchmarks()
   registerOffsetIndexBenchmarks()
+  registerDocumentEditBenchmarks()
 }
 
 /// A configuration that prints every metric in fixed units (time in
