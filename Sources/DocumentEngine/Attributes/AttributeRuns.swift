@@ -134,6 +134,23 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
     return done ?? false
   }
 
+  /// Checks the runs: the tree's shape and summaries, no empty run, no two
+  /// neighbours with the same value, and no value while ``neverSet``. Traps
+  /// on a violation. Compiled in only with `-DENGINE_INTERNAL_CHECKS`; a
+  /// no-op otherwise.
+  public func _invariantCheck() {
+    #if ENGINE_INTERNAL_CHECKS
+    tree._invariantCheck()
+    var previous: Value?? = .none
+    for run in tree {
+      precondition(run.length > 0, "empty attribute run")
+      if let previous { precondition(previous != run.value, "neighbouring runs not merged") }
+      precondition(!neverSet || run.value == nil, "a value while neverSet")
+      previous = .some(run.value)
+    }
+    #endif
+  }
+
   func check(_ range: Range<Int>) throws(AttributeRunsError) {
     guard range.lowerBound >= 0 && range.upperBound <= length else {
       throw .outOfBounds(range, length: length)

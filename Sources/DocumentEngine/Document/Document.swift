@@ -84,6 +84,24 @@ public struct DocumentContent: Sendable {
       throw .duplicateStorage(id)
     }
     storages[id] = TextStorage(id: id, text: text)
+    _invariantCheck(id)
+  }
+
+  /// Checks the content around storage `id` (or only the index, for `nil`
+  /// or a removed storage): as many storages as the index orders, and the
+  /// storage's parts and index entry agree on its length. Traps on a
+  /// violation. Compiled in only with `-DENGINE_INTERNAL_CHECKS`; a no-op
+  /// otherwise.
+  public func _invariantCheck(_ id: StorageID? = nil) {
+    #if ENGINE_INTERNAL_CHECKS
+    precondition(index.count == storages.count, "index and storages out of step")
+    if let id, let storage = storages[id] {
+      precondition(storage.id == id, "storage under another id")
+      storage._invariantCheck()
+      precondition(
+        (try? index.length(of: id)) == storage.length, "index length out of step with the text")
+    }
+    #endif
   }
 
   /// Removes a storage.
@@ -94,6 +112,7 @@ public struct DocumentContent: Sendable {
     guard storages[id] != nil else { throw .unknownStorage(id) }
     try? index.remove(id)
     storages[id] = nil
+    _invariantCheck()
   }
 
   /// Moves a storage to the start (`after` nil) or right after another.
@@ -111,6 +130,7 @@ public struct DocumentContent: Sendable {
       position = p < own ? p + 1 : p
     }
     try? index.move(id, to: position)
+    _invariantCheck(id)
   }
 
   /// Replaces `range` (UTF-16) of a storage's text with `text`; bumps the
@@ -154,6 +174,7 @@ public struct DocumentContent: Sendable {
     let (version, length) = try Self.edit(
       &storages.values[slot], range: range, with: text, record: record)
     try? index.setLength(of: id, to: length)
+    _invariantCheck(id)
     return version
   }
 
@@ -182,7 +203,10 @@ public struct DocumentContent: Sendable {
   ) throws(DocumentError) -> R {
     guard var storage = storages[id] else { throw .unknownStorage(id) }
     storages[id] = nil
-    defer { storages[id] = storage }
+    defer {
+      storages[id] = storage
+      _invariantCheck(id)
+    }
     return try body(&storage.changes)
   }
 
@@ -197,6 +221,7 @@ public struct DocumentContent: Sendable {
     var storage = try checked(range, in: id)
     try? storage.exclusions.set(excluded ? true : nil, in: range)
     storages[id] = storage
+    _invariantCheck(id)
   }
 
   /// The storage `id`, after checking that both ends of `range` (UTF-16)

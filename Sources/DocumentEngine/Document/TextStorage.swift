@@ -91,6 +91,23 @@ public struct TextStorage: Sendable {
   /// The length in UTF-16 code units.
   public var length: Int { parts.text.utf16Count }
 
+  /// Checks that the parts agree: the attribute runs and the change index
+  /// cover the text's length, and the change index is at the storage's
+  /// version. Traps on a violation. Compiled in only with
+  /// `-DENGINE_INTERNAL_CHECKS`; a no-op otherwise.
+  public func _invariantCheck() {
+    #if ENGINE_INTERNAL_CHECKS
+    precondition(exclusions.length == length, "exclusion runs out of step with the text")
+    exclusions._invariantCheck()
+    for (_, runs) in attributes {
+      precondition(runs.length == length, "attribute runs out of step with the text")
+      runs._invariantCheck()
+    }
+    precondition(changes.length == length, "change index out of step with the text")
+    precondition(changes.currentVersion == version, "change index at another version")
+    #endif
+  }
+
   /// The excluded ranges, in order.
   public var excludedRanges: [Range<Int>] {
     exclusions.runs(in: 0..<length).filter(\.value).map(\.range)
