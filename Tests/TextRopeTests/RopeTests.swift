@@ -38,6 +38,22 @@ import _EngineTestSupport
     #expect(rope.scalarCount == 14)
   }
 
+  @Test func rangesConvertBetweenUnits() throws {
+    let rope = Rope("a😀b\r\né")
+    #expect(try rope.convert(1..<2, from: .unicodeScalars, to: .utf16) == 1..<3)
+    #expect(try rope.convert(1..<2, from: .unicodeScalars, to: .utf8) == 1..<5)
+    #expect(try rope.convert(1..<5, from: .utf8, to: .unicodeScalars) == 1..<2)
+    #expect(try rope.convert(3..<3, from: .utf16, to: .utf8) == 5..<5)
+    #expect(try rope.convert(0..<7, from: .utf16, to: .unicodeScalars) == 0..<6)
+    #expect(throws: RopeError.splitsSurrogatePair(utf16Offset: 2)) {
+      try rope.convert(2..<3, from: .utf16, to: .utf8)
+    }
+    #expect(throws: RopeError.splitsScalar(utf8Offset: 3)) {
+      try rope.convert(0..<3, from: .utf8, to: .utf16)
+    }
+    #expect(throws: RopeError.self) { try rope.convert(0..<9, from: .unicodeScalars, to: .utf16) }
+  }
+
   @Test func outOfBoundsOffsetsAreErrors() {
     let rope = Rope("héllo😀")
     #expect(throws: RopeError.offsetOutOfBounds(offset: 8, unit: .utf16, count: 7)) {

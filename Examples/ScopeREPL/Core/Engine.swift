@@ -608,23 +608,24 @@ public final class REPLEngine {
     let start = clock.now
     do throws(REPLError) {
       for patch in trace.patches {
-        // Trace positions count scalars; the document takes UTF-16. The
-        // bounds are checked without adding them (their sum may overflow).
-        let text = try storage(id.rawValue).text
-        let count = text.scalarCount
-        guard patch.position >= 0, patch.deleteCount >= 0, patch.position <= count,
-          patch.deleteCount <= count - patch.position
-        else {
-          throw REPLError(
+        // Trace positions count scalars: the document converts them. The
+        // range is made only if its end does not overflow.
+        let outOfRange = {
+          let count = (try? self.document.content.storage(id).text.scalarCount) ?? 0
+          return REPLError(
             "outOfRange",
             "edit \(edits) of the trace (delete \(patch.deleteCount) at \(patch.position)) "
               + "is out of bounds (length \(count) scalars)")
         }
+        guard patch.position >= 0, patch.deleteCount >= 0,
+          patch.deleteCount <= Int.max - patch.position
+        else { throw outOfRange() }
         do {
-          let lower = try text.convert(patch.position, from: .unicodeScalars, to: .utf16)
-          let upper = try text.convert(
-            patch.position + patch.deleteCount, from: .unicodeScalars, to: .utf16)
-          try document.edit(id, range: lower..<upper, with: patch.insert)
+          try document.edit(
+            id, range: patch.position..<(patch.position + patch.deleteCount),
+            in: .unicodeScalars, with: patch.insert)
+        } catch .invalidRange(_, .offsetOutOfBounds) {
+          throw outOfRange()
         } catch {
           throw REPLError("badRequest", "edit \(edits) of the trace does not apply: \(error)")
         }

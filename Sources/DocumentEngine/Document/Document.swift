@@ -64,6 +64,23 @@ public struct DocumentContent: Sendable {
     return storage
   }
 
+  /// `range` (in `unit`) of storage `id`'s text as a UTF-16 range, with the
+  /// storage's version.
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)`` or
+  ///   ``DocumentError/invalidRange(_:_:)``.
+  /// - Complexity: O(log n)
+  func utf16Range(
+    of range: Range<Int>, in unit: TextUnit, of id: StorageID
+  ) throws(DocumentError) -> (range: Range<Int>, version: Int) {
+    guard let storage = storages[id] else { throw .unknownStorage(id) }
+    do {
+      return (try storage.text.convert(range, from: unit, to: .utf16), storage.version)
+    } catch {
+      throw .invalidRange(id, error)
+    }
+  }
+
   /// Adds a storage at the end, or right after storage `after`.
   ///
   /// - Throws: ``DocumentError/duplicateStorage(_:)`` or

@@ -120,15 +120,7 @@ public final class Document: @unchecked Sendable {
       let n = text.utf16.count
       let current = try state.content.storage(id).version
       if origin == nil && (basis == nil || basis == current) {
-        if range.isEmpty && n == 0 {
-          // A no-op: its offset is still checked, and it makes no version.
-          try state.checkBounds(_Operation(range, length: 0, party: .person), in: id)
-          return EditResult(version: current, range: range, events: [])
-        }
-        let record = ChangeRecord(range: range, insertedLength: n, party: .person)
-        let (version, events) = try state.apply(id, range, text, record: record, actor: .other)
-        return EditResult(
-          version: version, range: range.lowerBound..<(range.lowerBound + n), events: events)
+        return try state.editAsPerson(id, range, text, version: current)
       }
       let party = origin.map(EditParty.origin) ?? .person
       let version = basis ?? current
@@ -155,6 +147,32 @@ public final class Document: @unchecked Sendable {
         id, transformed, text: text, original: original, basis: version, actor: .other)
       let start = transformed.pieces.first?.range.lowerBound ?? 0
       return EditResult(version: after, range: start..<(start + n), events: events)
+    }
+  }
+
+  /// The person's edit of a storage with the range in `unit`: UTF-8,
+  /// UTF-16 or Unicode scalars (the unit of most editing traces). The range
+  /// is converted in the storage's text under the same lock as the edit.
+  ///
+  /// ```swift
+  /// try document.edit("body", range: 3..<4, in: .unicodeScalars, with: "é")
+  /// ```
+  ///
+  /// - Returns: as ``edit(_:range:with:origin:basis:)``, with the range
+  ///   where the text landed in UTF-16.
+  /// - Throws: ``DocumentError/unknownStorage(_:)``, or
+  ///   ``DocumentError/invalidRange(_:_:)`` for a bound out of bounds or
+  ///   inside a scalar (UTF-8) or a surrogate pair (UTF-16); nothing changes.
+  /// - Complexity: O(log n) more than an edit in UTF-16.
+  @discardableResult
+  public func edit(
+    _ id: StorageID, range: Range<Int>, in unit: TextUnit, with text: String
+  ) throws(DocumentError) -> EditResult {
+    try withState { (state) throws(DocumentError) in
+      // No copy of the storage may live on into the edit: it would share
+      // the rope's nodes and make the edit copy them.
+      let (utf16, version) = try state.content.utf16Range(of: range, in: unit, of: id)
+      return try state.editAsPerson(id, utf16, text, version: version)
     }
   }
 
@@ -469,5 +487,23 @@ public final class Document: @unchecked Sendable {
         }
       }
     }
+  }
+}
+
+extension Document.State {
+  /// The person's edit of `range` (UTF-16) at the current `version`.
+  mutating func editAsPerson(
+    _ id: StorageID, _ range: Range<Int>, _ text: String, version current: Int
+  ) throws(DocumentError) -> EditResult {
+    let n = text.utf16.count
+    if range.isEmpty && n == 0 {
+      // A no-op: its offset is still checked, and it makes no version.
+      try checkBounds(_Operation(range, length: 0, party: .person), in: id)
+      return EditResult(version: current, range: range, events: [])
+    }
+    let record = ChangeRecord(range: range, insertedLength: n, party: .person)
+    let (version, events) = try apply(id, range, text, record: record, actor: .other)
+    return EditResult(
+      version: version, range: range.lowerBound..<(range.lowerBound + n), events: events)
   }
 }

@@ -95,6 +95,23 @@ extension Rope {
     return try self.offset(ofUTF8: utf8Offset(of: offset, in: from), in: to)
   }
 
+  /// Converts a range from one unit to another.
+  ///
+  /// ```swift
+  /// let rope = Rope("a😀b")
+  /// try rope.convert(1..<2, from: .unicodeScalars, to: .utf16)   // 1..<3
+  /// ```
+  ///
+  /// - Throws: as ``utf8Offset(of:in:)`` for either bound in `from`.
+  /// - Complexity: O(log n)
+  public func convert(_ range: Range<Int>, from: TextUnit, to: TextUnit) throws(RopeError)
+    -> Range<Int>
+  {
+    let lower = try convert(range.lowerBound, from: from, to: to)
+    if range.isEmpty { return lower..<lower }
+    return lower..<(try convert(range.upperBound, from: from, to: to))
+  }
+
   /// The UTF-8 range of `range` in `unit`.
   ///
   /// - Complexity: O(log n)
