@@ -715,25 +715,58 @@ final class Harness {
     checkAll(what)
   }
 
-  /// A plain person edit: exactly predictable.
+  /// A plain person edit: exactly predictable. Sometimes its range is
+  /// given in UTF-8 or in scalars (`edit(_:range:in:with:)`).
   func edit(_ input: inout FuzzInput) {
     let id = pickID(&input)
-    let range = pickRange(&input, in: id)
+    let picked = pickRange(&input, in: id)
     let text = pickText(&input)
-    let withBasis = input.byte() % 4 == 0
+    let choice = input.byte()
+    let withBasis = choice % 4 == 0
     let basis: Int? = withBasis ? storages[id]?.version : nil
+    // The unit of the call: UTF-16 (the range as picked), or UTF-8 or
+    // scalars, where a range of valid bounds is the same text, and one of
+    // bad bounds keeps its numbers (bad in their own way).
+    let unit: ModelUnit? = withBasis ? nil : [nil, .utf8, .scalars, nil][Int(choice / 4 % 4)]
+    var call = picked
+    var range = picked
+    var valid: Bool
+    if let unit {
+      let model = storages[id]?.text
+      if let model, let lo = model.boundary(picked.lowerBound, .utf16),
+        let hi = model.boundary(picked.upperBound, .utf16)
+      {
+        call = model.offset(ofBoundary: lo, in: unit)..<model.offset(ofBoundary: hi, in: unit)
+      }
+      let lo = model?.boundary(call.lowerBound, unit)
+      let hi = model?.boundary(call.upperBound, unit)
+      valid = lo != nil && hi != nil
+      if let model, let lo, let hi {
+        range = model.offset(ofBoundary: lo, in: .utf16)..<model.offset(ofBoundary: hi, in: .utf16)
+      }
+    } else {
+      valid =
+        storages[id].map {
+          $0.text.boundary(picked.lowerBound, .utf16) != nil
+            && $0.text.boundary(picked.upperBound, .utf16) != nil
+        } ?? false
+    }
+    let textUnit: TextUnit? = unit.map {
+      $0 == .utf8 ? .utf8 : $0 == .utf16 ? .utf16 : .unicodeScalars
+    }
     let what =
-      "try document.edit(\(describe(id)), range: \(describe(range)), with: \(literal(text))"
+      "try document.edit(\(describe(id)), range: \(describe(call)), "
+      + (textUnit.map { "in: .\($0), " } ?? "") + "with: \(literal(text))"
       + (withBasis ? ", basis: \(describe(basis))" : "") + ")"
     trace(what)
     let old = before()
-    let valid =
-      storages[id].map {
-        $0.text.boundary(range.lowerBound, .utf16) != nil
-          && $0.text.boundary(range.upperBound, .utf16) != nil
-      } ?? false
     do {
-      let result = try document.edit(id, range: range, with: text, basis: basis)
+      let result: EditResult
+      if let textUnit {
+        result = try document.edit(id, range: call, in: textUnit, with: text)
+      } else {
+        result = try document.edit(id, range: range, with: text, basis: basis)
+      }
       trace("  // version \(result.version), range \(describe(result.range))")
       guard valid, var model = storages[id] else {
         oracleFailed("\(what) accepted an invalid range or storage")
