@@ -56,6 +56,86 @@ import TextRope
     }
   }
 
+  /// A peer's edits on one task reach an observer on another, in order and
+  /// exactly as the calls returned them; with several editing tasks, every
+  /// event reaches it once.
+  @Test(arguments: [1, 4])
+  func observersHearEveryEventFromOtherTasks(editors: Int) async throws {
+    let document = Document()
+    let paragraph = "One two three.\n"
+    try document.add("body", text: Rope(String(repeating: paragraph, count: 6)))
+    try document.select([SelectionRange("body", 30..<33)])
+    let session = try document.startSession(scope: .userSelection)
+    let context = try #require(session.contexts.first)
+    let events = document.events()
+    // Edits before the context reflow it; edits inside update its text.
+    let returned = try await withThrowingTaskGroup(of: [DocumentEvent].self) { group in
+      for task in 0..<editors {
+        group.addTask {
+          var heard: [DocumentEvent] = []
+          for i in 0..<40 {
+            let start = context.storageRange.lowerBound
+            let result =
+              i % 2 == 0
+              ? try document.edit("body", range: 0..<0, with: "\(task)", origin: "peer\(task)")
+              : try document.edit("body", range: start + 1..<start + 1, with: "x")
+            heard += result.events
+          }
+          return heard
+        }
+      }
+      var all: [[DocumentEvent]] = []
+      for try await heard in group { all.append(heard) }
+      return all
+    }
+    let total = returned.reduce(0) { $0 + $1.count }
+    #expect(total > 0)
+    var observed: [DocumentEvent] = []
+    for await event in events {
+      observed.append(event)
+      if observed.count == total { break }
+    }
+    if editors == 1 {
+      #expect(observed == returned[0])
+    } else {
+      var counts: [DocumentEvent: Int] = [:]
+      for event in returned.joined() { counts[event, default: 0] += 1 }
+      for event in observed { counts[event, default: 0] -= 1 }
+      #expect(counts.values.allSatisfy { $0 == 0 })
+    }
+  }
+
+  /// A tool's replacement, its undo and a revert are heard too.
+  @Test func observersHearReplacementsUndoAndRevert() async throws {
+    let document = Document()
+    try document.add("body", text: "One two.\nThree fuor.\n")
+    try document.select([SelectionRange("body", 15..<19)])
+    let session = try document.startSession(scope: .userSelection)
+    let context = try #require(session.contexts.first).id
+    let events = document.events()
+    var returned = try document.replace(context: context, range: 6..<10, with: "four").events
+    returned += try document.undo()
+    returned += try document.redo()
+    returned += try document.revert().events
+    #expect(returned.count >= 3)
+    var observed: [DocumentEvent] = []
+    for await event in events {
+      observed.append(event)
+      if observed.count == returned.count { break }
+    }
+    #expect(observed == returned)
+  }
+
+  /// An observer's stream ends when its document goes away.
+  @Test func eventStreamsEndWithTheirDocument() async throws {
+    var document: Document? = Document()
+    let events = try #require(document).events()
+    document = nil
+    var count = 0
+    for await _ in events { count += 1 }
+    #expect(count == 0)
+  }
+
   @Test func personsEditsWhileASessionReplaces() async throws {
     // The person types in several tasks while the tool streams replacements
     // on an old basis and a peer sends origin-tagged edits: every keystroke

@@ -44,6 +44,69 @@ public final class Document: @unchecked Sendable {
     return try body(&state)
   }
 
+  /// `withState` for a call that makes events: they go to every observer
+  /// before the lock is let go, so observers hear them in the order the
+  /// calls were made.
+  private func withStateAndEvents<R>(
+    _ events: (R) -> [DocumentEvent], _ body: (inout State) throws(DocumentError) -> R
+  ) throws(DocumentError) -> R {
+    lock.lock()
+    defer { lock.unlock() }
+    let result = try body(&state)
+    publish(events(result))
+    return result
+  }
+
+  // MARK: Observing
+
+  /// Guards `observers` (taken inside `lock` when publishing, alone when an
+  /// observer goes away).
+  private let observersLock = NSLock()
+  private var observers: [UUID: AsyncStream<DocumentEvent>.Continuation] = [:]
+
+  /// Every event that the live contexts hear from now on, whichever thread
+  /// made the call (a sync peer's edit, the tool's replacements, undo), in
+  /// the order of the calls: what a host's UI task listens to.
+  ///
+  /// ```swift
+  /// let events = document.events()
+  /// Task { @MainActor in
+  ///   for await event in events { apply(event) }   // e.g. tell Writing Tools
+  /// }
+  /// ```
+  ///
+  /// The stream buffers what its reader has not taken yet, and ends when the
+  /// document goes away; a reader that stops (its task cancelled) stops
+  /// being sent events.
+  public func events() -> AsyncStream<DocumentEvent> {
+    let (stream, continuation) = AsyncStream<DocumentEvent>.makeStream()
+    let id = UUID()
+    observersLock.lock()
+    observers[id] = continuation
+    observersLock.unlock()
+    continuation.onTermination = { [weak self] _ in
+      guard let self else { return }
+      self.observersLock.lock()
+      self.observers[id] = nil
+      self.observersLock.unlock()
+    }
+    return stream
+  }
+
+  /// Sends `events` to every observer (with `lock` held).
+  private func publish(_ events: [DocumentEvent]) {
+    if events.isEmpty { return }
+    observersLock.lock()
+    defer { observersLock.unlock() }
+    for continuation in observers.values {
+      for event in events { continuation.yield(event) }
+    }
+  }
+
+  deinit {
+    for continuation in observers.values { continuation.finish() }
+  }
+
   /// A snapshot of every storage.
   ///
   /// - Complexity: O(1)
@@ -116,7 +179,7 @@ public final class Document: @unchecked Sendable {
     _ id: StorageID, range: Range<Int>, with text: String, origin: String? = nil,
     basis: Int? = nil
   ) throws(DocumentError) -> EditResult {
-    try withState { (state) throws(DocumentError) in
+    try withStateAndEvents(\.events) { (state) throws(DocumentError) in
       let n = text.utf16.count
       let current = try state.content.storage(id).version
       if origin == nil && (basis == nil || basis == current) {
@@ -168,7 +231,7 @@ public final class Document: @unchecked Sendable {
   public func edit(
     _ id: StorageID, range: Range<Int>, in unit: TextUnit, with text: String
   ) throws(DocumentError) -> EditResult {
-    try withState { (state) throws(DocumentError) in
+    try withStateAndEvents(\.events) { (state) throws(DocumentError) in
       // No copy of the storage may live on into the edit: it would share
       // the rope's nodes and make the edit copy them.
       let (utf16, version) = try state.content.utf16Range(of: range, in: unit, of: id)
@@ -281,7 +344,7 @@ public final class Document: @unchecked Sendable {
     context: UUID, range: Range<Int>, with text: String, basis: Int? = nil,
     policy: ReplacementPolicy = .refuse
   ) throws(DocumentError) -> ReplacementResult {
-    try withState { (state) throws(DocumentError) in
+    try withStateAndEvents(\.events) { (state) throws(DocumentError) in
       try state.replace(context, range, text, basis: basis, policy: policy)
     }
   }
@@ -341,14 +404,14 @@ public final class Document: @unchecked Sendable {
   ///
   /// - Throws: ``DocumentError/noSession``.
   public func undo() throws(DocumentError) -> [DocumentEvent] {
-    try withState { (state) throws(DocumentError) in try state.undo(redo: false) }
+    try withStateAndEvents(\.self) { (state) throws(DocumentError) in try state.undo(redo: false) }
   }
 
   /// Redoes the last undone group.
   ///
   /// - Throws: ``DocumentError/noSession``.
   public func redo() throws(DocumentError) -> [DocumentEvent] {
-    try withState { (state) throws(DocumentError) in try state.undo(redo: true) }
+    try withStateAndEvents(\.self) { (state) throws(DocumentError) in try state.undo(redo: true) }
   }
 
   /// Reverts the session: every replacement it made that is still intact
@@ -357,7 +420,7 @@ public final class Document: @unchecked Sendable {
   /// - Returns: how many replacements went back, and the events.
   /// - Throws: ``DocumentError/noSession``.
   public func revert() throws(DocumentError) -> (reverted: Int, events: [DocumentEvent]) {
-    try withState { (state) throws(DocumentError) in try state.revert() }
+    try withStateAndEvents(\.events) { (state) throws(DocumentError) in try state.revert() }
   }
 
   /// Marks ranges of a context's text to hide (during an animation) or
