@@ -218,13 +218,10 @@ public struct DocumentContent: Sendable {
   mutating func withChanges<R>(
     _ id: StorageID, _ body: (inout ChangeLog) throws(DocumentError) -> R
   ) throws(DocumentError) -> R {
-    guard var storage = storages[id] else { throw .unknownStorage(id) }
-    storages[id] = nil
-    defer {
-      storages[id] = storage
-      _invariantCheck(id)
-    }
-    return try body(&storage.changes)
+    // Changed where it lies in the dictionary (one lookup, no copy).
+    guard let slot = storages.index(forKey: id) else { throw .unknownStorage(id) }
+    defer { _invariantCheck(id) }
+    return try body(&storages.values[slot].changes)
   }
 
   /// Marks `range` (UTF-16) of a storage as excluded from Writing Tools, or

@@ -281,21 +281,25 @@ extension Document.State {
       }
       session = live
     }
-    selection = selection.map { selected in
+    // In place: the selection is rarely empty, and a keystroke should not
+    // allocate a new one.
+    for i in selection.indices {
+      let selected = selection[i]
       var mapped = selected
       if selected.isCaret {
         if selected.start.storage == id {
           let p = edge.start(selected.start.offset)
           mapped = SelectionRange(caret: TextPosition(id, p))
         }
-        return mapped
+        selection[i] = mapped
+        continue
       }
       if selected.start.storage == id { mapped.start.offset = edge.start(selected.start.offset) }
       if selected.end.storage == id { mapped.end.offset = edge.end(selected.end.offset) }
       if mapped.start.storage == mapped.end.storage && mapped.end.offset < mapped.start.offset {
         mapped.end.offset = mapped.start.offset
       }
-      return mapped
+      selection[i] = mapped
     }
     if let shown = visible[id] { visible[id] = edge.range(shown) }
     if !keepsAllHistory && session == nil {
