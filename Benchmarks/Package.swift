@@ -28,6 +28,7 @@ let package = Package(
         "CHeapStats",
         .product(name: "TextRope", package: engine),
         .product(name: "EditingTraces", package: engine),
+        .product(name: "_RopeModule", package: "swift-collections"),
       ]
     ),
     .executableTarget(

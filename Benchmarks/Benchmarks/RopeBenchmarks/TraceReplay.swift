@@ -11,52 +11,19 @@ let replayedTraces = ["seph-blog1", "rustcode", "sveltecomponent"]
 
 func replay(_ trace: PreparedTrace, into start: Rope) -> Rope {
   var rope = start
-  let positions = trace.positions
-  let deletes = trace.deleteCounts
-  let inserts = trace.inserts
-  for i in 0..<positions.count {
-    let position = positions[i]
-    do {
-      try rope.replace(position..<position + deletes[i], in: .unicodeScalars, with: inserts[i])
-    } catch {
-      fatalError("\(trace.name): patch \(i) failed on the rope: \(error)")
-    }
-  }
+  applyPatches(trace.positions, trace.deleteCounts, trace.inserts, to: &rope, trace: trace.name)
   return rope
 }
 
 func replay(_ trace: PreparedTrace, into start: BigString) -> BigString {
   var big = start
-  let positions = trace.positions
-  let deletes = trace.deleteCounts
-  let inserts = trace.inserts
-  for i in 0..<positions.count {
-    // No view of `big` may outlive the index computation: a second
-    // reference would make the mutation below copy the tree's nodes.
-    let lower = big.unicodeScalars.index(big.startIndex, offsetBy: positions[i])
-    let insert = inserts[i]
-    if deletes[i] == 0 {
-      big.unicodeScalars.insert(contentsOf: insert.unicodeScalars, at: lower)
-    } else {
-      let upper = big.unicodeScalars.index(lower, offsetBy: deletes[i])
-      if insert.isEmpty {
-        big.unicodeScalars.removeSubrange(lower..<upper)
-      } else {
-        big.unicodeScalars.replaceSubrange(lower..<upper, with: insert.unicodeScalars)
-      }
-    }
-  }
+  applyPatches(trace.positions, trace.deleteCounts, trace.inserts, to: &big)
   return big
 }
 
 func replay(_ trace: PreparedTrace, into start: FlatText) -> FlatText {
   var flat = start
-  let positions = trace.positions
-  let deletes = trace.deleteCounts
-  let inserts = trace.insertsUTF8
-  for i in 0..<positions.count {
-    flat.replace(scalarPosition: positions[i], deleteCount: deletes[i], with: inserts[i])
-  }
+  applyPatches(trace.positions, trace.deleteCounts, trace.insertsUTF8, to: &flat)
   return flat
 }
 

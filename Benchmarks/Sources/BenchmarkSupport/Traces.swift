@@ -23,21 +23,9 @@ public struct PreparedTrace: @unchecked Sendable {
 
   public var patchCount: Int { positions.count }
 
+  /// Loads the shipped trace `name` from ``tracesDirectory``.
   public init(name: String) {
-    let path = tracesDirectory + "/" + name + ".json.gz"
-    let trace: EditingTrace
-    do {
-      trace = try EditingTrace(contentsOf: path)
-    } catch {
-      fatalError("cannot load trace \(path): \(error)")
-    }
-    self.name = name
-    self.startContent = trace.startContent
-    self.endContent = trace.endContent
-    self.positions = trace.patches.map(\.position)
-    self.deleteCounts = trace.patches.map(\.deleteCount)
-    self.inserts = trace.patches.map(\.insert)
-    self.insertsUTF8 = trace.patches.map { Array($0.insert.utf8) }
+    self.init(path: tracesDirectory + "/" + name + ".json.gz")
   }
 }
 

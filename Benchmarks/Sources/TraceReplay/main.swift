@@ -76,17 +76,7 @@ struct Replay {
 func replayRope(_ r: Replay, edits: inout UInt64) -> String {
   let start = now()
   var rope = Rope()
-  let positions = r.positions
-  let deletes = r.deleteCounts
-  let inserts = r.inserts
-  for i in 0..<positions.count {
-    let position = positions[i]
-    do {
-      try rope.replace(position..<position + deletes[i], in: .unicodeScalars, with: inserts[i])
-    } catch {
-      fail("\(r.name): patch \(i) failed on the rope: \(error)")
-    }
-  }
+  applyPatches(r.positions, r.deleteCounts, r.inserts, to: &rope, trace: r.name)
   edits = now() - start
   return String(rope)
 }
@@ -95,25 +85,7 @@ func replayRope(_ r: Replay, edits: inout UInt64) -> String {
 func replayBigString(_ r: Replay, edits: inout UInt64) -> String {
   let start = now()
   var big = BigString()
-  let positions = r.positions
-  let deletes = r.deleteCounts
-  let inserts = r.inserts
-  for i in 0..<positions.count {
-    // No view of `big` may outlive the index computation: a second
-    // reference would make the mutation below copy the tree's nodes.
-    let lower = big.unicodeScalars.index(big.startIndex, offsetBy: positions[i])
-    let insert = inserts[i]
-    if deletes[i] == 0 {
-      big.unicodeScalars.insert(contentsOf: insert.unicodeScalars, at: lower)
-    } else {
-      let upper = big.unicodeScalars.index(lower, offsetBy: deletes[i])
-      if insert.isEmpty {
-        big.unicodeScalars.removeSubrange(lower..<upper)
-      } else {
-        big.unicodeScalars.replaceSubrange(lower..<upper, with: insert.unicodeScalars)
-      }
-    }
-  }
+  applyPatches(r.positions, r.deleteCounts, r.inserts, to: &big)
   edits = now() - start
   return String(big)
 }
@@ -122,12 +94,7 @@ func replayBigString(_ r: Replay, edits: inout UInt64) -> String {
 func replayFlat(_ r: Replay, edits: inout UInt64) -> String {
   let start = now()
   var flat = FlatText([])
-  let positions = r.positions
-  let deletes = r.deleteCounts
-  let inserts = r.insertsUTF8
-  for i in 0..<positions.count {
-    flat.replace(scalarPosition: positions[i], deleteCount: deletes[i], with: inserts[i])
-  }
+  applyPatches(r.positions, r.deleteCounts, r.insertsUTF8, to: &flat)
   edits = now() - start
   return String(decoding: flat.bytes, as: UTF8.self)
 }
