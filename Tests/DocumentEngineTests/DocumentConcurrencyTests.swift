@@ -126,8 +126,10 @@ import TextRope
     #expect(observed == returned)
   }
 
-  /// An observer's stream ends when its document goes away.
-  @Test func eventStreamsEndWithTheirDocument() async throws {
+  /// An observer's stream ends when its document goes away (else the loop
+  /// below would wait until the time limit fails the test).
+  @Test(.timeLimit(.minutes(1)))
+  func eventStreamsEndWithTheirDocument() async throws {
     var document: Document? = Document()
     let events = try #require(document).events()
     document = nil

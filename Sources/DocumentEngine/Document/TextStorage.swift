@@ -9,8 +9,7 @@ import TextRope
 public struct TextStorage: Sendable {
   // The parts change only through `own()`, which makes them this value's
   // alone first; accesses to them are therefore checked statically, with the
-  // value that owns them, and need no run-time exclusivity checks (which cost
-  // about a tenth of a keystroke).
+  // value that owns them, and need no run-time exclusivity checks.
   final class Parts: @unchecked Sendable {
     let id: StorageID
     @exclusivity(unchecked) var text: Rope
