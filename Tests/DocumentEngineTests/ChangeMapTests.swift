@@ -51,29 +51,29 @@ enum SequentialMapping {
 
   @Test func insertionAtThePositionFollowsAssoc() {
     let map = composed(10, [(4, 4, 3)])
-    #expect(map.map(4, assoc: -1) == MappedOffset(offset: 4, deleted: false))
-    #expect(map.map(4, assoc: 1) == MappedOffset(offset: 7, deleted: false))
-    #expect(map.map(3, assoc: 1).offset == 3)
-    #expect(map.map(5, assoc: -1).offset == 8)
+    #expect(map.map(4, bias: .left) == MappedOffset(offset: 4, deleted: false))
+    #expect(map.map(4, bias: .right) == MappedOffset(offset: 7, deleted: false))
+    #expect(map.map(3, bias: .right).offset == 3)
+    #expect(map.map(5, bias: .left).offset == 8)
     #expect(map.newLength == 13)
   }
 
   @Test func deletionAroundAndAcrossThePosition() {
     let map = composed(10, [(2, 6, 0)])
-    #expect(map.map(2, assoc: 1) == MappedOffset(offset: 2, deleted: true))
-    #expect(map.map(2, assoc: -1) == MappedOffset(offset: 2, deleted: false))
-    #expect(map.map(4, assoc: -1) == MappedOffset(offset: 2, deleted: true))
-    #expect(map.map(6, assoc: 1) == MappedOffset(offset: 2, deleted: false))
-    #expect(map.map(6, assoc: -1) == MappedOffset(offset: 2, deleted: true))
-    #expect(map.map(8, assoc: 1).offset == 4)
+    #expect(map.map(2, bias: .right) == MappedOffset(offset: 2, deleted: true))
+    #expect(map.map(2, bias: .left) == MappedOffset(offset: 2, deleted: false))
+    #expect(map.map(4, bias: .left) == MappedOffset(offset: 2, deleted: true))
+    #expect(map.map(6, bias: .right) == MappedOffset(offset: 2, deleted: false))
+    #expect(map.map(6, bias: .left) == MappedOffset(offset: 2, deleted: true))
+    #expect(map.map(8, bias: .right).offset == 4)
   }
 
   @Test func replacementKeepsStartAndEnd() {
     let map = composed(10, [(2, 6, 3)])
-    #expect(map.map(2, assoc: 1).offset == 2)  // the start stays at the start
-    #expect(map.map(6, assoc: -1).offset == 5)  // the end goes to the end
-    #expect(map.map(4, assoc: -1).offset == 2)
-    #expect(map.map(4, assoc: 1).offset == 5)
+    #expect(map.map(2, bias: .right).offset == 2)  // the start stays at the start
+    #expect(map.map(6, bias: .left).offset == 5)  // the end goes to the end
+    #expect(map.map(4, bias: .left).offset == 2)
+    #expect(map.map(4, bias: .right).offset == 5)
   }
 
   @Test func sequencesMatchTheSequentialRule() {
@@ -91,7 +91,8 @@ enum SequentialMapping {
       for p in 0...length {
         for assoc in [-1, 1] {
           #expect(
-            map.map(p, assoc: assoc) == SequentialMapping.map(p, assoc: assoc, through: edits),
+            map.map(p, bias: assoc < 0 ? .left : .right)
+              == SequentialMapping.map(p, assoc: assoc, through: edits),
             "p \(p) assoc \(assoc) edits \(edits)")
         }
       }
@@ -128,7 +129,7 @@ enum SequentialMapping {
         for p in 0...length {
           for assoc in [-1, 1] {
             let expected = SequentialMapping.map(p, assoc: assoc, through: edits)
-            let got = map.map(p, assoc: assoc)
+            let got = map.map(p, bias: assoc < 0 ? .left : .right)
             if got != expected {
               Issue.record("seed \(seed) round \(round) p \(p) assoc \(assoc) \(edits): \(got)")
               return

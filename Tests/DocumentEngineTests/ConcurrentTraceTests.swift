@@ -150,7 +150,7 @@ import _EngineTestSupport
       if basis < version { stale += 1 }
       let result = try document.edit(
         "doc", range: op.pieces[0].range, with: String(decoding: text, as: UTF16.self),
-        origin: author.name, basis: basis)
+        origin: author.name, basis: StorageVersion(basis))
       #expect(result.range == position..<(position + text.count), "\(name) edit \(edits)")
       edits += 1
       author.pending.append((op, ids, basis))
@@ -166,8 +166,8 @@ import _EngineTestSupport
       let before = needed(authors[a])
       authors[a] = author
       if needed(author) != before {
-        try document.pin("doc", version: needed(author))
-        document.unpin("doc", version: before)
+        try document.pin("doc", version: StorageVersion(needed(author)))
+        document.unpin("doc", version: StorageVersion(before))
       }
       let oldest = authors.map(needed).min() ?? version
       if oldest > offset {

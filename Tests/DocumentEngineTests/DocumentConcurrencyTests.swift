@@ -42,7 +42,7 @@ import TextRope
           let session = try document.startSession(scope: .fullDocument)
           for context in session.contexts {
             // Each context's text is the storage as of its version.
-            #expect(context.text.utf16Count == 100 + context.version)
+            #expect(context.text.utf16Count == 100 + context.version.rawValue)
           }
           let snapshot = document.content
           #expect(snapshot.order == ids)
@@ -178,7 +178,7 @@ import TextRope
       }
       group.addTask {
         for i in 0..<60 {
-          try document.edit("body", range: 200..<200, with: "§", origin: "peer", basis: i / 2)
+          try document.edit("body", range: 200..<200, with: "§", origin: "peer", basis: StorageVersion(i / 2))
         }
         return 0
       }

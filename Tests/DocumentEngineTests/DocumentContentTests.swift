@@ -23,7 +23,7 @@ import _EngineTestSupport
     #expect(document.order == ["note", "title", "body"])
     try document.remove("note")
     #expect(document.order == ["title", "body"])
-    #expect(try document.locate(8) == ("body", 2))
+    #expect(try document.locate(8) == TextPosition("body", 2))
     #expect(document.index.length == 6 + 27)
   }
 

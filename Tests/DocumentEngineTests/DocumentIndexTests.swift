@@ -9,10 +9,10 @@ import _EngineTestSupport
     try index.append("title", length: 6)
     try index.append("body", length: 27)
     #expect(index.length == 33)
-    #expect(try index.locate(8) == ("body", 2))
-    #expect(try index.locate(6, bias: .left) == ("title", 6))
-    #expect(try index.locate(6, bias: .right) == ("body", 0))
-    #expect(try index.locate(33) == ("body", 27))
+    #expect(try index.locate(8) == TextPosition("body", 2))
+    #expect(try index.locate(6, bias: .left) == TextPosition("title", 6))
+    #expect(try index.locate(6, bias: .right) == TextPosition("body", 0))
+    #expect(try index.locate(33) == TextPosition("body", 27))
     #expect(try index.start(of: "body") == 6)
     try index.setLength(of: "title", to: 7)
     #expect(try index.start(of: "body") == 7)
@@ -24,8 +24,8 @@ import _EngineTestSupport
     try index.append("a", length: 5)
     try index.append("empty", length: 0)
     try index.append("c", length: 3)
-    #expect(try index.locate(5, bias: .right) == ("c", 0))
-    #expect(try index.locate(5, bias: .left) == ("a", 5))
+    #expect(try index.locate(5, bias: .right) == TextPosition("c", 0))
+    #expect(try index.locate(5, bias: .left) == TextPosition("a", 5))
     #expect(try index.start(of: "empty") == 5)
     #expect(try index.documentOffset(of: 0, in: "empty") == 5)
   }
@@ -95,7 +95,8 @@ import _EngineTestSupport
       for _ in 0..<5 {
         let offset = Int.random(in: 0...total, using: &rng)
         let bias: Bias = Bool.random(using: &rng) ? .left : .right
-        let (id, local) = try index.locate(offset, bias: bias)
+        let position = try index.locate(offset, bias: bias)
+        let (id, local) = (position.storage, position.offset)
         #expect(try index.documentOffset(of: local, in: id) == offset)
         // The model: with .right the first storage whose range holds the
         // offset before its end (or the last), with .left the first that

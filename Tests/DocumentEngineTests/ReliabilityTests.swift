@@ -381,13 +381,14 @@ import _EngineTestSupport
         for range in [a..<b, a..<a, b..<b] {
           #expect(throws: DocumentError.self) { try document.edit("a", range: range, with: "x") }
           #expect(throws: DocumentError.self) {
-            try document.edit("a", range: range, with: "x", origin: "o", basis: a)
+            try document.edit("a", range: range, with: "x", origin: "o", basis: StorageVersion(a))
           }
           #expect(throws: DocumentError.self) {
             try document.edit("a", range: range, with: "", origin: "o", basis: 0)
           }
           #expect(throws: DocumentError.self) {
-            try document.replace(context: context, range: range, with: "x", basis: b)
+            try document.replace(
+              context: context, range: range, with: "x", basis: ContextVersion(b))
           }
           #expect(throws: DocumentError.self) {
             try document.replace(context: context, range: range, with: "")
@@ -397,17 +398,17 @@ import _EngineTestSupport
           _ = try? document.setExcluded(true, "a", range: range)
           _ = try? document.select([SelectionRange("a", range)])
           _ = try? document.setVisible(["a": range])
-          _ = try? document.touched("a", range, since: a)
+          _ = try? document.touched("a", range, since: StorageVersion(a))
           _ = try? document.touched("a", range, since: 0)
         }
         _ = try? document.select([
           SelectionRange(from: TextPosition("a", a), to: TextPosition("a", b))
         ])
       }
-      _ = try? document.map("a", a, from: 0, assoc: a)
-      _ = try? document.map("a", 0, from: a)
-      _ = try? document.pin("a", version: a)
-      document.unpin("a", version: a)
+      _ = try? document.map("a", a, from: 0, bias: a < 0 ? .left : .right)
+      _ = try? document.map("a", 0, from: StorageVersion(a))
+      _ = try? document.pin("a", version: StorageVersion(a))
+      document.unpin("a", version: StorageVersion(a))
       _ = try? document.select([SelectionRange(caret: TextPosition("a", a))])
       #expect(try unchanged())
     }

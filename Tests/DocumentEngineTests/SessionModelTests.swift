@@ -142,7 +142,8 @@ import _EngineTestSupport
         if s == e && new.isEmpty {
           // A no-op makes no version and no event.
           let result = try document.edit("doc", range: s..<e, with: "")
-          #expect(result.version == server.records.count && result.events.isEmpty, "\(place)")
+          #expect(
+            result.version.rawValue == server.records.count && result.events.isEmpty, "\(place)")
           continue
         }
         let op = _Operation(s..<e, length: new.count, party: .person)
@@ -173,8 +174,9 @@ import _EngineTestSupport
         if s == e && new.isEmpty {
           // A no-op as the origin made it: no version, nothing recorded.
           let result = try document.edit(
-            "doc", range: s..<e, with: "", origin: name, basis: client.known)
-          #expect(result.version == server.records.count && result.events.isEmpty, "\(place)")
+            "doc", range: s..<e, with: "", origin: name, basis: StorageVersion(client.known))
+          #expect(
+            result.version.rawValue == server.records.count && result.events.isEmpty, "\(place)")
           continue
         }
         let op = _Operation(s..<e, length: new.count, party: client.party)
@@ -186,7 +188,7 @@ import _EngineTestSupport
         _ = probe.catchUp(server.records)
         let expected = try #require(probe.pending.last).operation
         let result = try document.edit(
-          "doc", range: s..<e, with: String(new), origin: name, basis: basis)
+          "doc", range: s..<e, with: String(new), origin: name, basis: StorageVersion(basis))
         let recordsBefore = server.records.count
         server.apply(expected, text: new)
         origins[i] = client
@@ -233,13 +235,17 @@ import _EngineTestSupport
         let new = Array(repeating: Character("t"), count: Int.random(in: 0...2, using: &random))
         if a == b && new.isEmpty {
           // A no-op as the tool made it: no version, no context version.
-          let basis = current ? nil : toolBasis
+          let basis = current ? nil : ContextVersion(toolBasis)
           if let result = try? document.replace(
             context: context.id, range: a..<a, with: "", basis: basis)
           {
-            #expect(result.contextVersion == history.count - 1 && result.events.isEmpty, "\(place)")
+            #expect(
+              result.contextVersion.rawValue == history.count - 1 && result.events.isEmpty,
+              "\(place)")
           }
-          #expect(try document.content.storage("doc").version == server.records.count, "\(place)")
+          #expect(
+            try document.content.storage("doc").version.rawValue == server.records.count,
+            "\(place)")
           // It changed nothing the tool knows.
           tool = toolBefore
           continue
@@ -250,7 +256,7 @@ import _EngineTestSupport
         var probe = client
         let touched = probe.catchUp(server.records, watchLast: true)
         let expected = try #require(probe.pending.last).operation
-        let basis = current && Bool.random(using: &random) ? nil : toolBasis
+        let basis = current && Bool.random(using: &random) ? nil : ContextVersion(toolBasis)
         let inside = expected.pieces.allSatisfy {
           $0.range.lowerBound >= bounds.lowerBound && $0.range.upperBound <= bounds.upperBound
         }
@@ -278,7 +284,7 @@ import _EngineTestSupport
           }
           bounds = bounds.lowerBound..<end
           history.append((server.records.count, bounds.lowerBound, bounds.count))
-          #expect(result.contextVersion == history.count - 1, "\(place)")
+          #expect(result.contextVersion.rawValue == history.count - 1, "\(place)")
           // A tool that wrote on the current text has seen it.
           if current { toolBasis = history.count - 1 }
         } catch {
@@ -300,7 +306,7 @@ import _EngineTestSupport
       #expect(records.map(\.party) == server.records.map(\.party), "\(place)")
       let live = try document.liveContext(context.id)
       #expect(live.storageRange == bounds, "\(place)")
-      #expect(live.contextVersion == history.count - 1, "\(place)")
+      #expect(live.contextVersion.rawValue == history.count - 1, "\(place)")
     }
     // Every origin that catches up sees the server's text.
     for var client in origins {

@@ -28,7 +28,7 @@ import TextRope
     let edit = try document.edit("body", range: 0..<0, with: "Zero. ")
     #expect(edit.version == 1)
     #expect(edit.range == 0..<6)
-    #expect(edit.events == [.reflowed(context: context)])
+    #expect(edit.events == [.reflowed(context: context, storageRange: 15..<27)])
     let replaced = try document.replace(context: context, range: 6..<10, with: "four")
     #expect(replaced.storage == "body")
     #expect(replaced.storageRange == 21..<25)
@@ -45,7 +45,9 @@ import TextRope
     #expect(try document.edit("body", range: 21..<21, with: "x").events.isEmpty)
     // At its start: outside, it only moves.
     #expect(
-      try document.edit("body", range: 9..<9, with: ">").events == [.reflowed(context: context)])
+      try document.edit("body", range: 9..<9, with: ">").events == [
+        .reflowed(context: context, storageRange: 10..<22)
+      ])
     // Inside: the range relative to the text before the edit.
     let inside = try document.edit("body", range: 10..<15, with: "Four")
     #expect(
@@ -108,7 +110,7 @@ import TextRope
     #expect(throws: DocumentError.outsideContext(10..<13, length: 12)) {
       try document.replace(context: context, range: 10..<13, with: "x")
     }
-    #expect(throws: DocumentError.staleVersion(3)) {
+    #expect(throws: DocumentError.staleContextVersion(3)) {
       try document.replace(context: context, range: 0..<1, with: "x", basis: 3)
     }
     let unknown = UUID()
@@ -168,9 +170,9 @@ import TextRope
     try document.edit("doc", range: 0..<0, with: "ab")
     #expect(try document.map("doc", 5, from: 0) == MappedOffset(offset: 5, deleted: false))
     #expect(
-      try document.map("doc", 3, from: 0, assoc: -1) == MappedOffset(offset: 4, deleted: true))
-    #expect(try document.map("doc", 0, from: 1, assoc: 1).offset == 2)
-    #expect(try document.map("doc", 0, from: 1, assoc: -1).offset == 0)
+      try document.map("doc", 3, from: 0, bias: .left) == MappedOffset(offset: 4, deleted: true))
+    #expect(try document.map("doc", 0, from: 1, bias: .right).offset == 2)
+    #expect(try document.map("doc", 0, from: 1, bias: .left).offset == 0)
     #expect(try document.touched("doc", 1..<5, since: 0))
     #expect(try !document.touched("doc", 5..<9, since: 0))
     #expect(throws: DocumentError.staleVersion(4)) { try document.map("doc", 0, from: 4) }
@@ -252,9 +254,9 @@ import TextRope
     try document.edit("body", range: 13..<13, with: "]")  // "[Six] four.\n"
     try document.edit("body", range: 17..<17, with: "-")  // "[Six] fo-ur.\n"
     #expect(try text(document, "body") == "One two.\n[Six] fo-ur.\nFive.\n")
-    let (count, events) = try document.revert()
-    #expect(count == 1)
-    #expect(events.count == 1)
+    let reverted = try document.revert()
+    #expect(reverted.reverted == 1)
+    #expect(reverted.events.count == 1)
     #expect(try text(document, "body") == "One two.\n[Three] fo-ur.\nFive.\n")
   }
 

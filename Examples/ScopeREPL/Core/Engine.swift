@@ -190,6 +190,10 @@ public final class REPLEngine {
         "range \(range.lowerBound)..<\(range.upperBound) touches text excluded from Writing Tools")
     case .staleVersion(let version):
       return REPLError("staleVersion", "version \(version) is not known")
+    case .staleContextVersion(let version):
+      return REPLError("staleVersion", "context version \(version) is not known")
+    case .batchRefused(_, let inner):
+      return Self.error(inner)
     case .invalidStateTransition(let from, let to):
       return REPLError("invalidState", "cannot go from \(from.rawValue) to \(to.rawValue)")
     case .negativeCount(let count):
@@ -264,9 +268,9 @@ public final class REPLEngine {
           return .object([
             ("kind", .string("textUpdated")), ("context", .string(context.uuidString)),
             ("range", rangeJSON(range)), ("text", .string(text)),
-            ("contextVersion", .int(version)),
+            ("contextVersion", .int(version.rawValue)),
           ])
-        case .reflowed(let context):
+        case .reflowed(let context, _):
           return .object([("kind", .string("reflowed")), ("context", .string(context.uuidString))])
         }
       })
@@ -326,7 +330,7 @@ public final class REPLEngine {
                 guard let storage = try? content.storage(id) else { return nil }
                 return .object([
                   ("storage", .string(id.rawValue)), ("length", .int(storage.length)),
-                  ("version", .int(storage.version)),
+                  ("version", .int(storage.version.rawValue)),
                 ])
               })
           )
@@ -342,7 +346,7 @@ public final class REPLEngine {
             id: id)
         }
         let text = (try? storage.text.slice(range)).map(String.init) ?? ""
-        return [("text", .string(text)), ("version", .int(storage.version))]
+        return [("text", .string(text)), ("version", .int(storage.version.rawValue))]
       case "edit": return try edit(request)
       case "select":
         let unit = try request.unit()
@@ -410,8 +414,8 @@ public final class REPLEngine {
       case "undo": return [("events", eventsJSON(try document.undo()))]
       case "redo": return [("events", eventsJSON(try document.redo()))]
       case "revert":
-        let (count, events) = try document.revert()
-        return [("reverted", .int(count)), ("events", eventsJSON(events))]
+        let reverted = try document.revert()
+        return [("reverted", .int(reverted.reverted)), ("events", eventsJSON(reverted.events))]
       case "end":
         guard document.session != nil else { throw REPLError("noSession", "no session to end") }
         document.endSession()
@@ -424,13 +428,14 @@ public final class REPLEngine {
           throw REPLError.badRequest("'assoc' must be -1 or 1")
         }
         let mapped = try document.map(
-          StorageID(id), try request.int("offset"), from: try request.int("from"), assoc: assoc)
+          StorageID(id), try request.int("offset"), from: StorageVersion(try request.int("from")),
+          bias: assoc < 0 ? .left : .right)
         return [("offset", .int(mapped.offset)), ("deleted", .bool(mapped.deleted))]
       case "locate":
         let offset = try request.int("offset")
         do {
-          let (id, local) = try document.content.locate(offset)
-          return [("storage", .string(id.rawValue)), ("offset", .int(local))]
+          let position = try document.content.locate(offset)
+          return [("storage", .string(position.storage.rawValue)), ("offset", .int(position.offset))]
         } catch {
           throw REPLError("outOfRange", "document offset \(offset) is out of bounds")
         }
@@ -499,10 +504,11 @@ public final class REPLEngine {
     }
     do {
       let result = try document.edit(
-        StorageID(id), range: range, with: text, origin: origin, basis: basis)
+        StorageID(id), range: range, with: text, origin: origin, basis: basis.map { StorageVersion($0) })
       let now = (try? document.content.storage(StorageID(id)).text) ?? Rope()
       return [
-        ("version", .int(result.version)), ("range", rangeJSON(result.range, in: now, unit: unit)),
+        ("version", .int(result.version.rawValue)),
+        ("range", rangeJSON(result.range, in: now, unit: unit)),
         ("events", eventsJSON(result.events)),
       ]
     } catch {
@@ -535,7 +541,8 @@ public final class REPLEngine {
       ("storageRange", rangeJSON(context.storageRange)), ("text", .string(String(context.text))),
       ("range", rangeJSON(context.range)),
       ("excluded", .array(context.excluded.map { rangeJSON($0) })),
-      ("version", .int(context.version)), ("contextVersion", .int(context.contextVersion)),
+      ("version", .int(context.version.rawValue)),
+      ("contextVersion", .int(context.contextVersion.rawValue)),
     ])
   }
 
@@ -554,11 +561,13 @@ public final class REPLEngine {
     }
     do {
       let result = try document.replace(
-        context: id, range: offset..<(offset + length), with: text, basis: basis, policy: policy)
+        context: id, range: offset..<(offset + length), with: text,
+        basis: basis.map { ContextVersion($0) }, policy: policy)
       return [
         ("storage", .string(result.storage.rawValue)),
         ("storageRange", rangeJSON(result.storageRange)),
-        ("contextVersion", .int(result.contextVersion)), ("events", eventsJSON(result.events)),
+        ("contextVersion", .int(result.contextVersion.rawValue)),
+        ("events", eventsJSON(result.events)),
       ]
     } catch {
       throw Self.error(error)

@@ -1,3 +1,4 @@
+import SummaryTrees
 /// One recorded edit of a storage: `range` (UTF-16, in the version before
 /// it) replaced by `insertedLength` units, by `party`.
 public struct ChangeRecord: Hashable, Sendable {
@@ -15,11 +16,11 @@ public struct ChangeRecord: Hashable, Sendable {
   /// Whether the record is a later piece of the previous record's operation.
   var isContinuation: Bool
   /// The version the operation was made on (for `original`).
-  var basis: Int
+  var basis: StorageVersion
 
   init(
     range: Range<Int>, insertedLength: Int, party: EditParty, original: _Operation? = nil,
-    basis: Int = 0, isContinuation: Bool = false
+    basis: StorageVersion = 0, isContinuation: Bool = false
   ) {
     self.range = range
     self.insertedLength = insertedLength
@@ -35,10 +36,10 @@ public struct ChangeRecord: Hashable, Sendable {
 /// Why a change-index question could not be answered.
 public enum ChangeLogError: Error, Hashable, Sendable {
   /// The version is newer than the storage, or older than the history kept.
-  case unknownVersion(Int, oldest: Int, current: Int)
+  case unknownVersion(StorageVersion, oldest: StorageVersion, current: StorageVersion)
   /// A party's basis went back: it named a version older than the basis of
   /// an edit it had already sent.
-  case basisWentBack(Int, last: Int)
+  case basisWentBack(StorageVersion, last: StorageVersion)
 }
 
 /// The change index of one storage: its edits since the oldest version
@@ -60,17 +61,17 @@ public struct ChangeLog: Sendable {
   /// The state changes only through `own()`, which makes it this log's alone
   /// first, so its fields need no run-time exclusivity checks.
   final class State: @unchecked Sendable {
-    @exclusivity(unchecked) var oldestVersion: Int
+    @exclusivity(unchecked) var oldestVersion: StorageVersion
     @exclusivity(unchecked) var records: [ChangeRecord] = []
     @exclusivity(unchecked) var lengthsBefore: [Int] = []
     @exclusivity(unchecked) var length: Int
-    @exclusivity(unchecked) var lastOriginVersion = 0
-    @exclusivity(unchecked) var lastEdit: [EditParty: Int] = [:]
-    @exclusivity(unchecked) var pins: [Int: Int] = [:]
-    @exclusivity(unchecked) var maps: [Int: ChangeMap] = [:]
-    @exclusivity(unchecked) var recent: [Int] = []
+    @exclusivity(unchecked) var lastOriginVersion: StorageVersion = 0
+    @exclusivity(unchecked) var lastEdit: [EditParty: StorageVersion] = [:]
+    @exclusivity(unchecked) var pins: [StorageVersion: Int] = [:]
+    @exclusivity(unchecked) var maps: [StorageVersion: ChangeMap] = [:]
+    @exclusivity(unchecked) var recent: [StorageVersion] = []
 
-    init(version: Int, length: Int) {
+    init(version: StorageVersion, length: Int) {
       oldestVersion = version
       self.length = length
     }
@@ -97,7 +98,7 @@ public struct ChangeLog: Sendable {
   }
 
   /// The version the first record starts from.
-  public internal(set) var oldestVersion: Int {
+  public internal(set) var oldestVersion: StorageVersion {
     get { state.oldestVersion }
     set { own().oldestVersion = newValue }
   }
@@ -118,37 +119,37 @@ public struct ChangeLog: Sendable {
     set { own().length = newValue }
   }
   /// The version after the last edit by a named origin (0 if none).
-  public internal(set) var lastOriginVersion: Int {
+  public internal(set) var lastOriginVersion: StorageVersion {
     get { state.lastOriginVersion }
     set { own().lastOriginVersion = newValue }
   }
   /// Pinned versions with their pin counts.
-  public internal(set) var pins: [Int: Int] {
+  public internal(set) var pins: [StorageVersion: Int] {
     get { state.pins }
     _modify { yield &own().pins }
   }
   /// Composed maps by base version.
-  var maps: [Int: ChangeMap] {
+  var maps: [StorageVersion: ChangeMap] {
     get { state.maps }
     _modify { yield &own().maps }
   }
   /// Unpinned versions whose maps are kept, least recently used first.
-  var recent: [Int] {
+  var recent: [StorageVersion] {
     get { state.recent }
     _modify { yield &own().recent }
   }
   static let recentLimit = 4
 
   /// The log of a text of `length` units at `version`.
-  public init(version: Int = 0, length: Int) {
+  public init(version: StorageVersion = 0, length: Int) {
     state = State(version: version, length: length)
   }
 
   /// The current version.
-  public var currentVersion: Int { oldestVersion + records.count }
+  public var currentVersion: StorageVersion { oldestVersion + records.count }
 
   /// Whether `party` (not the person) made an edit after `version`.
-  func hasEdits(by party: EditParty, after version: Int) -> Bool {
+  func hasEdits(by party: EditParty, after version: StorageVersion) -> Bool {
     party != .person && (state.lastEdit[party] ?? 0) > version
   }
 
@@ -189,12 +190,14 @@ public struct ChangeLog: Sendable {
   /// The records after `version`, oldest first.
   ///
   /// - Throws: ``ChangeLogError/unknownVersion(_:oldest:current:)``.
-  public func records(since version: Int) throws(ChangeLogError) -> ArraySlice<ChangeRecord> {
+  public func records(since version: StorageVersion) throws(ChangeLogError)
+    -> ArraySlice<ChangeRecord>
+  {
     try check(version)
     return records[(version - oldestVersion)...]
   }
 
-  func check(_ version: Int) throws(ChangeLogError) {
+  func check(_ version: StorageVersion) throws(ChangeLogError) {
     guard version >= oldestVersion && version <= currentVersion else {
       throw .unknownVersion(version, oldest: oldestVersion, current: currentVersion)
     }
@@ -207,7 +210,9 @@ public struct ChangeLog: Sendable {
   /// version and then kept while it is pinned.)
   ///
   /// - Throws: ``ChangeLogError/unknownVersion(_:oldest:current:)``.
-  public mutating func pin(_ version: Int, composing: Bool = false) throws(ChangeLogError) {
+  public mutating func pin(_ version: StorageVersion, composing: Bool = false)
+    throws(ChangeLogError)
+  {
     try check(version)
     pins[version, default: 0] += 1
     if composing && maps[version] == nil {
@@ -218,7 +223,7 @@ public struct ChangeLog: Sendable {
 
   /// Undoes one ``pin(_:)``; the history it held is dropped by the next
   /// ``trim()``.
-  public mutating func unpin(_ version: Int) {
+  public mutating func unpin(_ version: StorageVersion) {
     guard let count = pins[version] else { return }
     if count > 1 {
       pins[version] = count - 1
@@ -233,8 +238,9 @@ public struct ChangeLog: Sendable {
   public mutating func trim() {
     let keep = pins.keys.min() ?? currentVersion
     guard keep > oldestVersion else { return }
-    records.removeFirst(keep - oldestVersion)
-    lengthsBefore.removeFirst(keep - oldestVersion)
+    let dropped = keep - oldestVersion
+    records.removeFirst(dropped)
+    lengthsBefore.removeFirst(dropped)
     oldestVersion = keep
     for key in Array(maps.keys) where key < keep { maps[key] = nil }
     recent.removeAll { $0 < keep }
@@ -243,13 +249,13 @@ public struct ChangeLog: Sendable {
   /// The text length at `version` (a version the log holds).
   ///
   /// - Complexity: O(1)
-  func length(at version: Int) -> Int {
+  func length(at version: StorageVersion) -> Int {
     let i = version - oldestVersion
     return i < lengthsBefore.count ? lengthsBefore[i] : length
   }
 
   /// A fresh composed map of the edits since `version`.
-  func composedMap(from version: Int) -> ChangeMap {
+  func composedMap(from version: StorageVersion) -> ChangeMap {
     var map = ChangeMap(length: length(at: version))
     for record in records[(version - oldestVersion)...] {
       map.record(record.range, insertedLength: record.insertedLength)
@@ -259,7 +265,7 @@ public struct ChangeLog: Sendable {
 
   /// The composed map from `version` to now: the kept one, or a new one that
   /// is then kept among the recent maps.
-  mutating func map(from version: Int) throws(ChangeLogError) -> ChangeMap {
+  mutating func map(from version: StorageVersion) throws(ChangeLogError) -> ChangeMap {
     try check(version)
     if let map = maps[version] {
       if pins[version] == nil, let i = recent.firstIndex(of: version) {
@@ -285,18 +291,19 @@ public struct ChangeLog: Sendable {
   /// - Throws: ``ChangeLogError/unknownVersion(_:oldest:current:)``.
   /// - Complexity: O(log m) from a kept map; O(k log k) to compose one.
   public mutating func map(
-    _ offset: Int, from version: Int, assoc: Int = 1
+    _ offset: Int, from version: StorageVersion, bias: Bias = .right
   ) throws(ChangeLogError) -> MappedOffset {
     if version == currentVersion {
       try check(version)
       return MappedOffset(offset: min(max(offset, 0), length), deleted: false)
     }
-    return try map(from: version).map(offset, assoc: assoc)
+    return try map(from: version).map(offset, bias: bias)
   }
 
   /// Whether any edit since `version` touched `range` (of that version): see
   /// ``ChangeMap/touches(_:)``.
-  public mutating func touches(_ range: Range<Int>, since version: Int) throws(ChangeLogError)
+  public mutating func touches(_ range: Range<Int>, since version: StorageVersion)
+    throws(ChangeLogError)
     -> Bool
   {
     if version == currentVersion {
@@ -304,6 +311,26 @@ public struct ChangeLog: Sendable {
       return false
     }
     return try map(from: version).touches(range)
+  }
+
+  /// The operation transformed from `version` to now through the composed
+  /// map kept from `version`, where that gives what transformation would:
+  /// a single nonempty range that no edit since touched, with no origin's
+  /// edit since. Untouched, a range's bounds go where transformation takes
+  /// them whoever made the edits (its start after text inserted at it, its
+  /// end before): the map's `.right` and `.left` mappings. `nil` otherwise,
+  /// or without a kept map.
+  ///
+  /// - Complexity: O(log m)
+  func mappedThroughKeptMap(_ operation: _Operation, from version: StorageVersion) -> _Operation? {
+    guard operation.pieces.count == 1, !operation.pieces[0].range.isEmpty,
+      state.lastOriginVersion <= version, let map = state.maps[version]
+    else { return nil }
+    let range = operation.pieces[0].range
+    guard !map.touches(range) else { return nil }
+    let a = map.map(range.lowerBound, bias: .right).offset
+    let b = max(a, map.map(range.upperBound, bias: .left).offset)
+    return _Operation(a..<b, length: operation.pieces[0].length, party: operation.party)
   }
 
   /// Transforms an operation made by a party on `version` plus its own later
@@ -319,17 +346,22 @@ public struct ChangeLog: Sendable {
   /// server applied them. Without own edits after `version` that is plain
   /// transformation through every edit since.
   ///
+  /// When the log keeps a composed map from `version` and the answer is the
+  /// map's (see ``mappedThroughKeptMap(_:from:)``), it maps instead: the
+  /// caller never needs to know which maps are kept.
+  ///
   /// - Throws: ``ChangeLogError``.
-  /// - Complexity: O(k) for k records since `version` without own edits
-  ///   after it; O(k'·q) for the k' records since the replay starts and a
+  /// - Complexity: O(log m) through a kept map; O(k) for k records since
+  ///   `version` without own edits after it; O(k'·q) for the k' records since the replay starts and a
   ///   queue of up to q edits otherwise.
   func transform(
-    _ operation: _Operation, from version: Int
+    _ operation: _Operation, from version: StorageVersion
   ) throws(ChangeLogError) -> (operation: _Operation, touched: Bool) {
     try check(version)
     let records = self.records
     let party = operation.party
     if !hasEdits(by: party, after: version) {
+      if let mapped = mappedThroughKeptMap(operation, from: version) { return (mapped, false) }
       // Nothing of the party's in flight (the usual case): transform through
       // every edit since, in place.
       var result = operation
@@ -363,7 +395,7 @@ public struct ChangeLog: Sendable {
     var known = start
     var next = start - oldestVersion
     // The party's own edits after `start`, in the order it sent them.
-    var sent: [(basis: Int, operation: _Operation)] = []
+    var sent: [(basis: StorageVersion, operation: _Operation)] = []
     if party != .person {
       for record in records[next...] where record.party == party && !record.isContinuation {
         let original =
@@ -385,7 +417,7 @@ public struct ChangeLog: Sendable {
       guard next < records.count else { break }
       let record = records[next]
       next += 1
-      known += 1
+      known = known.next
       if record.party == party && party != .person {
         if !record.isContinuation && !queue.isEmpty && !(added && queue.count == 1) {
           queue.removeFirst()

@@ -1,11 +1,11 @@
 import SummaryTrees
 
-/// Where a position of an older version is now (see ``ChangeMap/map(_:assoc:)``).
+/// Where a position of an older version is now (see ``ChangeMap/map(_:bias:)``).
 public struct MappedOffset: Hashable, Sendable {
   /// The position in the current text.
   public var offset: Int
-  /// Whether the character on the `assoc` side of the old position (after it
-  /// for +1, before it for −1) has been deleted since.
+  /// Whether the unit on the `bias` side of the old position (after it for
+  /// `.right`, before it for `.left`) has been deleted since.
   public var deleted: Bool
 
   /// A mapped position.
@@ -21,23 +21,23 @@ public struct MappedOffset: Hashable, Sendable {
 /// current text costs O(log m) for m sections, however many edits there were.
 ///
 /// Mapping follows ProseMirror's sequential rule exactly (as if the position
-/// were mapped through every edit in turn, with the same `assoc`): before an
-/// edit a position stays, after it it shifts; at a pure insertion `assoc`
-/// decides (−1 stays before the new text, +1 goes after it); in a replaced
+/// were mapped through every edit in turn, with the same `bias`): before an
+/// edit a position stays, after it it shifts; at a pure insertion `bias`
+/// decides (`.left` stays before the new text, `.right` goes after it); in a replaced
 /// range the start stays at the start, the end goes to the end, and an
-/// interior position goes to the `assoc` side.
+/// interior position goes to the `bias` side.
 ///
 /// Composition loses that rule unless the sections keep track of which side of
 /// each inserted text every old position ended on, and that differs between
-/// the two `assoc` values, so the map keeps one sequence for each. An old
-/// position is found in a sequence by a fixed rule: for +1 after every section
-/// that ends at or before it in old units (zero-length ones included), for −1
+/// the two `bias` values, so the map keeps one sequence for each. An old
+/// position is found in a sequence by a fixed rule: for `.right` after every section
+/// that ends at or before it in old units (zero-length ones included), for `.left`
 /// before every section that starts at or after it. Recording an edit places
-/// its new text so that the rule keeps giving the sequential answer: for +1
+/// its new text so that the rule keeps giving the sequential answer: for `.right`
 /// right after the first replaced unit (before it, for a pure insertion, every
-/// zero-width section there), for −1 right before the last.
+/// zero-width section there), for `.left` right before the last.
 public struct ChangeMap: Sendable {
-  /// The sections for `assoc` +1 and −1.
+  /// The sections for `.right` and `.left`.
   var forward: SummaryTree<_Section>
   var backward: SummaryTree<_Section>
 
@@ -52,7 +52,7 @@ public struct ChangeMap: Sendable {
   public var oldLength: Int { forward.summary.old }
   /// The length of the current text.
   public var newLength: Int { forward.summary.new }
-  /// How many sections the map holds (for `assoc` +1).
+  /// How many sections the map holds (for `.right`).
   public var sectionCount: Int { forward.summary.count }
 
   /// Composes one more edit, given in current coordinates: `range` replaced
@@ -70,11 +70,12 @@ public struct ChangeMap: Sendable {
   /// - Parameters:
   ///   - offset: a position in the base version's text, `0...oldLength`
   ///     (clamped).
-  ///   - assoc: −1 or +1 (any negative value counts as −1).
+  ///   - bias: the side the position keeps to where text was inserted at
+  ///     it: `.left` stays before the new text, `.right` goes after it.
   /// - Complexity: O(log m)
-  public func map(_ offset: Int, assoc: Int = 1) -> MappedOffset {
+  public func map(_ offset: Int, bias: Bias = .right) -> MappedOffset {
     let p = min(max(offset, 0), oldLength)
-    if assoc < 0 {
+    if bias == .left {
       if p == 0 { return MappedOffset(offset: 0, deleted: false) }
       guard let found = backward.find(_OldMetric.self, p, bias: .left) else {
         return MappedOffset(offset: p, deleted: false)
@@ -155,15 +156,15 @@ public struct ChangeMap: Sendable {
 
   /// Records a typing-shaped edit in place, in one descent, when it falls
   /// inside one section (or, for an insertion, right after an inserted or
-  /// kept one for +1, right before one for −1) so that no zero-width section
+  /// kept one for `.right`, right before one for `.left`) so that no zero-width section
   /// decides where it goes. Returns false to let the general path do it.
   static func recordInPlace(
     _ tree: inout SummaryTree<_Section>, _ s: Int, _ e: Int, _ n: Int, forward: Bool
   ) -> Bool {
     let total = tree.summary.new
     if s == e {
-      // A pure insertion: +1 goes right after the section holding unit
-      // s - 1, −1 right before the one holding unit s.
+      // A pure insertion: `.right` goes right after the section holding unit
+      // s - 1, `.left` right before the one holding unit s.
       guard n > 0, forward ? s > 0 : s < total else { return false }
       let done = tree.updateItem(_NewMetric.self, at: s, bias: forward ? .left : .right) {
         (item: inout _Section, prefix: _SectionSummary) -> (Bool, TreeItemChange<_Section>) in
@@ -206,8 +207,8 @@ public struct ChangeMap: Sendable {
         return (true, .keep)
       case .kept:
         let count = e - s
-        // The new text goes after the first replaced unit for +1, before
-        // the last for −1 (as the general path places it).
+        // The new text goes after the first replaced unit for `.right`, before
+        // the last for `.left` (as the general path places it).
         var more: ContiguousArray<_Section> = []
         if n == 0 {
           more = [_Section(kind: .deleted, old: count, new: 0)]
@@ -244,8 +245,8 @@ public struct ChangeMap: Sendable {
     let new = _Section(kind: .inserted, old: 0, new: n, insertions: 1)
     if s == e {
       guard n > 0 else { return }
-      // A pure insertion: for +1 every old position now at `s` goes after
-      // it (it goes before the zero-width sections there), for −1 before.
+      // A pure insertion: for `.right` every old position now at `s` goes after
+      // it (it goes before the zero-width sections there), for `.left` before.
       var (left, right) = tree.split(
         _NewMetric.self, at: s, bias: forward ? .right : .left, cuttingWith: cut)
       if !Self.mergeIntoLast(&left, new) {

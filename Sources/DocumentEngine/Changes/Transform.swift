@@ -190,10 +190,6 @@ struct _Operation: Hashable, Sendable {
     guard let first = pieces.first else { return false }
     let a = first.range.lowerBound
     let b = pieces.last?.range.upperBound ?? first.range.upperBound
-    let s = other.range.lowerBound
-    let e = other.range.upperBound
-    if a == b { return s < a && a < e }
-    if s < e && s < b && a < e { return true }
-    return other.length > 0 && a < s && s < b
+    return _EditStep(other.range, insertedLength: other.length).touches(a..<b)
   }
 }

@@ -19,7 +19,7 @@ public struct WritingContext: Sendable, Identifiable {
   /// Where in the storage (UTF-16) its text was cut from.
   public let storageRange: Range<Int>
   /// The storage's version at that moment.
-  public let version: Int
+  public let version: StorageVersion
   /// The text: paragraphs of the storage, a snapshot.
   public let text: Rope
   /// The part of `text` the tool should act on (the selection, or a caret as
@@ -31,7 +31,7 @@ public struct WritingContext: Sendable, Identifiable {
   /// the tool narrows it.
   public var resolvedRange: Range<Int>
   /// Bumped by one by each change of the context's text; 0 at the start.
-  public let contextVersion: Int
+  public let contextVersion: ContextVersion
 }
 
 extension DocumentContent {

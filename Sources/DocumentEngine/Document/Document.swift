@@ -1,267 +1,420 @@
+import Foundation
 import SummaryTrees
 import TextRope
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
-/// Why the document refused a request; a refused request changes nothing.
-public enum DocumentError: Error, Hashable, Sendable {
-  /// No storage has this id.
-  case unknownStorage(StorageID)
-  /// A storage with this id exists already.
-  case duplicateStorage(StorageID)
-  /// The offset or range is not valid in the storage's text (out of
-  /// bounds, or inside a surrogate pair).
-  case invalidRange(StorageID, RopeError)
-  /// No context of the current session has this id.
-  case unknownContext(UUID)
-  /// There is no session (none was started, or it ended).
-  case noSession
-  /// A range runs past the context's text (of the version it names).
-  case outsideContext(Range<Int>, length: Int)
-  /// An edit the writer had not seen touched the range: the person's text
-  /// wins and nothing changed.
-  case conflict(context: UUID)
-  /// The range touches text excluded from Writing Tools.
-  case excluded(Range<Int>)
-  /// The version is not known (newer than the text, or older than the
-  /// history kept).
-  case staleVersion(Int)
-  /// The session cannot go from one state to the other.
-  case invalidStateTransition(from: WritingToolsState, to: WritingToolsState)
-  /// A count that must not be negative was (the number of surrounding
-  /// paragraphs of a context).
-  case negativeCount(Int)
-}
-
-/// The storages of a document, in order, and the index that maps document
-/// offsets to them.
-///
-/// `DocumentContent` is a value: a copy is a snapshot of every storage
-/// (O(1)), which other threads can read while the document goes on changing.
-public struct DocumentContent: Sendable {
-  /// The storages by id.
-  public private(set) var storages: [StorageID: TextStorage] = [:]
-  /// The order and lengths of the storages.
-  public private(set) var index = DocumentIndex()
+/// A document that several threads share: every mutation is serialized
+/// behind a lock, and every read works on an immutable snapshot
+/// (``DocumentContent`` is a value; taking one costs O(1)).
+public final class Document: @unchecked Sendable {
+  private let lock = NSLock()
+  private var state: DocumentState
 
   /// An empty document.
-  public init() {}
-
-  /// The storage ids in document order.
   ///
-  /// - Complexity: O(s)
-  public var order: [StorageID] { index.ids }
-
-  /// The storage with this id.
-  ///
-  /// - Throws: ``DocumentError/unknownStorage(_:)``.
-  public func storage(_ id: StorageID) throws(DocumentError) -> TextStorage {
-    guard let storage = storages[id] else { throw .unknownStorage(id) }
-    return storage
+  /// - Parameter keepsAllHistory: keep every edit of every storage, so that
+  ///   ``map(_:_:from:bias:)`` and a `basis` may name any version since the
+  ///   storage was added. Otherwise the history is dropped once no live
+  ///   context and no ``pin(_:version:)`` refers to it.
+  public init(keepsAllHistory: Bool = false) {
+    state = DocumentState(keepsAllHistory: keepsAllHistory)
   }
 
-  /// `range` (in `unit`) of storage `id`'s text as a UTF-16 range, with the
-  /// storage's version.
-  ///
-  /// - Throws: ``DocumentError/unknownStorage(_:)`` or
-  ///   ``DocumentError/invalidRange(_:_:)``.
-  /// - Complexity: O(log n)
-  func utf16Range(
-    of range: Range<Int>, in unit: TextUnit, of id: StorageID
-  ) throws(DocumentError) -> (range: Range<Int>, version: Int) {
-    guard let storage = storages[id] else { throw .unknownStorage(id) }
-    do {
-      return (try storage.text.convert(range, from: unit, to: .utf16), storage.version)
-    } catch {
-      throw .invalidRange(id, error)
-    }
+  private func withState<R, E: Error>(
+    _ body: (inout DocumentState) throws(E) -> R
+  ) throws(E) -> R {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&state)
   }
 
-  /// Adds a storage at the end, or right after storage `after`.
-  ///
-  /// - Throws: ``DocumentError/duplicateStorage(_:)`` or
-  ///   ``DocumentError/unknownStorage(_:)`` (for `after`).
-  /// - Complexity: O(s) (adding storages is rare)
-  public mutating func add(
-    _ id: StorageID, text: Rope, after: StorageID? = nil
-  ) throws(DocumentError) {
-    guard storages[id] == nil else { throw .duplicateStorage(id) }
-    var position = index.count
-    if let after {
-      guard let p = try? index.position(of: after) else { throw .unknownStorage(after) }
-      position = p + 1
-    }
-    do {
-      try index.insert(id, length: text.utf16Count, at: position)
-    } catch {
-      throw .duplicateStorage(id)
-    }
-    storages[id] = TextStorage(id: id, text: text)
-    _invariantCheck(id)
-  }
-
-  /// Checks the content around storage `id` (or only the index, for `nil`
-  /// or a removed storage): as many storages as the index orders, and the
-  /// storage's parts and index entry agree on its length. Traps on a
-  /// violation. Compiled in only with `-DENGINE_INTERNAL_CHECKS`; a no-op
-  /// otherwise.
-  public func _invariantCheck(_ id: StorageID? = nil) {
-    #if ENGINE_INTERNAL_CHECKS
-    precondition(index.count == storages.count, "index and storages out of step")
-    if let id, let storage = storages[id] {
-      precondition(storage.id == id, "storage under another id")
-      storage._invariantCheck()
-      precondition(
-        (try? index.length(of: id)) == storage.length, "index length out of step with the text")
-    }
-    #endif
-  }
-
-  /// Removes a storage.
-  ///
-  /// - Throws: ``DocumentError/unknownStorage(_:)``.
-  /// - Complexity: O(s)
-  public mutating func remove(_ id: StorageID) throws(DocumentError) {
-    guard storages[id] != nil else { throw .unknownStorage(id) }
-    try? index.remove(id)
-    storages[id] = nil
-    _invariantCheck()
-  }
-
-  /// Moves a storage to the start (`after` nil) or right after another.
-  ///
-  /// - Throws: ``DocumentError/unknownStorage(_:)``.
-  /// - Complexity: O(s)
-  public mutating func move(_ id: StorageID, after: StorageID?) throws(DocumentError) {
-    guard storages[id] != nil else { throw .unknownStorage(id) }
-    var position = 0
-    if let after {
-      guard after != id, let p = try? index.position(of: after) else {
-        throw .unknownStorage(after)
-      }
-      let own = (try? index.position(of: id)) ?? 0
-      position = p < own ? p + 1 : p
-    }
-    try? index.move(id, to: position)
-    _invariantCheck(id)
-  }
-
-  /// Replaces `range` (UTF-16) of a storage's text with `text`; bumps the
-  /// storage's version, records the edit in its change index and moves its
-  /// attribute runs with the edit. An empty range replaced by empty text is
-  /// a no-op: its offset is checked, and it makes no version.
-  ///
-  /// - Returns: the storage's new version.
-  /// - Throws: ``DocumentError/unknownStorage(_:)`` or
-  ///   ``DocumentError/invalidRange(_:_:)``; nothing changes.
-  /// - Complexity: O(log n + m) in the storage, O(log s) in the index, plus
-  ///   O(log h) for each composed map its change index keeps.
-  @discardableResult
-  public mutating func edit(
-    _ id: StorageID, range: Range<Int>, with text: String
-  ) throws(DocumentError) -> Int {
-    if range.isEmpty && text.isEmpty {
-      // A no-op: its offset is still checked, and it makes no version.
-      let storage = try storage(id)
-      do {
-        _ = try storage.text.utf8Offset(of: range.lowerBound, in: .utf16)
-      } catch {
-        throw .invalidRange(id, error)
-      }
-      return storage.version
-    }
-    return try edit(
-      id, range: range, with: text,
-      record: ChangeRecord(
-        range: range, insertedLength: text.utf16.count, party: .person))
-  }
-
-  /// Edits a storage and records `record` (whose range and length must be
-  /// the edit's) in its change index.
-  mutating func edit(
-    _ id: StorageID, range: Range<Int>, with text: String, record: ChangeRecord
-  ) throws(DocumentError) -> Int {
-    // One lookup; the storage is then edited where it lies in the
-    // dictionary, so its rope's nodes stay uniquely held.
-    guard let slot = storages.index(forKey: id) else { throw .unknownStorage(id) }
-    let (version, length) = try Self.edit(
-      &storages.values[slot], range: range, with: text, record: record)
-    try? index.setLength(of: id, to: length)
-    _invariantCheck(id)
-    return version
-  }
-
-  /// Edits one storage in place; returns its new version and length.
-  static func edit(
-    _ storage: inout TextStorage, range: Range<Int>, with text: String, record: ChangeRecord
-  ) throws(DocumentError) -> (version: Int, length: Int) {
-    do {
-      try storage.text.replace(range, with: text)
-    } catch {
-      throw .invalidRange(storage.id, error)
-    }
-    let newLength = record.insertedLength
-    try? storage.exclusions.replace(range, withLength: newLength)
-    for key in storage.attributes.keys {
-      try? storage.attributes[key]?.replace(range, withLength: newLength)
-    }
-    storage.version += 1
-    storage.changes.record(record)
-    return (storage.version, storage.length)
-  }
-
-  /// Runs `body` on a storage's change index.
-  mutating func withChanges<R>(
-    _ id: StorageID, _ body: (inout ChangeLog) throws(DocumentError) -> R
+  /// `withState` for a call that makes events: they go to every observer
+  /// before the lock is let go, so observers hear them in the order the
+  /// calls were made.
+  private func withStateAndEvents<R>(
+    _ events: (R) -> [DocumentEvent], _ body: (inout DocumentState) throws(DocumentError) -> R
   ) throws(DocumentError) -> R {
-    // Changed where it lies in the dictionary (one lookup, no copy).
-    guard let slot = storages.index(forKey: id) else { throw .unknownStorage(id) }
-    defer { _invariantCheck(id) }
-    return try body(&storages.values[slot].changes)
+    lock.lock()
+    defer { lock.unlock() }
+    let result = try body(&state)
+    publish(events(result))
+    return result
   }
 
-  /// Marks `range` (UTF-16) of a storage as excluded from Writing Tools, or
-  /// clears the mark.
+  // MARK: Observing
+
+  /// Guards `observers` (taken inside `lock` when publishing, alone when an
+  /// observer goes away).
+  private let observersLock = NSLock()
+  private var observers: [UUID: AsyncStream<DocumentEvent>.Continuation] = [:]
+
+  /// Every event that the live contexts hear from now on, whichever thread
+  /// made the call (a sync peer's edit, the tool's replacements, undo), in
+  /// the order of the calls: what a host's UI task listens to.
   ///
-  /// - Throws: ``DocumentError/unknownStorage(_:)`` or
-  ///   ``DocumentError/invalidRange(_:_:)``.
-  public mutating func setExcluded(
+  /// ```swift
+  /// let events = document.events()
+  /// Task { @MainActor in
+  ///   for await event in events { apply(event) }   // e.g. tell Writing Tools
+  /// }
+  /// ```
+  ///
+  /// The stream buffers what its reader has not taken yet, and ends when the
+  /// document goes away; a reader that stops (its task cancelled) stops
+  /// being sent events.
+  public func events() -> AsyncStream<DocumentEvent> {
+    let (stream, continuation) = AsyncStream<DocumentEvent>.makeStream()
+    let id = UUID()
+    observersLock.lock()
+    observers[id] = continuation
+    observersLock.unlock()
+    continuation.onTermination = { [weak self] _ in
+      guard let self else { return }
+      self.observersLock.lock()
+      self.observers[id] = nil
+      self.observersLock.unlock()
+    }
+    return stream
+  }
+
+  /// Sends `events` to every observer (with `lock` held).
+  private func publish(_ events: [DocumentEvent]) {
+    if events.isEmpty { return }
+    observersLock.lock()
+    defer { observersLock.unlock() }
+    for continuation in observers.values {
+      for event in events { continuation.yield(event) }
+    }
+  }
+
+  deinit {
+    for continuation in observers.values { continuation.finish() }
+  }
+
+  /// A snapshot of every storage.
+  ///
+  /// - Complexity: O(1)
+  public var content: DocumentContent { withState { $0.content } }
+
+  /// The selection.
+  public var selection: [SelectionRange] { withState { $0.selection } }
+
+  /// The visible range of each storage that shows one.
+  public var visible: [StorageID: Range<Int>] { withState { $0.visible } }
+
+  /// The current session, if contexts were asked for.
+  public var session: WritingSession? { withState { $0.session?.session } }
+
+  /// The current session's state (`.inactive` without a session).
+  public var writingToolsState: WritingToolsState {
+    withState { $0.session?.state ?? .inactive }
+  }
+
+  /// Adds a storage (see ``DocumentContent/add(_:text:after:)``).
+  public func add(_ id: StorageID, text: Rope, after: StorageID? = nil) throws(DocumentError) {
+    try withState { (state) throws(DocumentError) in
+      try state.content.add(id, text: text, after: after)
+    }
+  }
+
+  /// Removes a storage, with the parts of the selection and visible ranges
+  /// in it; its contexts stop being live.
+  public func remove(_ id: StorageID) throws(DocumentError) {
+    try withState { (state) throws(DocumentError) in try state.remove(id) }
+  }
+
+  /// Moves a storage (see ``DocumentContent/move(_:after:)``).
+  public func move(_ id: StorageID, after: StorageID?) throws(DocumentError) {
+    try withState { (state) throws(DocumentError) in try state.content.move(id, after: after) }
+  }
+
+  /// Edits a storage: the person typing (no origin, no basis), or an edit
+  /// made elsewhere on an older version.
+  ///
+  /// With an `origin`, the edit was made on the storage as of `basis` plus
+  /// all of that origin's own later edits; it is transformed through the
+  /// other edits since `basis` (two-party OT, as in Jupiter) and applied; it
+  /// is never refused for a conflict. Without an origin but with a `basis`,
+  /// it is transformed through every edit since `basis`. Concurrent
+  /// insertions at one place go in ``EditParty`` order: no origin first, then
+  /// origins in the byte order of their names. An empty range replaced by
+  /// empty text is a no-op: its offset is checked, and it makes no version.
+  ///
+  /// - Parameters:
+  ///   - range: the replaced range (UTF-16), in the editor's view.
+  ///   - origin: who made it; `nil` for the person.
+  ///   - basis: the storage version it was made on; the current one if
+  ///     `nil`.
+  /// - Returns: the new version, where the text landed, and the events of
+  ///   the live contexts.
+  /// - Throws: ``DocumentError/unknownStorage(_:)``,
+  ///   ``DocumentError/invalidRange(_:_:)`` (out of bounds of the view, or
+  ///   splitting a surrogate pair where it lands),
+  ///   ``DocumentError/staleVersion(_:)``; nothing changes.
+  /// - Complexity: O(log n) for a plain edit; O(k + u·o) for k edits since
+  ///   `basis`, u of them by others and o by the origin.
+  @discardableResult
+  public func edit(
+    _ id: StorageID, range: Range<Int>, with text: String, origin: String? = nil,
+    basis: StorageVersion? = nil
+  ) throws(DocumentError) -> EditResult {
+    try withStateAndEvents(\.events) { (state) throws(DocumentError) in
+      try state.edit(id, range: range, with: text, origin: origin, basis: basis)
+    }
+  }
+
+  /// The person's edit of a storage with the range in `unit`: UTF-8,
+  /// UTF-16 or Unicode scalars (the unit of most editing traces). The range
+  /// is converted in the storage's text under the same lock as the edit.
+  ///
+  /// ```swift
+  /// try document.edit("body", range: 3..<4, in: .unicodeScalars, with: "é")
+  /// ```
+  ///
+  /// - Returns: as ``edit(_:range:with:origin:basis:)``, with the range
+  ///   where the text landed in UTF-16.
+  /// - Throws: ``DocumentError/unknownStorage(_:)``, or
+  ///   ``DocumentError/invalidRange(_:_:)`` for a bound out of bounds or
+  ///   inside a scalar (UTF-8) or a surrogate pair (UTF-16); nothing changes.
+  /// - Complexity: O(log n) more than an edit in UTF-16.
+  @discardableResult
+  public func edit(
+    _ id: StorageID, range: Range<Int>, in unit: TextUnit, with text: String
+  ) throws(DocumentError) -> EditResult {
+    try withStateAndEvents(\.events) { (state) throws(DocumentError) in
+      try state.edit(id, range: range, in: unit, with: text)
+    }
+  }
+
+  /// Applies a batch of edits in order, all or nothing: each edit's range is
+  /// in the text as the edits before it in the batch left it (as if they
+  /// were made one by one). If one is refused, none is made.
+  ///
+  /// ```swift
+  /// try document.apply([
+  ///   DocumentEdit("title", range: 0..<5, with: "Notes"),
+  ///   DocumentEdit("body", range: 10..<10, in: .unicodeScalars, with: "🙂"),
+  /// ])
+  /// ```
+  ///
+  /// - Returns: each edit's result, in order; observers hear the events of
+  ///   all of them once the batch is made.
+  /// - Throws: ``DocumentError/batchRefused(index:_:)``, with the index of
+  ///   the edit refused and why; nothing changes.
+  /// - Complexity: the edits' own, plus a copy of the path each first edit
+  ///   of a storage changes.
+  @discardableResult
+  public func apply(_ edits: [DocumentEdit]) throws(DocumentError) -> [EditResult] {
+    try withStateAndEvents({ $0.flatMap(\.events) }) { (state) throws(DocumentError) in
+      try state.apply(edits)
+    }
+  }
+
+  /// Marks a range excluded from Writing Tools, or clears the mark.
+  public func setExcluded(
     _ excluded: Bool, _ id: StorageID, range: Range<Int>
   ) throws(DocumentError) {
-    var storage = try checked(range, in: id)
-    try? storage.exclusions.set(excluded ? true : nil, in: range)
-    storages[id] = storage
-    _invariantCheck(id)
+    try withState { (state) throws(DocumentError) in
+      try state.content.setExcluded(excluded, id, range: range)
+    }
   }
 
-  /// The storage `id`, after checking that both ends of `range` (UTF-16)
-  /// are offsets of its text: in bounds, not inside a surrogate pair.
+  /// Sets the selection, after checking every position.
+  public func select(_ selection: [SelectionRange]) throws(DocumentError) {
+    try withState { (state) throws(DocumentError) in try state.select(selection) }
+  }
+
+  /// Sets the visible range of each storage that shows one.
+  public func setVisible(_ visible: [StorageID: Range<Int>]) throws(DocumentError) {
+    try withState { (state) throws(DocumentError) in try state.setVisible(visible) }
+  }
+
+  /// Starts a session with the contexts for `scope` (see
+  /// ``DocumentContent/contexts(for:selection:visible:surroundingParagraphs:)``),
+  /// ending the previous one. The session starts `.inactive`.
+  public func startSession(
+    scope: ContextScope, surroundingParagraphs: Int = 0
+  ) throws(DocumentError) -> WritingSession {
+    try withState { (state) throws(DocumentError) in
+      try state.startSession(scope: scope, surroundingParagraphs: surroundingParagraphs)
+    }
+  }
+
+  /// Whether `session` is the document's current session (not ended).
+  public func isLive(_ session: WritingSession) -> Bool {
+    withState { $0.session?.session.id == session.id }
+  }
+
+  /// Ends the current session: its contexts stop being live, its marks go,
+  /// and the history only it needed is dropped.
+  public func endSession() {
+    withState { $0.endSession() }
+  }
+
+  /// A live context as it is now: where its text is, its version and text.
+  ///
+  /// - Throws: ``DocumentError/noSession`` or
+  ///   ``DocumentError/unknownContext(_:)``.
+  public func liveContext(_ id: UUID) throws(DocumentError) -> LiveContext {
+    try withState { (state) throws(DocumentError) in try state.liveContextNow(id) }
+  }
+
+  /// Replaces `range` of a context's text with `text`, for the session's
+  /// tool.
+  ///
+  /// Without `basis` (or with the current context version) the range is
+  /// relative to the context's current text: the original text with every
+  /// earlier replacement and every reported edit in it. With an older
+  /// `basis`, it is relative to the text of that context version plus the
+  /// tool's own later replacements, and is transformed through the edits the
+  /// tool had not seen. If one of those touched the range (see
+  /// DESIGN.md, "Replacements"), the replacement is refused as a conflict,
+  /// unless `policy` is `.merge`.
+  ///
+  /// - Throws: ``DocumentError/noSession``,
+  ///   ``DocumentError/unknownContext(_:)``,
+  ///   ``DocumentError/staleVersion(_:)``,
+  ///   ``DocumentError/outsideContext(_:length:)``,
+  ///   ``DocumentError/conflict(context:)``, ``DocumentError/excluded(_:)``,
+  ///   ``DocumentError/invalidRange(_:_:)`` (a surrogate pair split);
+  ///   nothing changes.
+  /// - Complexity: O(log n) without basis; O(log m) with the basis the
+  ///   context was made at when the tool replaced nothing since; else O(k)
+  ///   for k edits since the basis.
+  public func replace(
+    context: UUID, range: Range<Int>, with text: String, basis: ContextVersion? = nil,
+    policy: ReplacementPolicy = .refuse
+  ) throws(DocumentError) -> ReplacementResult {
+    try withStateAndEvents(\.events) { (state) throws(DocumentError) in
+      try state.replace(context, range, text, basis: basis, policy: policy)
+    }
+  }
+
+  /// Selects ranges of a context's text (Writing Tools' `select`): sets the
+  /// document's selection to the storage ranges they are now.
+  ///
+  /// - Throws: ``DocumentError/noSession``,
+  ///   ``DocumentError/unknownContext(_:)``,
+  ///   ``DocumentError/outsideContext(_:length:)``.
+  @discardableResult
+  public func toolSelect(
+    context: UUID, ranges: [Range<Int>]
+  ) throws(DocumentError) -> [SelectionRange] {
+    try withState { (state) throws(DocumentError) in
+      try state.toolSelect(context: context, ranges: ranges)
+    }
+  }
+
+  /// Moves the session to `next` (see ``WritingToolsState/canMove(to:)``).
+  /// Leaving `.interactiveStreaming` closes the undo group of its
+  /// replacements.
+  ///
+  /// - Throws: ``DocumentError/noSession`` or
+  ///   ``DocumentError/invalidStateTransition(from:to:)``.
+  public func setState(_ next: WritingToolsState) throws(DocumentError) {
+    try withState { (state) throws(DocumentError) in try state.setState(next) }
+  }
+
+  /// Undoes the session's last group of replacements: each that is still
+  /// intact gets its original text back (an edit like any other, with
+  /// events). Replacements the person has edited since stay.
+  ///
+  /// - Throws: ``DocumentError/noSession``.
+  public func undo() throws(DocumentError) -> [DocumentEvent] {
+    try withStateAndEvents(\.self) { (state) throws(DocumentError) in try state.undo(redo: false) }
+  }
+
+  /// Redoes the last undone group.
+  ///
+  /// - Throws: ``DocumentError/noSession``.
+  public func redo() throws(DocumentError) -> [DocumentEvent] {
+    try withStateAndEvents(\.self) { (state) throws(DocumentError) in try state.undo(redo: true) }
+  }
+
+  /// Reverts the session: every replacement it made that is still intact
+  /// goes back to its original text; the person's edits stay.
+  ///
+  /// - Returns: how many replacements went back, and the events.
+  /// - Throws: ``DocumentError/noSession``.
+  public func revert() throws(DocumentError) -> RevertResult {
+    try withStateAndEvents(\.events) { (state) throws(DocumentError) in try state.revert() }
+  }
+
+  /// Marks ranges of a context's text to hide (during an animation) or
+  /// underline (proofreading suggestions); they are mapped to storage
+  /// ranges and kept mapped through later edits.
+  ///
+  /// - Throws: ``DocumentError/noSession``,
+  ///   ``DocumentError/unknownContext(_:)``,
+  ///   ``DocumentError/outsideContext(_:length:)``,
+  ///   ``DocumentError/invalidRange(_:_:)`` (a surrogate pair split).
+  @discardableResult
+  public func mark(
+    context: UUID, ranges: [Range<Int>], as kind: MarkKind
+  ) throws(DocumentError) -> [Mark] {
+    try withState { (state) throws(DocumentError) in
+      try state.mark(context: context, ranges: ranges, as: kind)
+    }
+  }
+
+  /// Removes marks by id (all of them if `ids` is nil).
+  public func removeMarks(_ ids: Set<Int>? = nil) {
+    withState { state in
+      state.session?.marks.removeAll { ids?.contains($0.id) ?? true }
+    }
+  }
+
+  /// The session's marks, where they are now.
+  public var marks: [Mark] { withState { $0.session?.marks ?? [] } }
+
+  /// Where `offset` of storage `id` at `version` is now, by ProseMirror's
+  /// sequential rule, and whether the unit on the `bias` side was deleted
+  /// since (see ``ChangeMap``).
+  ///
+  /// ```swift
+  /// let caret = try document.map("body", 120, from: sent)   // after text typed at 120
+  /// let anchor = try document.map("body", 120, from: sent, bias: .left)
+  /// ```
+  ///
+  /// - Parameter bias: where the position goes if text was inserted right
+  ///   at it: `.right` (the default) after the new text, `.left` before it.
+  /// - Throws: ``DocumentError/unknownStorage(_:)`` or
+  ///   ``DocumentError/staleVersion(_:)``; an offset past the text of that
+  ///   version is ``DocumentError/invalidRange(_:_:)``.
+  /// - Complexity: O(log m) from a pinned version or a recently mapped one;
+  ///   else O(k log k) for the k edits since.
+  public func map(
+    _ id: StorageID, _ offset: Int, from version: StorageVersion, bias: Bias = .right
+  ) throws(DocumentError) -> MappedOffset {
+    try withState { (state) throws(DocumentError) in
+      try state.map(id, offset, from: version, bias: bias)
+    }
+  }
+
+  /// Whether any edit since `version` touched `range` (of that version) of
+  /// storage `id`: deleted or replaced a unit in it, or inserted strictly
+  /// inside it.
   ///
   /// - Throws: ``DocumentError/unknownStorage(_:)`` or
-  ///   ``DocumentError/invalidRange(_:_:)``.
-  /// - Complexity: O(log n)
-  func checked(_ range: Range<Int>, in id: StorageID) throws(DocumentError) -> TextStorage {
-    guard let storage = storages[id] else { throw .unknownStorage(id) }
-    do {
-      _ = try storage.text.utf8Range(of: range, in: .utf16)
-    } catch {
-      throw .invalidRange(id, error)
+  ///   ``DocumentError/staleVersion(_:)``; a range past the text of that
+  ///   version is ``DocumentError/invalidRange(_:_:)``.
+  public func touched(
+    _ id: StorageID, _ range: Range<Int>, since version: StorageVersion
+  ) throws(DocumentError) -> Bool {
+    try withState { (state) throws(DocumentError) in
+      try state.touched(id, range, since: version)
     }
-    return storage
   }
 
-  /// The storage and offset at document offset `offset` (see
-  /// ``DocumentIndex/locate(_:bias:)``).
-  ///
-  /// - Throws: ``DocumentIndexError``.
-  /// - Complexity: O(log s)
-  public func locate(
-    _ offset: Int, bias: Bias = .right
-  ) throws(DocumentIndexError) -> (storage: StorageID, offset: Int) {
-    try index.locate(offset, bias: bias)
+  /// Keeps the history of storage `id` since `version` until
+  /// ``unpin(_:version:)``: mapping from it, transforming edits made on it,
+  /// stay possible. The first mapping from it composes a map that is then
+  /// kept up to date (O(log m) per mapping and per edit).
+  public func pin(_ id: StorageID, version: StorageVersion) throws(DocumentError) {
+    try withState { (state) throws(DocumentError) in try state.pin(id, version: version) }
+  }
+
+  /// Undoes one ``pin(_:version:)``.
+  public func unpin(_ id: StorageID, version: StorageVersion) {
+    withState { $0.unpin(id, version: version) }
   }
 }

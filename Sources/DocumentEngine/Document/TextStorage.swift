@@ -13,13 +13,13 @@ public struct TextStorage: Sendable {
   final class Parts: @unchecked Sendable {
     let id: StorageID
     @exclusivity(unchecked) var text: Rope
-    @exclusivity(unchecked) var version: Int
+    @exclusivity(unchecked) var version: StorageVersion
     @exclusivity(unchecked) var exclusions: AttributeRuns<Bool>
     @exclusivity(unchecked) var attributes: [String: AttributeRuns<String>]
     @exclusivity(unchecked) var changes: ChangeLog
 
     init(
-      id: StorageID, text: Rope, version: Int, exclusions: AttributeRuns<Bool>,
+      id: StorageID, text: Rope, version: StorageVersion, exclusions: AttributeRuns<Bool>,
       attributes: [String: AttributeRuns<String>], changes: ChangeLog
     ) {
       self.id = id
@@ -62,7 +62,7 @@ public struct TextStorage: Sendable {
   }
 
   /// Bumped by one by every edit; 0 when the storage was added.
-  public internal(set) var version: Int {
+  public internal(set) var version: StorageVersion {
     get { parts.version }
     set { own().version = newValue }
   }

@@ -84,14 +84,14 @@ public struct DocumentIndex: Sendable {
   /// - Complexity: O(log s)
   public func locate(
     _ offset: Int, bias: Bias = .right
-  ) throws(DocumentIndexError) -> (storage: StorageID, offset: Int) {
+  ) throws(DocumentIndexError) -> TextPosition {
     guard offset >= 0 && offset <= length else {
       throw .offsetOutOfBounds(offset, length: length)
     }
     guard let hit = tree.find(_LengthMetric.self, offset, bias: bias) else {
       throw .empty
     }
-    return (hit.item.id, offset - hit.prefix.length)
+    return TextPosition(hit.item.id, offset - hit.prefix.length)
   }
 
   /// The document offset of `offset` in storage `id`.

@@ -13,16 +13,67 @@ public enum DocumentEvent: Hashable, Sendable {
   /// Text inside the context changed: `range` (relative to the context text
   /// before the edit) now holds `text`; the context is now at
   /// `contextVersion`.
-  case textUpdated(context: UUID, range: Range<Int>, text: String, contextVersion: Int)
-  /// An edit before the context moved it; its text is unchanged.
-  case reflowed(context: UUID)
+  case textUpdated(
+    context: UUID, range: Range<Int>, text: String, contextVersion: ContextVersion)
+  /// An edit before the context moved it; its text is unchanged, and is now
+  /// at `storageRange` of its storage (UTF-16).
+  case reflowed(context: UUID, storageRange: Range<Int>)
+
+  /// The context the event is about.
+  public var context: UUID {
+    switch self {
+    case .textUpdated(let context, _, _, _), .reflowed(let context, _): context
+    }
+  }
+}
+
+/// One edit of a batch (see ``Document/apply(_:)``): the person's edit of a
+/// range in UTF-16 or another unit, or an edit of an origin on an older
+/// version.
+public struct DocumentEdit: Hashable, Sendable {
+  /// The storage edited.
+  public var storage: StorageID
+  /// The replaced range, in ``unit``.
+  public var range: Range<Int>
+  /// The unit of ``range``.
+  public private(set) var unit: TextUnit
+  /// The new text.
+  public var text: String
+  /// Who made it (`nil` for the person); only for an edit in UTF-16.
+  public private(set) var origin: String?
+  /// The storage version it was made on (`nil` for the current one); only
+  /// for an edit in UTF-16.
+  public private(set) var basis: StorageVersion?
+
+  /// An edit of `range` (UTF-16), as ``Document/edit(_:range:with:origin:basis:)``
+  /// takes it.
+  public init(
+    _ storage: StorageID, range: Range<Int>, with text: String, origin: String? = nil,
+    basis: StorageVersion? = nil
+  ) {
+    self.storage = storage
+    self.range = range
+    self.unit = .utf16
+    self.text = text
+    self.origin = origin
+    self.basis = basis
+  }
+
+  /// The person's edit of `range` in `unit`, as
+  /// ``Document/edit(_:range:in:with:)`` takes it.
+  public init(_ storage: StorageID, range: Range<Int>, in unit: TextUnit, with text: String) {
+    self.storage = storage
+    self.range = range
+    self.unit = unit
+    self.text = text
+  }
 }
 
 /// What an edit did.
 public struct EditResult: Hashable, Sendable {
   /// The storage's version after the edit (after its last piece, if
   /// transformation split it).
-  public var version: Int
+  public var version: StorageVersion
   /// Where the new text landed, in current coordinates.
   public var range: Range<Int>
   /// What the live contexts heard, in order.
@@ -45,7 +96,7 @@ public struct ReplacementResult: Hashable, Sendable {
   /// Where its text is now, in the storage (UTF-16).
   public var storageRange: Range<Int>
   /// The context's version after it.
-  public var contextVersion: Int
+  public var contextVersion: ContextVersion
   /// What the other live contexts heard (the replaced context hears nothing:
   /// the replacement is its own change).
   public var events: [DocumentEvent]
@@ -108,7 +159,26 @@ public struct LiveContext: Sendable, Identifiable {
   /// Where its text is now in the storage (UTF-16).
   public var storageRange: Range<Int>
   /// Its version: 0 when made, one more for each change of its text.
-  public var contextVersion: Int
+  public var contextVersion: ContextVersion
   /// Its text now (a rope snapshot).
   public var text: Rope
+}
+
+/// One Writing Tools operation: the contexts handed out for a scope. Asking
+/// the document for contexts again ends the previous session.
+public struct WritingSession: Sendable, Identifiable {
+  /// A fresh identifier.
+  public let id: UUID
+  /// The scope the contexts were made for.
+  public let scope: ContextScope
+  /// The contexts, in document order.
+  public let contexts: [WritingContext]
+}
+
+/// What ``Document/revert()`` did.
+public struct RevertResult: Hashable, Sendable {
+  /// How many replacements went back to their original text.
+  public var reverted: Int
+  /// What the live contexts heard, in order.
+  public var events: [DocumentEvent]
 }

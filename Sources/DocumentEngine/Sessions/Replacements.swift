@@ -4,33 +4,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-extension Document.State {
-  /// A live context of the current session.
-  func liveContext(_ id: UUID) throws(DocumentError) -> _LiveContext {
-    guard let session else { throw .noSession }
-    guard let context = session.contexts.first(where: { $0.id == id }) else {
-      throw .unknownContext(id)
-    }
-    return context
-  }
-
-  /// Ends the current session and drops the history only it pinned.
-  mutating func endSession() {
-    guard let ended = session else { return }
-    session = nil
-    let keepAll = keepsAllHistory
-    for context in ended.contexts {
-      let version = context.history[0].version
-      try? content.withChanges(context.storage) { (log) throws(DocumentError) in
-        log.unpin(version)
-        if !keepAll { log.trim() }
-      }
-    }
-  }
-
+extension DocumentState {
   /// A tool replacement (see ``Document/replace(context:range:with:basis:policy:)``).
   mutating func replace(
-    _ contextID: UUID, _ range: Range<Int>, _ text: String, basis: Int?,
+    _ contextID: UUID, _ range: Range<Int>, _ text: String, basis: ContextVersion?,
     policy: ReplacementPolicy
   ) throws(DocumentError) -> ReplacementResult {
     let n = text.utf16.count
@@ -40,7 +17,8 @@ extension Document.State {
     let id: StorageID
     let prepared:
       (
-        operation: _Operation, original: _Operation, basis: Int, touched: Bool, oldTexts: [String]
+        operation: _Operation, original: _Operation, basis: StorageVersion, touched: Bool,
+        oldTexts: [String]
       )
     do {
       let live = try liveContext(contextID)
@@ -61,7 +39,7 @@ extension Document.State {
     // replacement of its own, with the text it replaced, so that undo and
     // revert can take back a replacement that a concurrent insertion split.
     var applied: [DocumentEvent] = []
-    var version = 0
+    var version: StorageVersion = 0
     var made: [Int] = []
     let count = operation.pieces.count
     for (i, piece) in operation.pieces.enumerated().reversed() {
@@ -91,7 +69,7 @@ extension Document.State {
     self.session = nil
     let landed = first.lowerBound..<(first.lowerBound + n)
     if let i = live2.contexts.firstIndex(where: { $0.id == contextID }) {
-      live2.contexts[i].contextVersion += 1
+      live2.contexts[i].contextVersion = live2.contexts[i].contextVersion.next
       let now = live2.contexts[i].range
       live2.contexts[i].history.append((version, now.lowerBound, now.count))
     }
@@ -101,14 +79,9 @@ extension Document.State {
       live2.undoStack.append(made)
     }
     live2.redoStack.removeAll()
-    live2.lastReplacement[id] = version
     self.session = live2
     let contextVersion = live2.contexts.first { $0.id == contextID }?.contextVersion ?? 0
-    let events = applied.filter {
-      if case .textUpdated(let c, _, _, _) = $0 { return c != contextID }
-      if case .reflowed(let c) = $0 { return c != contextID }
-      return true
-    }
+    let events = applied.filter { $0.context != contextID }
     return ReplacementResult(
       storage: id, storageRange: landed, contextVersion: contextVersion, events: events)
   }
@@ -117,10 +90,11 @@ extension Document.State {
   /// made it, the storage version it was made on, whether an unseen edit
   /// touched it, and the text each of its pieces replaces.
   func prepareReplacement(
-    _ live: _LiveContext, _ range: Range<Int>, _ n: Int, basis: Int?,
+    _ live: _LiveContext, _ range: Range<Int>, _ n: Int, basis: ContextVersion?,
     policy: ReplacementPolicy
   ) throws(DocumentError) -> (
-    operation: _Operation, original: _Operation, basis: Int, touched: Bool, oldTexts: [String]
+    operation: _Operation, original: _Operation, basis: StorageVersion, touched: Bool,
+    oldTexts: [String]
   ) {
     guard let session else { throw .noSession }
     let contextID = live.id
@@ -140,48 +114,30 @@ extension Document.State {
         (start + range.lowerBound)..<(start + range.upperBound), length: n, party: session.party)
       // As the tool made it: on the storage version at which the context
       // reached its current version (later edits only moved the context).
-      let then = live.history[live.contextVersion]
+      let then = live.history[live.contextVersion.rawValue]
       basisVersion = then.version
       original = _Operation(
         (then.start + range.lowerBound)..<(then.start + range.upperBound), length: n,
         party: session.party)
     } else {
       guard let basis, basis >= 0 && basis < live.contextVersion else {
-        throw .staleVersion(basis ?? 0)
+        throw .staleContextVersion(basis ?? 0)
       }
-      let then = live.history[basis]
+      let then = live.history[basis.rawValue]
       basisVersion = then.version
-      let ownSince = session.lastReplacement[id].map { $0 > then.version } ?? false
       // The tool's view: the context at `basis` plus its own replacements.
       let viewLength =
-        then.length
-        + (ownSince ? try ownDelta(of: id, since: then.version, party: session.party) : 0)
+        then.length + (try ownDelta(of: id, since: then.version, party: session.party))
       guard range.upperBound <= viewLength else {
         throw .outsideContext(range, length: viewLength)
       }
       original = _Operation(
         (then.start + range.lowerBound)..<(then.start + range.upperBound), length: n,
         party: session.party)
-      // Without its own replacements or an origin's edits since (an origin's
-      // insertion at the range's start goes after the tool's text), and
-      // untouched, the transformation is the composed map's: map through it.
-      let originSince = storage.changes.lastOriginVersion > then.version
-      var mapped: _Operation? = nil
-      if !ownSince && !originSince && !range.isEmpty,
-        let map = storage.changes.maps[then.version], !map.touches(original.pieces[0].range)
-      {
-        let a = map.map(original.pieces[0].range.lowerBound, assoc: 1).offset
-        let b = max(a, map.map(original.pieces[0].range.upperBound, assoc: -1).offset)
-        mapped = _Operation(a..<b, length: n, party: session.party)
-      }
-      if let mapped {
-        operation = mapped
-      } else {
-        do {
-          (operation, touched) = try storage.changes.transform(original, from: then.version)
-        } catch {
-          throw .staleVersion(basis)
-        }
+      do {
+        (operation, touched) = try storage.changes.transform(original, from: then.version)
+      } catch {
+        throw .staleContextVersion(basis)
       }
       if touched && policy == .refuse { throw .conflict(context: contextID) }
     }
@@ -270,7 +226,7 @@ extension Document.State {
 
   /// Reverts every replacement of the session that can go back, the last
   /// first.
-  mutating func revert() throws(DocumentError) -> (reverted: Int, events: [DocumentEvent]) {
+  mutating func revert() throws(DocumentError) -> RevertResult {
     guard let session else { throw .noSession }
     var events: [DocumentEvent] = []
     var count = 0
@@ -280,6 +236,6 @@ extension Document.State {
       count += 1
     }
     self.session?.redoStack.removeAll()
-    return (count, events)
+    return RevertResult(reverted: count, events: events)
   }
 }

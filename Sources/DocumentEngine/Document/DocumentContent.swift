@@ -1,0 +1,237 @@
+import SummaryTrees
+import TextRope
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The storages of a document, in order, and the index that maps document
+/// offsets to them.
+///
+/// `DocumentContent` is a value: a copy is a snapshot of every storage
+/// (O(1)), which other threads can read while the document goes on changing.
+public struct DocumentContent: Sendable {
+  /// The storages by id.
+  public private(set) var storages: [StorageID: TextStorage] = [:]
+  /// The order and lengths of the storages.
+  public private(set) var index = DocumentIndex()
+
+  /// An empty document.
+  public init() {}
+
+  /// The storage ids in document order.
+  ///
+  /// - Complexity: O(s)
+  public var order: [StorageID] { index.ids }
+
+  /// The storage with this id.
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)``.
+  public func storage(_ id: StorageID) throws(DocumentError) -> TextStorage {
+    guard let storage = storages[id] else { throw .unknownStorage(id) }
+    return storage
+  }
+
+  /// `range` (in `unit`) of storage `id`'s text as a UTF-16 range, with the
+  /// storage's version.
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)`` or
+  ///   ``DocumentError/invalidRange(_:_:)``.
+  /// - Complexity: O(log n)
+  func utf16Range(
+    of range: Range<Int>, in unit: TextUnit, of id: StorageID
+  ) throws(DocumentError) -> (range: Range<Int>, version: StorageVersion) {
+    guard let storage = storages[id] else { throw .unknownStorage(id) }
+    do {
+      return (try storage.text.convert(range, from: unit, to: .utf16), storage.version)
+    } catch {
+      throw .invalidRange(id, error)
+    }
+  }
+
+  /// Adds a storage at the end, or right after storage `after`.
+  ///
+  /// - Throws: ``DocumentError/duplicateStorage(_:)`` or
+  ///   ``DocumentError/unknownStorage(_:)`` (for `after`).
+  /// - Complexity: O(s) (adding storages is rare)
+  public mutating func add(
+    _ id: StorageID, text: Rope, after: StorageID? = nil
+  ) throws(DocumentError) {
+    guard storages[id] == nil else { throw .duplicateStorage(id) }
+    var position = index.count
+    if let after {
+      guard let p = try? index.position(of: after) else { throw .unknownStorage(after) }
+      position = p + 1
+    }
+    do {
+      try index.insert(id, length: text.utf16Count, at: position)
+    } catch {
+      throw .duplicateStorage(id)
+    }
+    storages[id] = TextStorage(id: id, text: text)
+    _invariantCheck(id)
+  }
+
+  /// Checks the content around storage `id` (or only the index, for `nil`
+  /// or a removed storage): as many storages as the index orders, and the
+  /// storage's parts and index entry agree on its length. Traps on a
+  /// violation. Compiled in only with `-DENGINE_INTERNAL_CHECKS`; a no-op
+  /// otherwise.
+  public func _invariantCheck(_ id: StorageID? = nil) {
+    #if ENGINE_INTERNAL_CHECKS
+    precondition(index.count == storages.count, "index and storages out of step")
+    if let id, let storage = storages[id] {
+      precondition(storage.id == id, "storage under another id")
+      storage._invariantCheck()
+      precondition(
+        (try? index.length(of: id)) == storage.length, "index length out of step with the text")
+    }
+    #endif
+  }
+
+  /// Removes a storage.
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)``.
+  /// - Complexity: O(s)
+  public mutating func remove(_ id: StorageID) throws(DocumentError) {
+    guard storages[id] != nil else { throw .unknownStorage(id) }
+    try? index.remove(id)
+    storages[id] = nil
+    _invariantCheck()
+  }
+
+  /// Moves a storage to the start (`after` nil) or right after another.
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)``.
+  /// - Complexity: O(s)
+  public mutating func move(_ id: StorageID, after: StorageID?) throws(DocumentError) {
+    guard storages[id] != nil else { throw .unknownStorage(id) }
+    var position = 0
+    if let after {
+      guard after != id, let p = try? index.position(of: after) else {
+        throw .unknownStorage(after)
+      }
+      let own = (try? index.position(of: id)) ?? 0
+      position = p < own ? p + 1 : p
+    }
+    try? index.move(id, to: position)
+    _invariantCheck(id)
+  }
+
+  /// Replaces `range` (UTF-16) of a storage's text with `text`; bumps the
+  /// storage's version, records the edit in its change index and moves its
+  /// attribute runs with the edit. An empty range replaced by empty text is
+  /// a no-op: its offset is checked, and it makes no version.
+  ///
+  /// - Returns: the storage's new version.
+  /// - Throws: ``DocumentError/unknownStorage(_:)`` or
+  ///   ``DocumentError/invalidRange(_:_:)``; nothing changes.
+  /// - Complexity: O(log n + m) in the storage, O(log s) in the index, plus
+  ///   O(log h) for each composed map its change index keeps.
+  @discardableResult
+  public mutating func edit(
+    _ id: StorageID, range: Range<Int>, with text: String
+  ) throws(DocumentError) -> StorageVersion {
+    if range.isEmpty && text.isEmpty {
+      // A no-op: its offset is still checked, and it makes no version.
+      let storage = try storage(id)
+      do {
+        _ = try storage.text.utf8Offset(of: range.lowerBound, in: .utf16)
+      } catch {
+        throw .invalidRange(id, error)
+      }
+      return storage.version
+    }
+    return try edit(
+      id, range: range, with: text,
+      record: ChangeRecord(
+        range: range, insertedLength: text.utf16.count, party: .person))
+  }
+
+  /// Edits a storage and records `record` (whose range and length must be
+  /// the edit's) in its change index.
+  mutating func edit(
+    _ id: StorageID, range: Range<Int>, with text: String, record: ChangeRecord
+  ) throws(DocumentError) -> StorageVersion {
+    // One lookup; the storage is then edited where it lies in the
+    // dictionary, so its rope's nodes stay uniquely held.
+    guard let slot = storages.index(forKey: id) else { throw .unknownStorage(id) }
+    let (version, length) = try Self.edit(
+      &storages.values[slot], range: range, with: text, record: record)
+    try? index.setLength(of: id, to: length)
+    _invariantCheck(id)
+    return version
+  }
+
+  /// Edits one storage in place; returns its new version and length.
+  static func edit(
+    _ storage: inout TextStorage, range: Range<Int>, with text: String, record: ChangeRecord
+  ) throws(DocumentError) -> (version: StorageVersion, length: Int) {
+    do {
+      try storage.text.replace(range, with: text)
+    } catch {
+      throw .invalidRange(storage.id, error)
+    }
+    let newLength = record.insertedLength
+    try? storage.exclusions.replace(range, withLength: newLength)
+    for key in storage.attributes.keys {
+      try? storage.attributes[key]?.replace(range, withLength: newLength)
+    }
+    storage.version = storage.version.next
+    storage.changes.record(record)
+    return (storage.version, storage.length)
+  }
+
+  /// Runs `body` on a storage's change index.
+  mutating func withChanges<R>(
+    _ id: StorageID, _ body: (inout ChangeLog) throws(DocumentError) -> R
+  ) throws(DocumentError) -> R {
+    // Changed where it lies in the dictionary (one lookup, no copy).
+    guard let slot = storages.index(forKey: id) else { throw .unknownStorage(id) }
+    defer { _invariantCheck(id) }
+    return try body(&storages.values[slot].changes)
+  }
+
+  /// Marks `range` (UTF-16) of a storage as excluded from Writing Tools, or
+  /// clears the mark.
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)`` or
+  ///   ``DocumentError/invalidRange(_:_:)``.
+  public mutating func setExcluded(
+    _ excluded: Bool, _ id: StorageID, range: Range<Int>
+  ) throws(DocumentError) {
+    var storage = try checked(range, in: id)
+    try? storage.exclusions.set(excluded ? true : nil, in: range)
+    storages[id] = storage
+    _invariantCheck(id)
+  }
+
+  /// The storage `id`, after checking that both ends of `range` (UTF-16)
+  /// are offsets of its text: in bounds, not inside a surrogate pair.
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)`` or
+  ///   ``DocumentError/invalidRange(_:_:)``.
+  /// - Complexity: O(log n)
+  func checked(_ range: Range<Int>, in id: StorageID) throws(DocumentError) -> TextStorage {
+    guard let storage = storages[id] else { throw .unknownStorage(id) }
+    do {
+      _ = try storage.text.utf8Range(of: range, in: .utf16)
+    } catch {
+      throw .invalidRange(id, error)
+    }
+    return storage
+  }
+
+  /// The storage and offset at document offset `offset` (see
+  /// ``DocumentIndex/locate(_:bias:)``).
+  ///
+  /// - Throws: ``DocumentIndexError``.
+  /// - Complexity: O(log s)
+  public func locate(
+    _ offset: Int, bias: Bias = .right
+  ) throws(DocumentIndexError) -> TextPosition {
+    try index.locate(offset, bias: bias)
+  }
+}

@@ -1,0 +1,77 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import TextRope
+
+/// Why the document refused a request; a refused request changes nothing.
+///
+/// Each payload is in one coordinate space, said for each case: storage
+/// offsets are UTF-16 offsets in the storage's current text (unless a
+/// ``RopeError`` says another unit), context ranges are relative to the
+/// context's text. ``description`` reads as a sentence.
+public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// No storage has this id.
+  case unknownStorage(StorageID)
+  /// A storage with this id exists already.
+  case duplicateStorage(StorageID)
+  /// An offset or range is not valid in the storage's text: out of bounds,
+  /// or inside a scalar or surrogate pair. The ``RopeError`` gives the
+  /// offset and its unit.
+  case invalidRange(StorageID, RopeError)
+  /// No context of the current session has this id.
+  case unknownContext(UUID)
+  /// There is no session (none was started, or it ended).
+  case noSession
+  /// A range, relative to the context's text, runs past that text (of the
+  /// context version it was made on), whose length is `length`.
+  case outsideContext(Range<Int>, length: Int)
+  /// An edit the writer had not seen touched the range: the person's text
+  /// wins and nothing changed.
+  case conflict(context: UUID)
+  /// The range, in the storage, touches text excluded from Writing Tools.
+  case excluded(Range<Int>)
+  /// The storage version is not known: newer than the text, or older than
+  /// the history kept.
+  case staleVersion(StorageVersion)
+  /// The context version is not one the context has been at: newer than the
+  /// context, or negative.
+  case staleContextVersion(ContextVersion)
+  /// The session cannot go from one state to the other.
+  case invalidStateTransition(from: WritingToolsState, to: WritingToolsState)
+  /// A count that must not be negative was (the number of surrounding
+  /// paragraphs of a context).
+  case negativeCount(Int)
+  /// The edit at `index` of a batch was refused, for the reason given; no
+  /// edit of the batch was made.
+  indirect case batchRefused(index: Int, DocumentError)
+
+  public var description: String {
+    switch self {
+    case .unknownStorage(let id): "no storage is named '\(id)'"
+    case .duplicateStorage(let id): "a storage named '\(id)' exists already"
+    case .invalidRange(let id, let error): "in storage '\(id)': \(error)"
+    case .unknownContext(let id): "no context of the current session has the id \(id)"
+    case .noSession: "there is no Writing Tools session"
+    case .outsideContext(let range, let length):
+      "the range \(range.lowerBound)..<\(range.upperBound) runs past the context's text of "
+        + "\(length) UTF-16 units"
+    case .conflict(let context):
+      "an edit the tool had not seen touched the range in context \(context); the person's "
+        + "text stays"
+    case .excluded(let range):
+      "the storage range \(range.lowerBound)..<\(range.upperBound) touches text excluded "
+        + "from Writing Tools"
+    case .staleVersion(let version):
+      "storage version \(version) is not known: newer than the text, or older than the "
+        + "history kept"
+    case .staleContextVersion(let version):
+      "context version \(version) is not a version the context has been at"
+    case .invalidStateTransition(let from, let to):
+      "a session cannot go from \(from.rawValue) to \(to.rawValue)"
+    case .negativeCount(let count): "the count \(count) is negative"
+    case .batchRefused(let index, let error): "edit \(index) of the batch was refused: \(error)"
+    }
+  }
+}

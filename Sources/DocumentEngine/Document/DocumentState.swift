@@ -1,0 +1,386 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import SummaryTrees
+import TextRope
+
+/// Everything a ``Document`` holds, as one value: the storages and their
+/// index (``DocumentContent``), the selection, the visible ranges and the
+/// Writing Tools session. The class only locks and calls it; every rule
+/// lives here and in the types it holds.
+///
+/// Every change goes through one function, ``apply(_:_:_:record:actor:)``:
+/// the storage edit, its change record, and everything that follows an edit
+/// (the live contexts and their events, the session's replacements and
+/// marks, the selection and the visible ranges). A method that throws
+/// changes nothing.
+struct DocumentState: Sendable {
+  var content = DocumentContent()
+  var selection: [SelectionRange] = []
+  var visible: [StorageID: Range<Int>] = [:]
+  var session: _SessionState? = nil
+  /// How many sessions were started: the next one's tool party.
+  var sessionCount = 0
+  var keepsAllHistory = false
+
+  init(keepsAllHistory: Bool) {
+    self.keepsAllHistory = keepsAllHistory
+  }
+}
+
+// MARK: - Storages, selection and visible ranges
+
+extension DocumentState {
+  mutating func remove(_ id: StorageID) throws(DocumentError) {
+    try content.remove(id)
+    selection.removeAll { $0.start.storage == id || $0.end.storage == id }
+    visible[id] = nil
+    session?.forget(id)
+  }
+
+  mutating func select(_ selection: [SelectionRange]) throws(DocumentError) {
+    self.selection = try content.validated(selection)
+  }
+
+  mutating func setVisible(_ visible: [StorageID: Range<Int>]) throws(DocumentError) {
+    for (id, range) in visible { _ = try content.checked(range, in: id) }
+    self.visible = visible
+  }
+}
+
+// MARK: - Edits
+
+extension DocumentState {
+  /// An edit of the person, or of an origin on an older version (see
+  /// ``Document/edit(_:range:with:origin:basis:)``).
+  mutating func edit(
+    _ id: StorageID, range: Range<Int>, with text: String, origin: String?,
+    basis: StorageVersion?
+  ) throws(DocumentError) -> EditResult {
+    let n = text.utf16.count
+    let current = try content.storage(id).version
+    if origin == nil && (basis == nil || basis == current) {
+      return try editAsPerson(id, range, text, version: current)
+    }
+    let party = origin.map(EditParty.origin) ?? .person
+    let version = basis ?? current
+    let length = try viewLength(of: id, at: version, party: party)
+    guard range.lowerBound >= 0 && range.upperBound <= length else {
+      throw .invalidRange(
+        id, .offsetOutOfBounds(offset: range.upperBound, unit: .utf16, count: length))
+    }
+    let original = _Operation(range, length: n, party: party)
+    let transformed: _Operation
+    do {
+      transformed = try content.storage(id).changes.transform(original, from: version).operation
+    } catch {
+      throw .staleVersion(version)
+    }
+    try checkBounds(transformed, in: id)
+    let start = transformed.pieces.first?.range.lowerBound ?? 0
+    if range.isEmpty && n == 0 {
+      // A no-op as it was made: checked, and it makes no version.
+      return EditResult(version: current, range: start..<start, events: [])
+    }
+    let (after, events) = try apply(
+      id, transformed, text: text, original: original, basis: version, actor: .other)
+    return EditResult(version: after, range: start..<(start + n), events: events)
+  }
+
+  /// The person's edit of `range` (UTF-16) at the current `version`.
+  mutating func editAsPerson(
+    _ id: StorageID, _ range: Range<Int>, _ text: String, version current: StorageVersion
+  ) throws(DocumentError) -> EditResult {
+    let n = text.utf16.count
+    if range.isEmpty && n == 0 {
+      // A no-op: its offset is still checked, and it makes no version.
+      try checkBounds(_Operation(range, length: 0, party: .person), in: id)
+      return EditResult(version: current, range: range, events: [])
+    }
+    let record = ChangeRecord(range: range, insertedLength: n, party: .person)
+    let (version, events) = try apply(id, range, text, record: record, actor: .other)
+    return EditResult(
+      version: version, range: range.lowerBound..<(range.lowerBound + n), events: events)
+  }
+
+  /// The person's edit with the range in `unit`.
+  mutating func edit(
+    _ id: StorageID, range: Range<Int>, in unit: TextUnit, with text: String
+  ) throws(DocumentError) -> EditResult {
+    // No copy of the storage may live on into the edit: it would share the
+    // rope's nodes and make the edit copy them.
+    let (utf16, version) = try content.utf16Range(of: range, in: unit, of: id)
+    return try editAsPerson(id, utf16, text, version: version)
+  }
+
+  /// A batch of edits, all or nothing (see ``Document/apply(_:)``).
+  mutating func apply(_ edits: [DocumentEdit]) throws(DocumentError) -> [EditResult] {
+    // On a copy: an edit that fails leaves `self` as it was. The copy shares
+    // every storage, so the first edit of each copies only the path it
+    // changes.
+    var working = self
+    var results: [EditResult] = []
+    results.reserveCapacity(edits.count)
+    for (i, edit) in edits.enumerated() {
+      do {
+        switch edit.unit {
+        case .utf16:
+          results.append(
+            try working.edit(
+              edit.storage, range: edit.range, with: edit.text, origin: edit.origin,
+              basis: edit.basis))
+        default:
+          results.append(
+            try working.edit(edit.storage, range: edit.range, in: edit.unit, with: edit.text))
+        }
+      } catch {
+        throw .batchRefused(index: i, error)
+      }
+    }
+    self = working
+    return results
+  }
+
+}
+
+// MARK: - The one path of every edit
+
+extension DocumentState {
+  /// Applies one storage edit and everything that follows from it: the
+  /// change record, the live contexts (with their events), the session's
+  /// replacements and marks, the selection and visible ranges.
+  ///
+  /// - Throws: ``DocumentError``; nothing changes.
+  mutating func apply(
+    _ id: StorageID, _ range: Range<Int>, _ text: String, record: ChangeRecord, actor: _Actor
+  ) throws(DocumentError) -> (version: StorageVersion, events: [DocumentEvent]) {
+    let version = try content.edit(id, range: range, with: text, record: record)
+    let edge = _EditStep(range, insertedLength: record.insertedLength)
+    var events: [DocumentEvent] = []
+    if var live = session {
+      // Moved out, so that the session's arrays are changed in place (a
+      // context's history grows with every edit inside it).
+      session = nil
+      // The context whose text the session's own edit changes, and the
+      // replacement swapped back or forth (undo, redo, revert).
+      var owner: UUID? = nil
+      var swapped: Int? = nil
+      switch actor {
+      case .other: break
+      case .tool(let context): owner = context
+      case .session(let index):
+        owner = live.replacements[index].context
+        swapped = index
+      }
+      if owner == nil {
+        live.followReplacements(throughOthersEdit: edge, in: id)
+      } else {
+        live.followReplacements(through: edge, in: id, swapped: swapped)
+      }
+      for i in live.contexts.indices where live.contexts[i].storage == id {
+        let old = live.contexts[i].range
+        if owner == live.contexts[i].id
+          && (swapped == nil || (old.lowerBound <= edge.s && edge.e <= old.upperBound))
+        {
+          // Its own text changed: the context grows or shrinks with it.
+          live.contexts[i].range = old.lowerBound..<(old.upperBound + edge.n - range.count)
+          if swapped != nil {
+            // Undo and redo are edits the tool hears about.
+            live.contexts[i].contextVersion = live.contexts[i].contextVersion.next
+            let now = live.contexts[i].range
+            live.contexts[i].history.append((version, now.lowerBound, now.count))
+            events.append(
+              .textUpdated(
+                context: live.contexts[i].id,
+                range: (edge.s - old.lowerBound)..<(edge.e - old.lowerBound), text: text,
+                contextVersion: live.contexts[i].contextVersion))
+          }
+          continue
+        }
+        let new = edge.range(old)
+        live.contexts[i].range = new
+        if edge.changesText(in: old) {
+          let lo = max(edge.s, old.lowerBound)
+          let hi = max(lo, min(edge.e, old.upperBound))
+          let inside = edge.n > 0 && new.lowerBound <= edge.s && edge.s + edge.n <= new.upperBound
+          live.contexts[i].contextVersion = live.contexts[i].contextVersion.next
+          live.contexts[i].history.append((version, new.lowerBound, new.count))
+          events.append(
+            .textUpdated(
+              context: live.contexts[i].id, range: (lo - old.lowerBound)..<(hi - old.lowerBound),
+              text: inside ? text : "", contextVersion: live.contexts[i].contextVersion))
+        } else if edge.e <= old.lowerBound && !(edge.e == edge.s && edge.n == 0) {
+          events.append(.reflowed(context: live.contexts[i].id, storageRange: new))
+        }
+      }
+      for i in live.marks.indices where live.marks[i].storage == id {
+        live.marks[i].range = edge.range(live.marks[i].range)
+      }
+      session = live
+    }
+    // In place: the selection is rarely empty, and a keystroke should not
+    // allocate a new one.
+    for i in selection.indices {
+      let selected = selection[i]
+      var mapped = selected
+      if selected.isCaret {
+        if selected.start.storage == id {
+          let p = edge.start(selected.start.offset)
+          mapped = SelectionRange(caret: TextPosition(id, p))
+        }
+        selection[i] = mapped
+        continue
+      }
+      if selected.start.storage == id { mapped.start.offset = edge.start(selected.start.offset) }
+      if selected.end.storage == id { mapped.end.offset = edge.end(selected.end.offset) }
+      if mapped.start.storage == mapped.end.storage && mapped.end.offset < mapped.start.offset {
+        mapped.end.offset = mapped.start.offset
+      }
+      selection[i] = mapped
+    }
+    if let shown = visible[id] { visible[id] = edge.range(shown) }
+    if !keepsAllHistory && session == nil {
+      try? content.withChanges(id) { (log) throws(DocumentError) in log.trim() }
+    }
+    return (version, events)
+  }
+
+  /// Applies a transformed operation, its pieces from the last to the first;
+  /// the first piece carries `text`, the first applied record `original`.
+  mutating func apply(
+    _ id: StorageID, _ operation: _Operation, text: String, original: _Operation?,
+    basis: StorageVersion, actor: _Actor
+  ) throws(DocumentError) -> (version: StorageVersion, events: [DocumentEvent]) {
+    var events: [DocumentEvent] = []
+    var version: StorageVersion = 0
+    let count = operation.pieces.count
+    for (i, piece) in operation.pieces.enumerated().reversed() {
+      let record = ChangeRecord(
+        range: piece.range, insertedLength: i == 0 ? text.utf16.count : 0,
+        party: operation.party, original: i == count - 1 ? original : nil, basis: basis,
+        isContinuation: i != count - 1)
+      let result = try apply(id, piece.range, i == 0 ? text : "", record: record, actor: actor)
+      version = result.version
+      events += result.events
+    }
+    return (version, events)
+  }
+
+  /// Checks that every piece of `operation` has its bounds on scalar
+  /// boundaries of the storage's current text.
+  func checkBounds(_ operation: _Operation, in id: StorageID) throws(DocumentError) {
+    let storage = try content.storage(id)
+    for piece in operation.pieces {
+      for offset in [piece.range.lowerBound, piece.range.upperBound] {
+        do {
+          _ = try storage.text.utf8Offset(of: offset, in: .utf16)
+        } catch {
+          throw .invalidRange(id, error)
+        }
+      }
+    }
+  }
+
+  /// How much a party's own edits since `version` changed a storage's
+  /// length (the person's view has no own edits: 0).
+  func ownDelta(
+    of id: StorageID, since version: StorageVersion, party: EditParty
+  ) throws(DocumentError) -> Int {
+    let log = try content.storage(id).changes
+    guard log.hasEdits(by: party, after: version) else {
+      // Still check that the version is known.
+      do {
+        try log.check(version)
+      } catch {
+        throw .staleVersion(version)
+      }
+      return 0
+    }
+    let records: ArraySlice<ChangeRecord>
+    do {
+      records = try log.records(since: version)
+    } catch {
+      throw .staleVersion(version)
+    }
+    guard party != .person else { return 0 }
+    return records.reduce(0) {
+      $0 + ($1.party == party ? $1.insertedLength - $1.range.count : 0)
+    }
+  }
+
+  /// The length of a party's view of a storage: the storage at `version`
+  /// plus the party's own edits since.
+  func viewLength(
+    of id: StorageID, at version: StorageVersion, party: EditParty
+  ) throws(DocumentError) -> Int {
+    let delta = try ownDelta(of: id, since: version, party: party)
+    return try content.storage(id).changes.length(at: version) + delta
+  }
+
+}
+
+// MARK: - Positions through history
+
+extension DocumentState {
+  /// Runs `body` on the change log of storage `id`; its errors are about
+  /// `version`, which is then stale.
+  mutating func withLog<R>(
+    _ id: StorageID, _ version: StorageVersion,
+    _ body: (inout ChangeLog) throws(ChangeLogError) -> R
+  ) throws(DocumentError) -> R {
+    try content.withChanges(id) { (log) throws(DocumentError) in
+      do {
+        return try body(&log)
+      } catch {
+        throw .staleVersion(version)
+      }
+    }
+  }
+
+  mutating func map(
+    _ id: StorageID, _ offset: Int, from version: StorageVersion, bias: Bias
+  ) throws(DocumentError) -> MappedOffset {
+    let (mapped, length) = try withLog(id, version) {
+      (log) throws(ChangeLogError) -> (MappedOffset?, Int) in
+      try log.check(version)
+      let length = log.length(at: version)
+      guard offset >= 0 && offset <= length else { return (nil, length) }
+      return (try log.map(offset, from: version, bias: bias), length)
+    }
+    guard let mapped else {
+      throw .invalidRange(id, .offsetOutOfBounds(offset: offset, unit: .utf16, count: length))
+    }
+    return mapped
+  }
+
+  mutating func touched(
+    _ id: StorageID, _ range: Range<Int>, since version: StorageVersion
+  ) throws(DocumentError) -> Bool {
+    let (touched, length) = try withLog(id, version) {
+      (log) throws(ChangeLogError) -> (Bool?, Int) in
+      try log.check(version)
+      let length = log.length(at: version)
+      guard range.lowerBound >= 0 && range.upperBound <= length else { return (nil, length) }
+      return (try log.touches(range, since: version), length)
+    }
+    guard let touched else {
+      throw .invalidRange(
+        id, .offsetOutOfBounds(offset: range.upperBound, unit: .utf16, count: length))
+    }
+    return touched
+  }
+
+  mutating func pin(_ id: StorageID, version: StorageVersion) throws(DocumentError) {
+    try withLog(id, version) { (log) throws(ChangeLogError) in try log.pin(version) }
+  }
+
+  mutating func unpin(_ id: StorageID, version: StorageVersion) {
+    let keepAll = keepsAllHistory
+    try? content.withChanges(id) { (log) throws(DocumentError) in
+      log.unpin(version)
+      if !keepAll { log.trim() }
+    }
+  }
+}
