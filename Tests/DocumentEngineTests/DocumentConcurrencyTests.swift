@@ -178,7 +178,8 @@ import TextRope
       }
       group.addTask {
         for i in 0..<60 {
-          try document.edit("body", range: 200..<200, with: "§", origin: "peer", basis: StorageVersion(i / 2))
+          try document.edit(
+            "body", range: 200..<200, with: "§", origin: "peer", basis: StorageVersion(i / 2))
         }
         return 0
       }

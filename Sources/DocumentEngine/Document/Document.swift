@@ -204,7 +204,8 @@ public final class Document: @unchecked Sendable {
   ///   of a storage changes.
   @discardableResult
   public func apply(_ edits: [DocumentEdit]) throws(DocumentError) -> [EditResult] {
-    try withStateAndEvents({ $0.flatMap(\.events) }) { (state) throws(DocumentError) in
+    let events: ([EditResult]) -> [DocumentEvent] = { $0.flatMap(\.events) }
+    return try withStateAndEvents(events) { (state) throws(DocumentError) in
       try state.apply(edits)
     }
   }

@@ -1,9 +1,10 @@
+import TextRope
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import TextRope
 
 /// Why the document refused a request; a refused request changes nothing.
 ///

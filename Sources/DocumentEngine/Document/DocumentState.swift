@@ -1,10 +1,11 @@
+import SummaryTrees
+import TextRope
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import SummaryTrees
-import TextRope
 
 /// Everything a ``Document`` holds, as one value: the storages and their
 /// index (``DocumentContent``), the selection, the visible ranges and the

@@ -1,9 +1,10 @@
+import TextRope
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import TextRope
 
 // The session's side of ``DocumentState``: starting and ending it, its
 // contexts, states and marks. Replacements, undo and revert are in
