@@ -283,7 +283,7 @@ final class Harness {
 
   /// The change records of `id` since `version`, if the log still has them.
   func records(_ id: StorageID, since version: Int) -> ArraySlice<ChangeRecord>? {
-    try? storage(id)?.changes.records(since: version)
+    try? storage(id)?.changes.records(since: StorageVersion(version))
   }
 
   // MARK: Checks after every call
@@ -305,7 +305,7 @@ final class Harness {
         text == model.text.string,
         "after \(what): \(describe(id)) is \(literal(text)), model \(literal(model.text.string))")
       expect(
-        storage.version == model.version,
+        storage.version.rawValue == model.version,
         "after \(what): \(describe(id)) is at version \(storage.version), model \(model.version)")
       expect(
         model.excluded.count == model.text.utf16.count,
@@ -374,7 +374,7 @@ final class Harness {
         "after \(what): context \(context.name) holds \(literal(text)), its events say"
           + " \(literal(context.text.string))")
       expect(
-        live.contextVersion == context.version,
+        live.contextVersion.rawValue == context.version,
         "after \(what): context \(context.name) is at version \(live.contextVersion), its"
           + " events say \(context.version)")
       guard let storage = storages[context.storage] else {
@@ -403,11 +403,11 @@ final class Harness {
             && context.text.replace(utf16: range, with: text),
           "\(what): event \(event) does not apply to \(literal(context.text.string))")
         expect(
-          version == context.version + 1,
+          version.rawValue == context.version + 1,
           "\(what): event \(event) skips from context version \(context.version)")
-        context.version = version
+        context.version = version.rawValue
         session?.contexts[id] = context
-      case .reflowed(let id):
+      case .reflowed(let id, _):
         expect(
           id != skipped && session?.contexts[id] != nil,
           "\(what): reflow event for a context that is not live or was replaced: \(event)")
@@ -463,7 +463,7 @@ final class Harness {
     _ id: StorageID, from oldVersion: Int, text: String?, _ what: String
   ) -> ArraySlice<ChangeRecord>? {
     guard let storage = storage(id), var model = storages[id] else { return nil }
-    let newVersion = storage.version
+    let newVersion = storage.version.rawValue
     let records = records(id, since: oldVersion)
     if let records {
       expect(
@@ -765,7 +765,8 @@ final class Harness {
       if let textUnit {
         result = try document.edit(id, range: call, in: textUnit, with: text)
       } else {
-        result = try document.edit(id, range: range, with: text, basis: basis)
+        result = try document.edit(
+          id, range: range, with: text, basis: basis.map { StorageVersion($0) })
       }
       trace("  // version \(result.version), range \(describe(result.range))")
       guard valid, var model = storages[id] else {
@@ -774,7 +775,7 @@ final class Harness {
       let n = text.utf16.count
       let noOp = range.isEmpty && n == 0
       expect(
-        result.version == model.version + (noOp ? 0 : 1),
+        result.version.rawValue == model.version + (noOp ? 0 : 1),
         "\(what): version \(model.version) -> \(result.version)")
       expect(
         result.range == range.lowerBound..<(range.lowerBound + n),
@@ -815,18 +816,19 @@ final class Harness {
     let old = before()
     let oldVersion = storages[id]?.version ?? 0
     do {
-      let result = try document.edit(id, range: range, with: text, origin: origin, basis: basis)
+      let result = try document.edit(
+        id, range: range, with: text, origin: origin, basis: basis.map { StorageVersion($0) })
       trace("  // version \(result.version), range \(describe(result.range))")
       guard storages[id] != nil else { oracleFailed("\(what) succeeded for a missing storage") }
       expect(
-        result.version >= oldVersion,
+        result.version.rawValue >= oldVersion,
         "\(what): version went back \(oldVersion) -> \(result.version)")
-      if result.version == oldVersion {
+      if result.version.rawValue == oldVersion {
         expect(range.isEmpty && text.isEmpty, "\(what) changed nothing: no version")
       }
       let records = follow(id, from: oldVersion, text: text, what)
       apply(result.events, what)
-      if result.version != oldVersion { personEdited(id) }
+      if result.version.rawValue != oldVersion { personEdited(id) }
       if let model = storages[id], !text.isEmpty {
         expect(
           model.text.string(utf16: result.range) == text,
@@ -956,7 +958,7 @@ final class Harness {
           storage.text.string(utf16: context.storageRange) == text,
           "\(what): context \(i) text \(literal(text)) is not its storage range"
             + " \(context.storageRange)")
-        expect(context.version == storage.version, "\(what): context \(i) version")
+        expect(context.version.rawValue == storage.version, "\(what): context \(i) version")
         expect(
           context.range.lowerBound >= 0 && context.range.upperBound <= context.text.utf16Count,
           "\(what): context \(i) range \(context.range) is outside its text")
@@ -1054,7 +1056,8 @@ final class Harness {
     }
     do {
       let result = try document.replace(
-        context: contextID, range: range, with: text, basis: basis, policy: policy)
+        context: contextID, range: range, with: text, basis: basis.map { ContextVersion($0) },
+        policy: policy)
       trace("  // landed at \(describe(result.storageRange)), \(result.events.count) events")
       guard var session, var replaced = session.contexts[contextID], let live,
         let storageID
@@ -1099,10 +1102,12 @@ final class Harness {
       // The replaced context: its text changes by the records, relative to
       // its start; it heard no event of its own.
       if noOp {
-        expect(result.contextVersion == replaced.version, "\(what): a no-op bumped the context")
+        expect(
+          result.contextVersion.rawValue == replaced.version,
+          "\(what): a no-op bumped the context")
       } else {
         expect(
-          result.contextVersion == replaced.version + 1,
+          result.contextVersion.rawValue == replaced.version + 1,
           "\(what): context version \(replaced.version) -> \(result.contextVersion)")
         if let records {
           for record in records {
@@ -1118,7 +1123,7 @@ final class Harness {
         } else if let now = try? document.liveContext(contextID) {
           replaced.text = TextModel(String(now.text))
         }
-        replaced.version = result.contextVersion
+        replaced.version = result.contextVersion.rawValue
         session.contexts[contextID] = replaced
         if session.streaming != nil {
           session.streaming? += 1
@@ -1189,7 +1194,7 @@ final class Harness {
     _ versions: [StorageID: Int], _ events: [DocumentEvent], _ what: String
   ) {
     for (id, oldVersion) in versions {
-      guard let storage = storage(id), storage.version != oldVersion else { continue }
+      guard let storage = storage(id), storage.version.rawValue != oldVersion else { continue }
       _ = follow(id, from: oldVersion, text: nil, what)
     }
     apply(events, what)
@@ -1292,8 +1297,9 @@ final class Harness {
     let textsBefore = texts()
     let stroke = keystroke
     do {
-      let (count, events) = try document.revert()
-      trace("  // reverted \(count)")
+      let reverted = try document.revert()
+      let events = reverted.events
+      trace("  // reverted \(reverted.reverted)")
       guard var session else { oracleFailed("\(what) succeeded without a session") }
       // Oracle 5: the person's last keystroke, untouched since, stays.
       if let stroke, let model = storages[stroke.storage], model.generation == stroke.generation,
@@ -1373,13 +1379,16 @@ final class Harness {
       length(id) - $0.reduce(0) { $0 + $1.insertedLength - $1.range.count }
     }
     let offset = input.offset(length: oldLength ?? length(id))
+    // The old `assoc` values (negative is the left side, anything else the
+    // right, as the model reads them), so that old inputs decode as before.
     let assoc = input.pick([1, -1, 0, Int.min, Int.max, 2])
+    let bias: Bias = assoc < 0 ? .left : .right
     var what =
-      "try document.map(\(describe(id)), \(offset), from: \(version), assoc: \(assoc))"
+      "try document.map(\(describe(id)), \(offset), from: \(version), bias: .\(bias))"
     trace(what)
     var old = before()
     do {
-      let mapped = try document.map(id, offset, from: version, assoc: assoc)
+      let mapped = try document.map(id, offset, from: StorageVersion(version), bias: bias)
       trace("  // \(mapped)")
       guard let records, let oldLength else {
         oracleFailed("\(what) answered for an unknown storage or version")
@@ -1403,7 +1412,7 @@ final class Harness {
     trace(what)
     old = before()
     do {
-      let touched = try document.touched(id, range, since: version)
+      let touched = try document.touched(id, range, since: StorageVersion(version))
       trace("  // \(touched)")
       guard let records, let oldLength else {
         oracleFailed("\(what) answered for an unknown storage or version")
@@ -1479,7 +1488,7 @@ final class Harness {
       let old = before()
       let known = records(id, since: version) != nil
       do {
-        try document.pin(id, version: version)
+        try document.pin(id, version: StorageVersion(version))
         expect(known, "\(what) pinned an unknown version")
       } catch {
         expect(!known, "\(what) threw \(error) for a known version")
@@ -1489,7 +1498,7 @@ final class Harness {
     } else {
       let what = "document.unpin(\(describe(id)), version: \(version))"
       trace(what)
-      document.unpin(id, version: version)
+      document.unpin(id, version: StorageVersion(version))
       checkAll(what)
     }
   }
@@ -1551,7 +1560,8 @@ final class Harness {
       let what = "try document.content.locate(\(offset), bias: .\(bias))"
       trace(what)
       do {
-        let (id, local) = try document.content.locate(offset, bias: bias)
+        let located = try document.content.locate(offset, bias: bias)
+        let (id, local) = (located.storage, located.offset)
         guard let position = order.firstIndex(of: id) else {
           oracleFailed("\(what) located a missing storage")
         }

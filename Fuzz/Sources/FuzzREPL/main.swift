@@ -56,7 +56,7 @@ struct State: Equatable {
     storages = content.order.map {
       let storage = try? content.storage($0)
       return Storage(
-        text: storage.map { String($0.text) } ?? "", version: storage?.version ?? -1,
+        text: storage.map { String($0.text) } ?? "", version: storage?.version.rawValue ?? -1,
         excluded: storage?.excludedRanges ?? [])
     }
     selection = document.selection
