@@ -187,6 +187,49 @@ public struct ChangeLog: Sendable {
     }
   }
 
+  /// Checks the log: one length per record, each record inside the text it
+  /// edited and the lengths in step with the records, pins and kept maps
+  /// on versions the log holds, each kept map from its version's text to
+  /// the current one (and well formed), the recent maps kept and within
+  /// their limit. Traps on a violation. Compiled in only with
+  /// `-DENGINE_INTERNAL_CHECKS`; a no-op otherwise.
+  ///
+  /// - Complexity: O(r + m) for the last r ≤ 256 records and kept maps of
+  ///   m sections in all; maps of over 4,096 sections have only their
+  ///   lengths checked, so that the check stays cheap enough to run after
+  ///   every edit.
+  public func _invariantCheck() {
+    #if ENGINE_INTERNAL_CHECKS
+    let records = state.records
+    let lengths = state.lengthsBefore
+    precondition(records.count == lengths.count, "a length per record")
+    let checked = max(0, records.count - 256)
+    for i in checked..<records.count {
+      let record = records[i]
+      precondition(
+        record.range.lowerBound >= 0 && record.range.upperBound <= lengths[i]
+          && record.insertedLength >= 0, "a record outside its text")
+      let after = lengths[i] + record.insertedLength - record.range.count
+      let next = i + 1 < lengths.count ? lengths[i + 1] : state.length
+      precondition(after == next, "lengths out of step with the records")
+    }
+    for (version, count) in state.pins {
+      precondition(count > 0, "a pin counted zero")
+      precondition(version >= oldestVersion && version <= currentVersion, "a pin outside the log")
+    }
+    for (version, map) in state.maps {
+      precondition(version >= oldestVersion && version <= currentVersion, "a map outside the log")
+      precondition(map.oldLength == length(at: version), "a map from another text")
+      precondition(map.newLength == state.length, "a map behind the log")
+      if map.sectionCount <= 4096 { map._invariantCheck() }
+    }
+    precondition(state.recent.count <= Self.recentLimit, "too many recent maps")
+    for version in state.recent {
+      precondition(state.maps[version] != nil, "a recent map not kept")
+    }
+    #endif
+  }
+
   /// The records after `version`, oldest first.
   ///
   /// - Throws: ``ChangeLogError/unknownVersion(_:oldest:current:)``.

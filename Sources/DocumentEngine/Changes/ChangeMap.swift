@@ -55,6 +55,39 @@ public struct ChangeMap: Sendable {
   /// How many sections the map holds (for `.right`).
   public var sectionCount: Int { forward.summary.count }
 
+  /// Checks the map: both sequences' trees are well formed and agree on
+  /// the old and new lengths, every section is what its kind says (kept:
+  /// `old == new > 0`; deleted: `new == 0 < old`; inserted: `old == 0`), and
+  /// no count is negative. Traps on a violation. Compiled in only with
+  /// `-DENGINE_INTERNAL_CHECKS`; a no-op otherwise.
+  ///
+  /// - Complexity: O(m) for m sections.
+  public func _invariantCheck() {
+    #if ENGINE_INTERNAL_CHECKS
+    precondition(forward.summary.old == backward.summary.old, "sequences disagree on old length")
+    precondition(forward.summary.new == backward.summary.new, "sequences disagree on new length")
+    precondition(
+      forward.summary.insertions == backward.summary.insertions,
+      "sequences disagree on insertions")
+    for tree in [forward, backward] {
+      tree._invariantCheck()
+      for section in tree {
+        precondition(section.insertions >= 0, "negative insertion count")
+        switch section.kind {
+        case .kept:
+          precondition(section.old == section.new && section.old > 0, "bad kept section")
+          precondition(section.insertions == 0, "insertions on a kept section")
+        case .deleted:
+          precondition(section.new == 0 && section.old > 0, "bad deleted section")
+          precondition(section.insertions == 0, "insertions on a deleted section")
+        case .inserted:
+          precondition(section.old == 0 && section.new >= 0, "bad inserted section")
+        }
+      }
+    }
+    #endif
+  }
+
   /// Composes one more edit, given in current coordinates: `range` replaced
   /// by `insertedLength` units.
   ///

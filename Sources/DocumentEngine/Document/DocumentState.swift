@@ -31,6 +31,53 @@ struct DocumentState: Sendable {
   }
 }
 
+// MARK: - Invariants
+
+extension DocumentState {
+  /// Checks what follows storage `id`'s edits: the content around it (see
+  /// ``DocumentContent/_invariantCheck(_:)``), and every range that follows
+  /// its text — live contexts with one history entry per context version
+  /// on versions the change log still holds, intact replacements, marks,
+  /// the selection and the visible range — inside the text. Traps on a
+  /// violation. Compiled in only with `-DENGINE_INTERNAL_CHECKS`; a no-op
+  /// otherwise.
+  ///
+  /// - Parameter swapped: a replacement whose range the caller updates
+  ///   after the edit (undo, redo, revert), not checked.
+  func _invariantCheck(_ id: StorageID, swapped: Int? = nil) {
+    #if ENGINE_INTERNAL_CHECKS
+    content._invariantCheck(id)
+    guard let storage = content.storages[id] else { return }
+    let length = storage.length
+    func inside(_ r: Range<Int>) -> Bool { r.lowerBound >= 0 && r.upperBound <= length }
+    if let session {
+      for context in session.contexts where context.storage == id {
+        precondition(inside(context.range), "a live context outside its storage")
+        precondition(
+          context.history.count == context.contextVersion.rawValue + 1,
+          "a context version without its history")
+        precondition(
+          context.history[0].version >= storage.changes.oldestVersion,
+          "a context's history dropped")
+      }
+      for (i, replacement) in session.replacements.enumerated()
+      where replacement.storage == id && replacement.intact && i != swapped {
+        precondition(inside(replacement.range), "a replacement outside its storage")
+      }
+      for mark in session.marks where mark.storage == id {
+        precondition(inside(mark.range), "a mark outside its storage")
+      }
+    }
+    for range in selection {
+      for end in [range.start, range.end] where end.storage == id {
+        precondition(end.offset >= 0 && end.offset <= length, "a selection outside its storage")
+      }
+    }
+    if let shown = visible[id] { precondition(inside(shown), "a visible range outside") }
+    #endif
+  }
+}
+
 // MARK: - Storages, selection and visible ranges
 
 extension DocumentState {
@@ -244,6 +291,11 @@ extension DocumentState {
     if let shown = visible[id] { visible[id] = edge.range(shown) }
     if !keepsAllHistory && session == nil {
       try? content.withChanges(id) { (log) throws(DocumentError) in log.trim() }
+    }
+    if case .session(let index) = actor {
+      _invariantCheck(id, swapped: index)
+    } else {
+      _invariantCheck(id)
     }
     return (version, events)
   }

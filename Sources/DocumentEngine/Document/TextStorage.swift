@@ -102,6 +102,7 @@ public struct TextStorage: Sendable {
       precondition(runs.length == length, "attribute runs out of step with the text")
       runs._invariantCheck()
     }
+    changes._invariantCheck()
     precondition(changes.length == length, "change index out of step with the text")
     precondition(changes.currentVersion == version, "change index at another version")
     #endif
