@@ -84,12 +84,11 @@ struct ScopeREPL: ParsableCommand {
     if terminal { engine.progress = { diagnose($0) } }
     var startup: [String] = []
     for path in load {
-      let name = URL(fileURLWithPath: path).lastPathComponent
-      let response = engine.handle(
-        .object([("cmd", .string("add")), ("storage", .string(name)), ("path", .string(path))]))
-      if response["ok"] != .bool(true) {
-        let message = response["error"]?["message"] ?? .null
-        diagnose("scope-repl: \(JSONWriter.write(message))")
+      let name = StorageID(URL(fileURLWithPath: path).lastPathComponent)
+      do {
+        _ = try engine.run(.add(name, .file(path: path), after: nil, unit: .utf16))
+      } catch {
+        diagnose("scope-repl: \(error.message)")
         throw ExitCode(1)
       }
     }
@@ -126,8 +125,7 @@ struct ScopeREPL: ParsableCommand {
       guard let next = reader.next() else { break }
       guard case .line(let bytes) = next else {
         if case .tooLong(let count, let limit) = next {
-          let error = REPLEngine.lineTooLong(count, limit)
-          emit("error (\(error.code)): \(error.message)")
+          emit(REPLError.lineTooLong(count, limit).text)
         }
         continue
       }

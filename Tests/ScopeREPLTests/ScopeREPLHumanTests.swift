@@ -58,9 +58,9 @@ import Testing
         ⟪⟦let route = ["Lisbon", "Athens", "Tokyo"]⏎
         print(route)⏎⟫⟧
     (⟦ ⟧ the part to act on, ‸ the caret, ⟪ ⟫ excluded, ⏎ ␍ ¶ separators)
-    error (excluded): range 0..<4 touches text excluded from Writing Tools
+    error (excluded): the storage range 0..<4 touches text excluded from Writing Tools
     replaced: body 11..<13, context version 1
-    error (invalidState): cannot go from inactive to interactiveStreaming
+    error (invalidState): a session cannot go from inactive to interactiveStreaming
     offset 45 of version 0 is now 56 (the character on its side deleted: yes)
     document offset 20 is body offset 3
     paragraph 75..<127, contents end at 126
@@ -76,7 +76,7 @@ import Testing
     (version 3)
     reverted 0 replacement(s)
     session ended
-    error (noSession): no session: ask for contexts first
+    error (noSession): there is no Writing Tools session; 'contexts' starts one
     error (badRequest): unknown command 'bogus'; 'help' lists the commands
     error (badRequest): OFFSET must be a number, not 'x'
     bye

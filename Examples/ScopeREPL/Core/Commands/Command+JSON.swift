@@ -1,0 +1,252 @@
+import DocumentEngine
+import Foundation
+import TextRope
+
+extension Command {
+  /// The command that one line of the `--json` protocol (its bytes, without
+  /// the newline) asks for.
+  ///
+  /// - Throws: `invalidUTF8` for a line that is not UTF-8, `badRequest` for
+  ///   one that is not JSON, else as ``init(json:)``.
+  public init(jsonLine bytes: [UInt8]) throws(REPLError) {
+    guard String(validating: bytes, as: UTF8.self) != nil else {
+      throw REPLError("invalidUTF8", "the line is not UTF-8")
+    }
+    let json: JSON
+    do {
+      json = try JSONReader.parse(bytes)
+    } catch {
+      throw .badRequest(error.description)
+    }
+    try self.init(json: json)
+  }
+
+  /// The command that a request of the protocol asks for. Fields the
+  /// protocol does not name are ignored (it allows more); `null` is an
+  /// absent field.
+  ///
+  /// - Throws: `badRequest` for a request that is not an object, an unknown
+  ///   `cmd`, `unit`, scope, state or policy, a missing field or one of the
+  ///   wrong type, and a `unit` other than `utf16` where offsets are
+  ///   relative to a context, an older version or the whole document;
+  ///   `outOfRange` for an offset and length that make no range;
+  ///   `unknownContext` for a context id that is not a UUID.
+  public init(json: JSON) throws(REPLError) {
+    let request = try _Fields(json)
+    let cmd = try request.string("cmd")
+    let unit = try request.unit()
+    func utf16Only(_ reason: String) throws(REPLError) {
+      guard unit == .utf16 else {
+        throw .badRequest("'\(cmd)' counts UTF-16 units (\(reason)): 'unit' must be utf16")
+      }
+    }
+    switch cmd {
+    case "add":
+      let source: Source
+      if let path = try request.optionalString("path") {
+        source = .file(path: path)
+      } else {
+        source = .text(try request.string("text"))
+      }
+      let after = try request.optionalString("after").map { StorageID($0) }
+      self = .add(try request.storage(), source, after: after, unit: unit)
+    case "remove": self = .remove(try request.storage())
+    case "storages": self = .storages(unit: unit)
+    case "text": self = .text(try request.storage(), range: try request.range("range"), unit: unit)
+    case "edit":
+      let (span, text) = (try request.span(), try request.string("text"))
+      let origin = try request.optionalString("origin")
+      let basis = try request.optionalInt("basis").map { StorageVersion($0) }
+      if origin == nil && basis == nil {
+        self = .edit(DocumentEdit(span.storage, range: span.range, in: unit, with: text))
+      } else {
+        try utf16Only("an edit with an origin or a basis")
+        self = .edit(
+          DocumentEdit(span.storage, range: span.range, with: text, origin: origin, basis: basis))
+      }
+    case "select":
+      if let spans = try request.optionalArray("ranges", Self.span) {
+        self = .select(.ranges(spans), unit: unit)
+      } else {
+        let from = try request.object("from").place()
+        self = .select(.span(from: from, to: try request.object("to").place()), unit: unit)
+      }
+    case "visible":
+      self = .visible(try request.array("ranges", Self.span), unit: unit)
+    case "exclude": self = .exclude(try request.span(), unit: unit)
+    case "contexts":
+      try utf16Only("a context's offsets")
+      self = .contexts(
+        try Self.named(try request.string("scope"), "scope"),
+        surroundingParagraphs: try request.optionalInt("surroundingParagraphs") ?? 0)
+    case "replace":
+      try utf16Only("a context's offsets")
+      let policy = try request.optionalString("policy").map {
+        (name) throws(REPLError) -> ReplacementPolicy in try Self.named(name, "policy")
+      }
+      self = .replace(
+        context: try request.context(), range: try request.range(),
+        text: try request.string("text"),
+        basis: try request.optionalInt("basis").map { ContextVersion($0) },
+        policy: policy ?? .refuse)
+    case "toolSelect":
+      try utf16Only("a context's offsets")
+      self = .toolSelect(
+        context: try request.context(), ranges: try request.array("ranges", Self.range))
+    case "state": self = .state(try Self.named(try request.string("state"), "state"))
+    case "undo": self = .undo
+    case "redo": self = .redo
+    case "revert": self = .revert
+    case "end": self = .end
+    case "map":
+      try utf16Only("offsets of an older version")
+      self = .map(
+        try request.storage(), offset: try request.int("offset"),
+        from: StorageVersion(try request.int("from")),
+        bias: try Self.bias(assoc: try request.optionalInt("assoc")))
+    case "locate":
+      try utf16Only("document offsets")
+      self = .locate(offset: try request.int("offset"))
+    case "paragraph":
+      self = .paragraph(try request.storage(), offset: try request.int("offset"), unit: unit)
+    case "graphemes":
+      self = .graphemes(try request.storage(), range: try request.range("range"), unit: unit)
+    case "replay": self = .replay(path: try request.string("path"), storage: try request.storage())
+    case "quit": self = .quit
+    default: throw .badRequest("unknown cmd '\(cmd)'")
+    }
+  }
+
+  private static func span(_ fields: _Fields) throws(REPLError) -> StorageSpan {
+    try fields.span()
+  }
+
+  private static func range(_ fields: _Fields) throws(REPLError) -> Range<Int> {
+    try fields.range()
+  }
+}
+
+/// The fields of a request, or of an object inside one, read with errors
+/// that name the field.
+private struct _Fields {
+  let json: JSON
+  /// Where the object is in the request (`ranges[0].`), before its keys.
+  let path: String
+
+  init(_ json: JSON, path: String = "") throws(REPLError) {
+    guard case .object = json else {
+      throw .badRequest(
+        path.isEmpty ? "a request must be a JSON object" : "'\(path.dropLast())' must be an object")
+    }
+    self.json = json
+    self.path = path
+  }
+
+  /// The value of `key` read by `read`, or nil if it is absent or null.
+  func optional<Value>(
+    _ key: String, _ kind: String, _ read: (JSON) -> Value?
+  ) throws(REPLError) -> Value? {
+    guard let value = json[key], value != .null else { return nil }
+    guard let typed = read(value) else { throw .badRequest("'\(path)\(key)' must be \(kind)") }
+    return typed
+  }
+
+  func required<Value>(
+    _ key: String, _ kind: String, _ read: (JSON) -> Value?
+  ) throws(REPLError) -> Value {
+    guard let value = try optional(key, kind, read) else {
+      throw .badRequest("missing field '\(path)\(key)'")
+    }
+    return value
+  }
+
+  func optionalString(_ key: String) throws(REPLError) -> String? {
+    try optional(key, "a string") { if case .string(let s) = $0 { s } else { nil } }
+  }
+
+  func string(_ key: String) throws(REPLError) -> String {
+    try required(key, "a string") { if case .string(let s) = $0 { s } else { nil } }
+  }
+
+  /// An integer; `1.0` and `1e3` are integers too, `1.5` and `1e300` are
+  /// not.
+  static func integer(_ value: JSON) -> Int? {
+    switch value {
+    case .int(let n): n
+    case .double(let d): Int(exactly: d)
+    default: nil
+    }
+  }
+
+  func optionalInt(_ key: String) throws(REPLError) -> Int? {
+    try optional(key, "an integer that fits in 64 bits", Self.integer)
+  }
+
+  func int(_ key: String) throws(REPLError) -> Int {
+    try required(key, "an integer that fits in 64 bits", Self.integer)
+  }
+
+  /// The object at `key`.
+  func object(_ key: String) throws(REPLError) -> _Fields {
+    let value = try required(key, "an object") { if case .object = $0 { $0 } else { nil } }
+    return try _Fields(value, path: "\(path)\(key).")
+  }
+
+  /// The array at `key`, each item an object read by `read`; nil if there
+  /// is none.
+  func optionalArray<Item>(
+    _ key: String, _ read: (_Fields) throws(REPLError) -> Item
+  ) throws(REPLError) -> [Item]? {
+    let items = try optional(key, "an array") { if case .array(let a) = $0 { a } else { nil } }
+    return try items?.enumerated().map { (i, item) throws(REPLError) in
+      try read(try _Fields(item, path: "\(path)\(key)[\(i)]."))
+    }
+  }
+
+  func array<Item>(
+    _ key: String, _ read: (_Fields) throws(REPLError) -> Item
+  ) throws(REPLError) -> [Item] {
+    guard let items = try optionalArray(key, read) else {
+      throw .badRequest("missing field '\(path)\(key)'")
+    }
+    return items
+  }
+
+  func storage() throws(REPLError) -> StorageID { StorageID(try string("storage")) }
+
+  /// `offset` and `length` as a range.
+  func range() throws(REPLError) -> Range<Int> {
+    try Command.range(offset: try int("offset"), length: try int("length"))
+  }
+
+  /// The range in the object at `key`, if there is one.
+  func range(_ key: String) throws(REPLError) -> Range<Int>? {
+    guard json[key] != nil, json[key] != .null else { return nil }
+    return try object(key).range()
+  }
+
+  /// `storage`, `offset` and `length`.
+  func span() throws(REPLError) -> StorageSpan { StorageSpan(try storage(), try range()) }
+
+  /// `storage` and `offset`.
+  func place() throws(REPLError) -> StoragePlace { StoragePlace(try storage(), try int("offset")) }
+
+  /// `context`, a context id.
+  func context() throws(REPLError) -> UUID {
+    let text = try string("context")
+    guard let id = UUID(uuidString: text) else {
+      throw REPLError("unknownContext", "no context of the current session has the id '\(text)'")
+    }
+    return id
+  }
+
+  /// `unit`: `utf16` (the default), `scalar` or `utf8`.
+  func unit() throws(REPLError) -> TextUnit {
+    switch try optionalString("unit") {
+    case nil, "utf16": return .utf16
+    case "scalar", "scalars": return .unicodeScalars
+    case "utf8": return .utf8
+    case let other?: throw .badRequest("unknown unit '\(other)' (utf16, scalar or utf8)")
+    }
+  }
+}

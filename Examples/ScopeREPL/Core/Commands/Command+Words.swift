@@ -1,0 +1,305 @@
+import DocumentEngine
+import Foundation
+import TextRope
+
+extension Command {
+  /// Human mode's commands, for `help` and for usage errors: the words, what
+  /// they do, an example.
+  static let humanForms: [(usage: String, summary: String, example: String)] = [
+    ("help", "list the commands", "help"),
+    ("storages", "list the storages in document order (also: ls)", "storages"),
+    ("show NAME [OFFSET LENGTH]", "print a storage's text, or part of it", "show body 0 20"),
+    ("add NAME TEXT", "add a storage holding TEXT (\\n, \\t, \\u{…} escapes)", "add note Hi\\n"),
+    ("load FILE [NAME]", "add a UTF-8 file as a storage", "load notes.txt"),
+    ("remove NAME", "remove a storage", "remove note"),
+    (
+      "edit NAME OFFSET LENGTH [TEXT]", "replace LENGTH units at OFFSET, as the person",
+      "edit body 0 2 Yo"
+    ),
+    (
+      "peer ORIGIN BASIS NAME OFFSET LENGTH [TEXT]",
+      "an edit made by a peer on version BASIS", "peer alice 0 body 0 0 Hello "
+    ),
+    ("select NAME OFFSET LENGTH [, NAME OFFSET LENGTH …]", "set the selection", "select body 45 3"),
+    ("select NAME OFFSET to NAME OFFSET", "select across storages", "select title 2 to body 6"),
+    ("caret NAME OFFSET", "put the caret somewhere", "caret body 10"),
+    ("visible NAME OFFSET LENGTH [, …]", "set the visible ranges", "visible body 70 10"),
+    ("exclude NAME OFFSET LENGTH", "exclude a range from Writing Tools", "exclude body 0 4"),
+    (
+      "contexts [selection|full|visible] [N]",
+      "start a session: the contexts of a scope (N more paragraphs around)", "contexts full"
+    ),
+    (
+      "replace CONTEXT OFFSET LENGTH [basis=V] [merge] [TEXT]",
+      "the tool replaces part of a context (CONTEXT: its number)", "replace 1 45 3 the"
+    ),
+    ("toolselect CONTEXT OFFSET LENGTH", "the tool selects part of a context", "toolselect 1 0 5"),
+    (
+      "state STATE", "inactive, noninteractive, interactiveResting or interactiveStreaming",
+      "state interactiveResting"
+    ),
+    ("undo / redo", "undo or redo the session's last group of replacements", "undo"),
+    ("revert", "put back the text of every intact replacement of the session", "revert"),
+    ("end", "end the session", "end"),
+    ("map NAME OFFSET FROM [-1|1]", "where OFFSET of version FROM is now", "map body 5 0"),
+    ("locate OFFSET", "which storage a document offset falls in", "locate 30"),
+    ("paragraph NAME OFFSET", "the paragraph holding an offset", "paragraph body 70"),
+    ("graphemes NAME [OFFSET LENGTH]", "grapheme cluster boundaries", "graphemes body 180 20"),
+    ("replay FILE [NAME]", "replay an editing trace (.json or .json.gz)", "replay trace.json.gz"),
+    ("json REQUEST", "send one protocol request as JSON", "json {\"cmd\":\"storages\"}"),
+    ("quit", "leave (also: exit, or end of input)", "quit"),
+  ]
+
+  /// The command a line of human mode asks for. Offsets and lengths count
+  /// UTF-16 units; a text runs from one space after the last number to the
+  /// end of the line, with `\n`, `\r`, `\t`, `\\` and `\u{…}` escapes.
+  ///
+  /// - Parameter contexts: the current session's contexts in order, which
+  ///   a command names by number from 1 or by the start of their id.
+  /// - Throws: `badRequest` for an unknown command or words that do not fit
+  ///   its usage, `unknownContext` for a context number or id that names
+  ///   none, as ``init(jsonLine:)`` for `json REQUEST`.
+  public init(words line: String, contexts: [UUID]) throws(REPLError) {
+    var words = _Words(rest: line[...])
+    guard let name = words.next() else { throw .badRequest("no command; 'help' lists them") }
+    let usage = REPLError.badRequest(
+      "usage: "
+        + Self.humanForms.map(\.usage).filter { $0.hasPrefix(name + " ") || $0 == name }
+        .joined(separator: " or "))
+    switch name {
+    case "storages", "ls": self = .storages(unit: .utf16)
+    case "show":
+      let id = try words.storage(usage)
+      self = .text(id, range: try words.optionalRange(usage), unit: .utf16)
+    case "add":
+      self = .add(try words.storage(usage), .text(words.text), after: nil, unit: .utf16)
+    case "load":
+      let path = try words.word(usage)
+      let id = words.next() ?? URL(fileURLWithPath: path).lastPathComponent
+      try words.end(usage)
+      self = .add(StorageID(id), .file(path: path), after: nil, unit: .utf16)
+    case "remove":
+      self = .remove(try words.storage(usage))
+      try words.end(usage)
+    case "edit":
+      let span = try words.span(usage)
+      self = .edit(DocumentEdit(span.storage, range: span.range, in: .utf16, with: words.text))
+    case "peer":
+      let origin = try words.word(usage)
+      let basis = StorageVersion(try words.number("BASIS", usage))
+      let span = try words.span(usage)
+      self = .edit(
+        DocumentEdit(
+          span.storage, range: span.range, with: words.text, origin: origin, basis: basis))
+    case "select":
+      var across = words
+      if let from = try? across.place(usage), across.next() == "to",
+        let to = try? across.place(usage), across.next() == nil
+      {
+        self = .select(.span(from: from, to: to), unit: .utf16)
+      } else {
+        self = .select(.ranges(try words.spans()), unit: .utf16)
+      }
+    case "caret":
+      let place = try words.place(usage)
+      try words.end(usage)
+      let caret = StorageSpan(place.storage, place.offset..<place.offset)
+      self = .select(.ranges([caret]), unit: .utf16)
+    case "visible": self = .visible(try words.spans(), unit: .utf16)
+    case "exclude":
+      self = .exclude(try words.span(usage), unit: .utf16)
+      try words.end(usage)
+    case "contexts":
+      let scopes = [
+        "selection": "userSelection", "sel": "userSelection", "full": "fullDocument",
+        "visible": "visibleArea",
+      ]
+      let scope = words.next().map { scopes[$0] ?? $0 }
+      let extra = try words.next().map { (n) throws(REPLError) in try _Words.number(n, "N") }
+      try words.end(usage)
+      self = .contexts(
+        try Self.named(scope ?? "userSelection", "scope"), surroundingParagraphs: extra ?? 0)
+    case "replace":
+      let context = try Self.context(try words.word(usage), in: contexts)
+      let range = try words.range(usage)
+      var basis: ContextVersion? = nil
+      var policy = ReplacementPolicy.refuse
+      while true {
+        var option = words
+        guard let word = option.next() else { break }
+        if word.hasPrefix("basis=") {
+          basis = ContextVersion(try _Words.number(String(word.dropFirst(6)), "V"))
+        } else if word == "merge" {
+          policy = .merge
+        } else {
+          break
+        }
+        words = option
+      }
+      self = .replace(
+        context: context, range: range, text: words.text, basis: basis, policy: policy)
+    case "toolselect", "toolSelect":
+      let context = try Self.context(try words.word(usage), in: contexts)
+      self = .toolSelect(context: context, ranges: [try words.range(usage)])
+      try words.end(usage)
+    case "state": self = .state(try Self.named(try words.word(usage), "state"))
+    case "undo": self = .undo
+    case "redo": self = .redo
+    case "revert": self = .revert
+    case "end": self = .end
+    case "quit", "exit": self = .quit
+    case "map":
+      let place = try words.place(usage)
+      let from = StorageVersion(try words.number("FROM", usage))
+      let assoc = try words.next().map { (n) throws(REPLError) in try _Words.number(n, "assoc") }
+      try words.end(usage)
+      self = .map(
+        place.storage, offset: place.offset, from: from, bias: try Self.bias(assoc: assoc))
+    case "locate":
+      self = .locate(offset: try words.number("OFFSET", usage))
+      try words.end(usage)
+    case "paragraph":
+      let place = try words.place(usage)
+      try words.end(usage)
+      self = .paragraph(place.storage, offset: place.offset, unit: .utf16)
+    case "graphemes":
+      let id = try words.storage(usage)
+      self = .graphemes(id, range: try words.optionalRange(usage), unit: .utf16)
+    case "replay":
+      let path = try words.word(usage)
+      let id = words.next() ?? "replay"
+      try words.end(usage)
+      self = .replay(path: path, storage: StorageID(id))
+    case "json": self = try Command(jsonLine: Array(words.rest.utf8))
+    default: throw .badRequest("unknown command '\(name)'; 'help' lists the commands")
+    }
+  }
+
+  /// The context that `word` names: its number in `contexts` (from 1), or
+  /// the start of its id.
+  static func context(_ word: String, in contexts: [UUID]) throws(REPLError) -> UUID {
+    if let n = Int(word) {
+      guard n >= 1 && n <= contexts.count else {
+        throw REPLError(
+          "unknownContext", "no context \(n); 'contexts' lists them (\(contexts.count) now)")
+      }
+      return contexts[n - 1]
+    }
+    let matches = contexts.filter { $0.uuidString.hasPrefix(word.uppercased()) }
+    guard matches.count == 1 else { throw REPLError("unknownContext", "no context '\(word)'") }
+    return matches[0]
+  }
+}
+
+/// The words of a line of human mode, read one at a time.
+private struct _Words {
+  /// What is left of the line.
+  var rest: Substring
+
+  /// The next word (up to a space), or nil at the end of the line.
+  mutating func next() -> String? {
+    rest = rest.drop { $0 == " " }
+    guard !rest.isEmpty else { return nil }
+    let word = rest.prefix { $0 != " " }
+    rest = rest.dropFirst(word.count)
+    return String(word)
+  }
+
+  /// The rest of the line after one space, unescaped.
+  var text: String { Self.unescape(rest.first == " " ? rest.dropFirst() : rest) }
+
+  /// Throws `usage` unless the line has no more words.
+  mutating func end(_ usage: REPLError) throws(REPLError) {
+    guard next() == nil else { throw usage }
+  }
+
+  mutating func word(_ usage: REPLError) throws(REPLError) -> String {
+    guard let word = next() else { throw usage }
+    return word
+  }
+
+  static func number(_ word: String, _ name: String) throws(REPLError) -> Int {
+    guard let n = Int(word) else { throw .badRequest("\(name) must be a number, not '\(word)'") }
+    return n
+  }
+
+  mutating func number(_ name: String, _ usage: REPLError) throws(REPLError) -> Int {
+    try Self.number(try word(usage), name)
+  }
+
+  mutating func storage(_ usage: REPLError) throws(REPLError) -> StorageID {
+    StorageID(try word(usage))
+  }
+
+  /// `OFFSET LENGTH`.
+  mutating func range(_ usage: REPLError) throws(REPLError) -> Range<Int> {
+    let offset = try number("OFFSET", usage)
+    return try Command.range(offset: offset, length: try number("LENGTH", usage))
+  }
+
+  /// `[OFFSET LENGTH]`, the last words of the line.
+  mutating func optionalRange(_ usage: REPLError) throws(REPLError) -> Range<Int>? {
+    if rest.allSatisfy({ $0 == " " }) { return nil }
+    let range = try range(usage)
+    try end(usage)
+    return range
+  }
+
+  /// `NAME OFFSET`.
+  mutating func place(_ usage: REPLError) throws(REPLError) -> StoragePlace {
+    let id = try storage(usage)
+    return StoragePlace(id, try number("OFFSET", usage))
+  }
+
+  /// `NAME OFFSET LENGTH`.
+  mutating func span(_ usage: REPLError) throws(REPLError) -> StorageSpan {
+    let id = try storage(usage)
+    return StorageSpan(id, try range(usage))
+  }
+
+  /// `NAME OFFSET LENGTH [, NAME OFFSET LENGTH …]`, the rest of the line.
+  mutating func spans() throws(REPLError) -> [StorageSpan] {
+    let usage = REPLError.badRequest("a range is NAME OFFSET LENGTH")
+    let spans = try rest.split(separator: ",").map { (part) throws(REPLError) in
+      var words = _Words(rest: part)
+      let span = try words.span(usage)
+      try words.end(usage)
+      return span
+    }
+    rest = ""
+    return spans
+  }
+
+  /// Unescapes `\n`, `\r`, `\t`, `\\` and `\u{HEX}` in a typed text.
+  static func unescape(_ text: Substring) -> String {
+    var out = ""
+    var scalars = text.unicodeScalars[...]
+    while let c = scalars.popFirst() {
+      guard c == "\\", let next = scalars.popFirst() else {
+        out.unicodeScalars.append(c)
+        continue
+      }
+      switch next {
+      case "n": out += "\n"
+      case "r": out += "\r"
+      case "t": out += "\t"
+      case "\\": out += "\\"
+      case "u":
+        if scalars.first == "{", let close = scalars.firstIndex(of: "}"),
+          let value = UInt32(
+            String(scalars[scalars.index(after: scalars.startIndex)..<close]), radix: 16),
+          let scalar = Unicode.Scalar(value)
+        {
+          out.unicodeScalars.append(scalar)
+          scalars = scalars[scalars.index(after: close)...]
+        } else {
+          out += "\\u"
+        }
+      default:
+        out += "\\"
+        out.unicodeScalars.append(next)
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,153 @@
+import DocumentEngine
+import Foundation
+import SummaryTrees
+import TextRope
+
+/// One request to the REPL, typed: what a line of the JSON protocol
+/// (``init(jsonLine:)``) or of human mode (``init(words:contexts:)``) asks
+/// for, before ``REPLEngine/run(_:)`` runs it. There is one case per `cmd`
+/// of the protocol.
+///
+/// Offsets in a storage are in the command's `unit` (UTF-16 unless the
+/// request says otherwise) and are checked against the text only when the
+/// command runs. Offsets in a context are UTF-16, relative to the context's
+/// text, as Writing Tools counts them.
+public enum Command: Hashable, Sendable {
+  /// `add`: a storage holding a text or a UTF-8 file's text, at the end or
+  /// right after `after`; the reply gives its length in `unit`.
+  case add(StorageID, Source, after: StorageID?, unit: TextUnit)
+  /// `remove`: removes a storage.
+  case remove(StorageID)
+  /// `storages`: every storage in document order, with lengths in `unit`.
+  case storages(unit: TextUnit)
+  /// `text`: a storage's text, or its part `range` (in `unit`).
+  case text(StorageID, range: Range<Int>?, unit: TextUnit)
+  /// `edit`: the person's edit with its range in any unit, or an edit made
+  /// elsewhere (with an origin or a basis) in UTF-16.
+  case edit(DocumentEdit)
+  /// `select`: sets the selection.
+  case select(Selection, unit: TextUnit)
+  /// `visible`: sets the visible range of each storage that shows one.
+  case visible([StorageSpan], unit: TextUnit)
+  /// `exclude`: excludes a range of a storage from Writing Tools.
+  case exclude(StorageSpan, unit: TextUnit)
+  /// `contexts`: starts a session with the contexts of `scope`, ending any
+  /// earlier one.
+  case contexts(ContextScope, surroundingParagraphs: Int)
+  /// `replace`: the tool replaces `range` of a context's text, as of
+  /// context version `basis` (the current one if `nil`).
+  case replace(
+    context: UUID, range: Range<Int>, text: String, basis: ContextVersion?,
+    policy: ReplacementPolicy)
+  /// `toolSelect`: the tool selects ranges of a context's text.
+  case toolSelect(context: UUID, ranges: [Range<Int>])
+  /// `state`: moves the session to a Writing Tools state.
+  case state(WritingToolsState)
+  /// `undo`: undoes the session's last group of replacements.
+  case undo
+  /// `redo`: redoes the last undone group.
+  case redo
+  /// `revert`: puts back the text of every intact replacement of the
+  /// session.
+  case revert
+  /// `end`: ends the session.
+  case end
+  /// `map`: where `offset` (UTF-16) of storage version `from` is now.
+  case map(StorageID, offset: Int, from: StorageVersion, bias: Bias)
+  /// `locate`: the storage and local offset (UTF-16) at a document offset.
+  case locate(offset: Int)
+  /// `paragraph`: the paragraph holding `offset` (in `unit`).
+  case paragraph(StorageID, offset: Int, unit: TextUnit)
+  /// `graphemes`: the grapheme cluster boundaries of a storage, or of its
+  /// part `range` (in `unit`).
+  case graphemes(StorageID, range: Range<Int>?, unit: TextUnit)
+  /// `replay`: replays an editing trace (positions in scalars) into a new
+  /// storage.
+  case replay(path: String, storage: StorageID)
+  /// `quit`: stops the REPL.
+  case quit
+
+  /// Where the text of an added storage comes from.
+  public enum Source: Hashable, Sendable {
+    /// The text itself.
+    case text(String)
+    /// A UTF-8 file, read within the REPL's limits.
+    case file(path: String)
+  }
+
+  /// A selection as a request gives it.
+  public enum Selection: Hashable, Sendable {
+    /// Ranges, each inside one storage.
+    case ranges([StorageSpan])
+    /// One range from a place in a storage to a place in the same or a
+    /// later one.
+    case span(from: StoragePlace, to: StoragePlace)
+  }
+
+  /// The range `offset..<offset + length`, for a request that gives an
+  /// offset and a length.
+  ///
+  /// - Throws: `outOfRange` if the length is negative or the end is past
+  ///   `Int.max` (so the range can be made); whether it is inside a text is
+  ///   for the document to say.
+  static func range(offset: Int, length: Int) throws(REPLError) -> Range<Int> {
+    guard length >= 0, offset <= Int.max - length else {
+      throw REPLError("outOfRange", "offset \(offset) and length \(length) make no range")
+    }
+    return offset..<(offset + length)
+  }
+
+  /// The protocol's `assoc` as a bias: −1 is `.left`, 1 (the default)
+  /// `.right`.
+  ///
+  /// - Throws: `badRequest` for any other number.
+  static func bias(assoc: Int?) throws(REPLError) -> Bias {
+    switch assoc {
+    case -1: return .left
+    case nil, 1: return .right
+    default: throw .badRequest("'assoc' must be -1 or 1")
+    }
+  }
+
+  /// The value of an enumeration that `name` names, such as a scope or a
+  /// state.
+  ///
+  /// - Throws: `badRequest`, listing the names there are.
+  static func named<Value: CaseIterable & RawRepresentable<String>>(
+    _ name: String, _ what: String
+  ) throws(REPLError) -> Value {
+    guard let value = Value(rawValue: name) else {
+      let names = Value.allCases.map(\.rawValue).joined(separator: ", ")
+      throw .badRequest("unknown \(what) '\(name)' (\(names))")
+    }
+    return value
+  }
+}
+
+/// A range of a storage, in the unit of the command that names it.
+public struct StorageSpan: Hashable, Sendable {
+  /// The storage.
+  public var storage: StorageID
+  /// The range, not yet checked against the storage's text.
+  public var range: Range<Int>
+
+  /// A range of `storage`.
+  public init(_ storage: StorageID, _ range: Range<Int>) {
+    self.storage = storage
+    self.range = range
+  }
+}
+
+/// A place in a storage, in the unit of the command that names it.
+public struct StoragePlace: Hashable, Sendable {
+  /// The storage.
+  public var storage: StorageID
+  /// The offset, not yet checked against the storage's text.
+  public var offset: Int
+
+  /// A place in `storage`.
+  public init(_ storage: StorageID, _ offset: Int) {
+    self.storage = storage
+    self.offset = offset
+  }
+}

@@ -1,0 +1,38 @@
+/// The REPL's face for people: a line of words in, text out, through the
+/// same ``Command`` and ``Reply`` as the JSON protocol.
+public struct HumanMode {
+  /// The engine the commands run on.
+  public let engine: REPLEngine
+
+  /// Human mode over `engine`.
+  public init(engine: REPLEngine) {
+    self.engine = engine
+  }
+
+  /// Every command with its usage, what it does and an example.
+  public static var help: String {
+    var lines = ["Commands (offsets and lengths count UTF-16 units):"]
+    for form in Command.humanForms {
+      lines.append("  \(form.usage)")
+      lines.append("      \(form.summary); e.g. \(form.example)")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// Runs one line; returns what to print (nothing for an empty line), and
+  /// whether to quit.
+  public func run(_ line: String) -> (output: String, quit: Bool) {
+    switch line.split(separator: " ").first {
+    case nil: return ("", false)
+    case "help", "?": return (Self.help, false)
+    default: break
+    }
+    do throws(REPLError) {
+      let reply = try engine.run(try Command(words: line, contexts: engine.contextIDs))
+      if case .quit = reply { return (reply.text(numbering: []), true) }
+      return (reply.text(numbering: engine.contextIDs), false)
+    } catch {
+      return (error.text, false)
+    }
+  }
+}

@@ -1,0 +1,210 @@
+import DocumentEngine
+import EditingTraces
+import Foundation
+import TextBoundaries
+import TextRope
+
+/// The REPL's engine: runs a ``Command`` on its document and returns a
+/// ``Reply``; both faces of the REPL (``handleLine(_:)-([UInt8])`` for the
+/// JSON protocol, ``HumanMode`` for people) go through ``run(_:)``.
+public final class REPLEngine {
+  /// The document the commands act on; it keeps every storage's whole
+  /// history, so that `map` and `basis` may name any version.
+  public let document = Document(keepsAllHistory: true)
+  /// How big the files that `add`, `--load` and `replay` read may be.
+  public var limits: REPLLimits
+  /// Where `load` progress goes (stderr on a terminal), if anywhere.
+  public var progress: ((String) -> Void)? = nil
+
+  /// An engine on an empty document.
+  public init(limits: REPLLimits = REPLLimits()) {
+    self.limits = limits
+  }
+
+  /// The current session's contexts in order: what human mode numbers from
+  /// 1.
+  public var contextIDs: [UUID] { document.session?.contexts.map(\.id) ?? [] }
+
+  /// Runs `command` on the document.
+  ///
+  /// - Returns: what it did.
+  /// - Throws: ``REPLError`` with the protocol's code; nothing changed.
+  public func run(_ command: Command) throws(REPLError) -> Reply {
+    do {
+      return try execute(command)
+    } catch {
+      throw REPLError(error)
+    }
+  }
+
+  private func execute(_ command: Command) throws -> Reply {
+    switch command {
+    case .add(let id, let source, let after, let unit):
+      let text: Rope
+      switch source {
+      case .text(let string): text = Rope(string)
+      case .file(let path):
+        text = try Loading.load(path, maxBytes: limits.maxFileBytes, progress: progress)
+      }
+      try document.add(id, text: text, after: after)
+      return .added(StorageInfo(try document.content.storage(id), unit: unit))
+    case .remove(let id):
+      try document.remove(id)
+      return .ok
+    case .storages(let unit):
+      let content = document.content
+      return .storages(
+        content.order.compactMap { id in
+          (try? content.storage(id)).map { StorageInfo($0, unit: unit) }
+        })
+    case .text(let id, let range, let unit):
+      let storage = try document.content.storage(id)
+      let part = try range.map { (range) throws(DocumentError) in
+        try onText(id) { (text) throws(RopeError) in try text.slice(range, in: unit) }
+      }
+      return .text(String(part ?? storage.text), version: storage.version)
+    case .edit(let edit):
+      let result =
+        edit.unit == .utf16
+        ? try document.edit(
+          edit.storage, range: edit.range, with: edit.text, origin: edit.origin, basis: edit.basis)
+        : try document.edit(edit.storage, range: edit.range, in: edit.unit, with: edit.text)
+      // Where the text landed, in the edit's unit.
+      let range = try onText(edit.storage) { (text) throws(RopeError) in
+        try text.convert(result.range, from: .utf16, to: edit.unit)
+      }
+      return .edited(edit.storage, version: result.version, range: range, events: result.events)
+    case .select(.ranges(let spans), let unit):
+      try document.select(
+        try spans.map { (span) throws(DocumentError) in
+          SelectionRange(span.storage, try utf16(span.range, in: unit, of: span.storage))
+        })
+      return .ok
+    case .select(.span(let from, let to), let unit):
+      let start = try utf16(from.offset..<from.offset, in: unit, of: from.storage).lowerBound
+      let end = try utf16(to.offset..<to.offset, in: unit, of: to.storage).lowerBound
+      try document.select([
+        SelectionRange(from: TextPosition(from.storage, start), to: TextPosition(to.storage, end))
+      ])
+      return .ok
+    case .visible(let spans, let unit):
+      var visible: [StorageID: Range<Int>] = [:]
+      for span in spans {
+        visible[span.storage] = try utf16(span.range, in: unit, of: span.storage)
+      }
+      try document.setVisible(visible)
+      return .ok
+    case .exclude(let span, let unit):
+      let range = try utf16(span.range, in: unit, of: span.storage)
+      try document.setExcluded(true, span.storage, range: range)
+      return .ok
+    case .contexts(let scope, let surroundingParagraphs):
+      if surroundingParagraphs > 0 && scope != .userSelection {
+        throw REPLError.badRequest("'surroundingParagraphs' is for the userSelection scope")
+      }
+      return .contexts(
+        try document.startSession(scope: scope, surroundingParagraphs: surroundingParagraphs)
+          .contexts)
+    case .replace(let context, let range, let text, let basis, let policy):
+      return .replaced(
+        try document.replace(
+          context: context, range: range, with: text, basis: basis, policy: policy))
+    case .toolSelect(let context, let ranges):
+      return .toolSelected(try document.toolSelect(context: context, ranges: ranges))
+    case .state(let state):
+      try document.setState(state)
+      return .state(state)
+    case .undo: return .undone(try document.undo())
+    case .redo: return .redone(try document.redo())
+    case .revert: return .reverted(try document.revert())
+    case .end:
+      guard document.session != nil else { throw DocumentError.noSession }
+      document.endSession()
+      return .ended
+    case .map(let id, let offset, let version, let bias):
+      return .mapped(
+        offset: offset, from: version, to: try document.map(id, offset, from: version, bias: bias))
+    case .locate(let offset):
+      return .located(offset: offset, at: try document.content.locate(offset))
+    case .paragraph(let id, let offset, let unit):
+      let paragraph = try onText(id) { (text) throws(RopeError) in
+        try text.paragraph(containing: offset, in: unit)
+      }
+      return .paragraph(paragraph.range, contentsEnd: paragraph.contentsEnd)
+    case .graphemes(let id, let range, let unit):
+      let text = try document.content.storage(id).text
+      let part = try range.map { (range) throws(DocumentError) in
+        try utf16(range, in: unit, of: id)
+      }
+      let whole = part ?? 0..<text.utf16Count
+      var boundaries = try text.graphemeClusters.boundaries(in: whole)
+      // The range's own ends are always listed.
+      if boundaries.first != whole.lowerBound { boundaries.insert(whole.lowerBound, at: 0) }
+      if boundaries.last != whole.upperBound { boundaries.append(whole.upperBound) }
+      return .graphemes(
+        try boundaries.map { (boundary) throws(RopeError) in
+          try text.convert(boundary, from: .utf16, to: unit)
+        })
+    case .replay(let path, let id): return try replay(path, into: id)
+    case .quit: return .quit
+    }
+  }
+
+  /// `body` on storage `id`'s text; an offset the rope refuses is the
+  /// document's `invalidRange` of that storage.
+  private func onText<Result>(
+    _ id: StorageID, _ body: (Rope) throws(RopeError) -> Result
+  ) throws(DocumentError) -> Result {
+    let text = try document.content.storage(id).text
+    do {
+      return try body(text)
+    } catch {
+      throw .invalidRange(id, error)
+    }
+  }
+
+  /// `range` (in `unit`) of storage `id`'s text as UTF-16, both bounds
+  /// checked: in bounds, not inside a scalar or a surrogate pair.
+  private func utf16(
+    _ range: Range<Int>, in unit: TextUnit, of id: StorageID
+  ) throws(DocumentError) -> Range<Int> {
+    try onText(id) { (text) throws(RopeError) in try text.convert(range, from: unit, to: .utf16) }
+  }
+
+  /// Replays the trace at `path` into a new storage `id`, one
+  /// ``Document/edit(_:range:in:with:)`` per patch; if a patch does not
+  /// apply, the storage goes again.
+  private func replay(_ path: String, into id: StorageID) throws -> Reply {
+    let trace: EditingTrace
+    do {
+      trace = try EditingTrace(contentsOf: path, limits: limits.trace)
+    } catch {
+      throw REPLError(error, path: path)
+    }
+    try document.add(id, text: Rope(trace.startContent))
+    let clock = ContinuousClock()
+    let start = clock.now
+    for (n, patch) in trace.patches.enumerated() {
+      do throws(DocumentError) {
+        // Trace positions count scalars, and a trace's patches end before
+        // Int.max: the document converts them.
+        try document.edit(
+          id, range: patch.position..<(patch.position + patch.deleteCount), in: .unicodeScalars,
+          with: patch.insert)
+      } catch {
+        // A refused request changes nothing: the half-replayed storage goes.
+        try? document.remove(id)
+        throw REPLError(
+          REPLError.code(of: error),
+          "edit \(n) of the trace (delete \(patch.deleteCount) at \(patch.position)) does not "
+            + "apply: \(error)")
+      }
+    }
+    let elapsed = (clock.now - start).components
+    let final = String(try document.content.storage(id).text)
+    return .replayed(
+      id, edits: trace.patches.count,
+      seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18,
+      matches: final == trace.endContent)
+  }
+}

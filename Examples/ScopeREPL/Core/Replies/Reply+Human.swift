@@ -1,0 +1,164 @@
+import DocumentEngine
+import Foundation
+import TextRope
+
+extension Reply {
+  /// The reply as text for a person: a line or a few, separators and
+  /// controls shown as symbols, contexts with their parts marked.
+  ///
+  /// - Parameter contexts: the current session's contexts in order, so
+  ///   that events name a context by its number (as `replace 1 …` does).
+  public func text(numbering contexts: [UUID]) -> String {
+    func name(_ context: UUID) -> String {
+      contexts.firstIndex(of: context).map { "[\($0 + 1)]" } ?? "[\(context.uuidString.prefix(8))]"
+    }
+    func lines(_ first: String, _ events: [DocumentEvent]) -> String {
+      ([first] + events.map { "  event: " + Self.text($0, name($0.context)) })
+        .joined(separator: "\n")
+    }
+    switch self {
+    case .ok: return "ok"
+    case .added(let storage):
+      return "added \(storage.id): \(storage.length) units, version \(storage.version)"
+    case .storages(let storages):
+      if storages.isEmpty { return "no storages" }
+      return storages.map(Self.line).joined(separator: "\n")
+    case .text(let text, let version): return "\(text)\n(version \(version))"
+    case .edited(let id, let version, let range, let events):
+      return lines(
+        "\(id) is now at version \(version); the new text is at \(Self.text(range))", events)
+    case .contexts(let contexts): return Self.text(contexts)
+    case .replaced(let result):
+      return lines(
+        "replaced: \(result.storage) \(Self.text(result.storageRange)), "
+          + "context version \(result.contextVersion)", result.events)
+    case .toolSelected(let selection):
+      return "selected "
+        + selection.map { "\($0.start.storage) \($0.start.offset)..<\($0.end.offset)" }
+        .joined(separator: ", ")
+    case .state(let state): return "state: \(state.rawValue)"
+    case .undone(let events):
+      return events.isEmpty ? "nothing to undo" : lines("undo done", events)
+    case .redone(let events):
+      return events.isEmpty ? "nothing to redo" : lines("redo done", events)
+    case .reverted(let result):
+      return lines("reverted \(result.reverted) replacement(s)", result.events)
+    case .ended: return "session ended"
+    case .mapped(let offset, let from, let mapped):
+      return
+        "offset \(offset) of version \(from) is now \(mapped.offset) "
+        + "(the character on its side deleted: \(mapped.deleted ? "yes" : "no"))"
+    case .located(let offset, let position):
+      return "document offset \(offset) is \(position.storage) offset \(position.offset)"
+    case .paragraph(let range, let contentsEnd):
+      return "paragraph \(Self.text(range)), contents end at \(contentsEnd)"
+    case .graphemes(let boundaries):
+      return "boundaries: " + boundaries.map(String.init).joined(separator: " ")
+    case .replayed(let id, let edits, let seconds, let matches):
+      return
+        "replayed \(edits) edits into \(id) in \(String(format: "%.3f", seconds)) s; "
+        + "the final text matches: \(matches ? "yes" : "NO")"
+    case .quit: return "bye"
+    }
+  }
+
+  private static func text(_ range: Range<Int>) -> String {
+    "\(range.lowerBound)..<\(range.upperBound)"
+  }
+
+  private static func text(_ event: DocumentEvent, _ context: String) -> String {
+    switch event {
+    case .reflowed: "context \(context) moved"
+    case .textUpdated(_, let range, let text, let version):
+      "context \(context) text \(self.text(range)) is now \"\(visible(text))\" "
+        + "(context version \(version))"
+    }
+  }
+
+  /// A storage on one line: its length, version, first 40 units and
+  /// excluded ranges.
+  private static func line(_ storage: StorageInfo) -> String {
+    let rope = storage.text
+    let end = min(rope.utf16Count, 40)
+    // One unit less if the 40th is the first half of a surrogate pair.
+    let start = (try? rope.slice(0..<end)) ?? (try? rope.slice(0..<(end - 1))) ?? Rope()
+    var line =
+      "  \(storage.id): \(storage.length) units, version \(storage.version)  "
+      + visible(String(start)) + (rope.utf16Count > 40 ? "…" : "")
+    if !storage.excluded.isEmpty {
+      line += "  (excluded: \(storage.excluded.map(text).joined(separator: ", ")))"
+    }
+    return line
+  }
+
+  /// The contexts, numbered from 1, each text with the selected part in
+  /// ⟦ ⟧ (a caret as ‸) and excluded parts in ⟪ ⟫, broken into lines after
+  /// each separator.
+  private static func text(_ contexts: [WritingContext]) -> String {
+    if contexts.isEmpty {
+      return "no contexts (nothing selected, visible or non-empty for that scope)"
+    }
+    var lines: [String] = []
+    for (i, context) in contexts.enumerated() {
+      lines.append(
+        "[\(i + 1)] \(context.storage) \(text(context.storageRange)), version \(context.version)")
+      let marked = self.marked(
+        String(context.text), selected: context.range, excluded: context.excluded)
+      lines += marked.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
+    }
+    lines.append("(⟦ ⟧ the part to act on, ‸ the caret, ⟪ ⟫ excluded, ⏎ ␍ ¶ separators)")
+    return lines.joined(separator: "\n")
+  }
+
+  private static func marked(
+    _ text: String, selected: Range<Int>, excluded: [Range<Int>]
+  ) -> String {
+    var marks: [Int: String] = [:]
+    for range in excluded {
+      marks[range.lowerBound, default: ""] += "⟪"
+      marks[range.upperBound, default: ""] += "⟫"
+    }
+    if selected.isEmpty {
+      marks[selected.lowerBound, default: ""] += "‸"
+    } else {
+      marks[selected.lowerBound, default: ""] += "⟦"
+      marks[selected.upperBound, default: ""] += "⟧"
+    }
+    var out = ""
+    var offset = 0
+    for scalar in text.unicodeScalars {
+      out += marks[offset] ?? ""
+      out += visible(String(scalar))
+      if scalar == "\n" || scalar == "\u{2029}" || scalar == "\r" { out += "\n" }
+      offset += scalar.utf16.count
+    }
+    if out.hasSuffix("\n") { out.removeLast() }
+    out += marks[offset] ?? ""
+    // A CR LF: one line break, after the LF.
+    return out.replacingOccurrences(of: "␍\n⏎", with: "␍⏎")
+  }
+
+  /// Text made visible: separators and tabs as symbols.
+  static func visible(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\n": out += "⏎"
+      case "\r": out += "␍"
+      case "\t": out += "⇥"
+      case "\u{2029}": out += "¶"
+      case "\u{2028}": out += "↵"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+}
+
+extension REPLError {
+  /// The error as text for a person: `error (code): message`, and what to
+  /// do about a missing session.
+  public var text: String {
+    "error (\(code)): \(message)" + (code == "noSession" ? "; 'contexts' starts one" : "")
+  }
+}

@@ -1,0 +1,111 @@
+import DocumentEngine
+
+extension Reply {
+  /// The protocol's response: `"ok": true`, then the reply's fields in the
+  /// order PROTOCOL.md lists them.
+  public var json: JSON {
+    .object([("ok", .bool(true))] + fields)
+  }
+
+  private var fields: [(String, JSON)] {
+    switch self {
+    case .ok, .ended, .quit: []
+    case .added(let storage): Self.fields(storage)
+    case .storages(let storages):
+      [("storages", .array(storages.map { .object(Self.fields($0)) }))]
+    case .text(let text, let version):
+      [("text", .string(text)), ("version", .int(version.rawValue))]
+    case .edited(_, let version, let range, let events):
+      [
+        ("version", .int(version.rawValue)), ("range", Self.json(range)),
+        ("events", Self.json(events)),
+      ]
+    case .contexts(let contexts): [("contexts", .array(contexts.map(Self.json)))]
+    case .replaced(let result):
+      [
+        ("storage", .string(result.storage.rawValue)),
+        ("storageRange", Self.json(result.storageRange)),
+        ("contextVersion", .int(result.contextVersion.rawValue)),
+        ("events", Self.json(result.events)),
+      ]
+    case .toolSelected(let selection):
+      [
+        (
+          "selection",
+          .array(
+            selection.map {
+              .object([
+                ("storage", .string($0.start.storage.rawValue)), ("offset", .int($0.start.offset)),
+                ("length", .int($0.end.offset - $0.start.offset)),
+              ])
+            })
+        )
+      ]
+    case .state(let state): [("state", .string(state.rawValue))]
+    case .undone(let events), .redone(let events): [("events", Self.json(events))]
+    case .reverted(let result):
+      [("reverted", .int(result.reverted)), ("events", Self.json(result.events))]
+    case .mapped(_, _, let mapped):
+      [("offset", .int(mapped.offset)), ("deleted", .bool(mapped.deleted))]
+    case .located(_, let position):
+      [("storage", .string(position.storage.rawValue)), ("offset", .int(position.offset))]
+    case .paragraph(let range, let contentsEnd):
+      [("range", Self.json(range)), ("contentsEnd", .int(contentsEnd))]
+    case .graphemes(let boundaries): [("boundaries", .array(boundaries.map(JSON.int)))]
+    case .replayed(let storage, let edits, let seconds, let matches):
+      [
+        ("storage", .string(storage.rawValue)), ("edits", .int(edits)),
+        ("seconds", .double(seconds)),
+        ("matches", .bool(matches)),
+      ]
+    }
+  }
+
+  private static func fields(_ storage: StorageInfo) -> [(String, JSON)] {
+    [
+      ("storage", .string(storage.id.rawValue)), ("length", .int(storage.length)),
+      ("version", .int(storage.version.rawValue)),
+    ]
+  }
+
+  private static func json(_ range: Range<Int>) -> JSON {
+    .object([("offset", .int(range.lowerBound)), ("length", .int(range.count))])
+  }
+
+  private static func json(_ context: WritingContext) -> JSON {
+    .object([
+      ("id", .string(context.id.uuidString)), ("storage", .string(context.storage.rawValue)),
+      ("storageRange", json(context.storageRange)), ("text", .string(String(context.text))),
+      ("range", json(context.range)), ("excluded", .array(context.excluded.map(json))),
+      ("version", .int(context.version.rawValue)),
+      ("contextVersion", .int(context.contextVersion.rawValue)),
+    ])
+  }
+
+  private static func json(_ events: [DocumentEvent]) -> JSON {
+    .array(
+      events.map { event in
+        switch event {
+        case .textUpdated(let context, let range, let text, let version):
+          .object([
+            ("kind", .string("textUpdated")), ("context", .string(context.uuidString)),
+            ("range", json(range)), ("text", .string(text)),
+            ("contextVersion", .int(version.rawValue)),
+          ])
+        case .reflowed(let context, _):
+          .object([("kind", .string("reflowed")), ("context", .string(context.uuidString))])
+        }
+      })
+  }
+}
+
+extension REPLError {
+  /// The protocol's failure response: `"ok": false` and the error's code
+  /// and message.
+  public var json: JSON {
+    .object([
+      ("ok", .bool(false)),
+      ("error", .object([("code", .string(code)), ("message", .string(message))])),
+    ])
+  }
+}

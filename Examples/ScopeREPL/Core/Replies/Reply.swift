@@ -1,0 +1,76 @@
+import DocumentEngine
+import TextRope
+
+/// What a command did, typed: what ``REPLEngine/run(_:)`` returns, before
+/// one of its two writers makes it a line of the protocol (``json``) or text
+/// for a person (``text(numbering:)``).
+///
+/// Offsets in a storage are in the command's unit; offsets in a context, and
+/// the storage ranges of a session's replies, are UTF-16.
+public enum Reply: Sendable {
+  /// Done, with nothing to tell: `remove`, `select`, `visible`, `exclude`.
+  case ok
+  /// `add`: the new storage.
+  case added(StorageInfo)
+  /// `storages`: every storage in document order.
+  case storages([StorageInfo])
+  /// `text`: a storage's text, or part of it, and the storage's version.
+  case text(String, version: StorageVersion)
+  /// `edit`: the storage's version after the edit, where the new text
+  /// landed, and what the live contexts heard.
+  case edited(StorageID, version: StorageVersion, range: Range<Int>, events: [DocumentEvent])
+  /// `contexts`: the new session's contexts, in document order.
+  case contexts([WritingContext])
+  /// `replace`: where the replacement landed.
+  case replaced(ReplacementResult)
+  /// `toolSelect`: the selection the tool's ranges made.
+  case toolSelected([SelectionRange])
+  /// `state`: the session's new state.
+  case state(WritingToolsState)
+  /// `undo`: what the live contexts heard (nothing if there was nothing to
+  /// undo).
+  case undone([DocumentEvent])
+  /// `redo`: as `undone`.
+  case redone([DocumentEvent])
+  /// `revert`: how many replacements went back, and the events.
+  case reverted(RevertResult)
+  /// `end`: the session ended.
+  case ended
+  /// `map`: where `offset` of version `from` is now.
+  case mapped(offset: Int, from: StorageVersion, to: MappedOffset)
+  /// `locate`: the storage and local offset at a document offset.
+  case located(offset: Int, at: TextPosition)
+  /// `paragraph`: the paragraph's range (its separator included) and where
+  /// its contents end.
+  case paragraph(Range<Int>, contentsEnd: Int)
+  /// `graphemes`: the boundaries, the range's ends included.
+  case graphemes([Int])
+  /// `replay`: the edits made into the new storage, how long they took, and
+  /// whether the final text is the trace's.
+  case replayed(StorageID, edits: Int, seconds: Double, matches: Bool)
+  /// `quit`: the REPL stops reading.
+  case quit
+}
+
+/// A storage as `add` and `storages` tell it.
+public struct StorageInfo: Sendable {
+  /// Its id.
+  public var id: StorageID
+  /// Its length, in the command's unit.
+  public var length: Int
+  /// Its version.
+  public var version: StorageVersion
+  /// Its text (a snapshot).
+  public var text: Rope
+  /// The ranges excluded from Writing Tools (UTF-16).
+  public var excluded: [Range<Int>]
+
+  /// A storage's id, length in `unit`, version, text and exclusions.
+  public init(_ storage: TextStorage, unit: TextUnit) {
+    id = storage.id
+    length = storage.text.count(in: unit)
+    version = storage.version
+    text = storage.text
+    excluded = storage.excludedRanges
+  }
+}
