@@ -339,15 +339,15 @@ private func registerMappingBenchmarks() {
   let offsetCount = 1 << 16
 
   for source in editSources {
-    // Mapping alternates assoc +1 and −1 over pre-generated random offsets
-    // of the base version.
+    // Mapping alternates bias .right and .left (the baseline's assoc +1
+    // and −1) over pre-generated random offsets of the base version.
     Benchmark("OffsetIndex/map, \(source.name)/ChangeMap", configuration: perMap) {
       benchmark, state in
       let (map, offsets, next) = state
       var i = next.value
       var sum = 0
       for _ in benchmark.scaledIterations {
-        let mapped = map.map(offsets[i], assoc: i & 1 == 0 ? 1 : -1)
+        let mapped = map.map(offsets[i], bias: i & 1 == 0 ? .right : .left)
         sum &+= mapped.offset &+ (mapped.deleted ? 1 : 0)
         i = (i + 1) & (offsetCount - 1)
       }
@@ -360,7 +360,7 @@ private func registerMappingBenchmarks() {
       let offsets = randomOffsets(count: offsetCount, below: length + 1, seed: 55)
       for (i, offset) in offsets.prefix(200).enumerated() {
         let assoc = i & 1 == 0 ? 1 : -1
-        let engine = map.map(offset, assoc: assoc)
+        let engine = map.map(offset, bias: assoc < 0 ? .left : .right)
         let naive = sequentialMap(offset, assoc: assoc, through: edits)
         precondition(
           engine == naive, "\(offset), \(assoc): ChangeMap \(engine), sequential \(naive)")
@@ -414,7 +414,7 @@ private func registerRecordingBenchmarks() {
           log.record(edit.range, insertedLength: edit.inserted, party: .person)
         }
         benchmark.stopMeasurement()
-        precondition(log.currentVersion == edits.count)
+        precondition(log.currentVersion.rawValue == edits.count)
         blackHole(log)
       } setup: {
         source.make()

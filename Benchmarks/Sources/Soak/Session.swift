@@ -81,7 +81,7 @@ extension Worker {
     let start = bounds.lowerBound
     let end = bounds.upperBound
     guard
-      context.storage == slots[k].id && context.version == slots[k].version
+      context.storage == slots[k].id && context.version.rawValue == slots[k].version
         && context.contextVersion == 0
     else {
       throw failure(
@@ -182,7 +182,7 @@ extension Worker {
     let lo = result.storageRange.lowerBound
     let deleted = lengthBefore + n - storage.length
     let noop = replaced.isEmpty && units.isEmpty
-    let made = storage.version - slots[k].version
+    let made = storage.version.rawValue - slots[k].version
     guard result.storage == slots[k].id && result.storageRange.count == n else {
       throw failure("\(what()): \(result.storage) \(result.storageRange); expected \(n) units")
     }
@@ -190,7 +190,7 @@ extension Worker {
       return try applyPieces(k, storage, result, units, replaced: replaced, what: what())
     }
     let version = slots[k].version + (noop ? 0 : 1)
-    guard storage.version == version else {
+    guard storage.version.rawValue == version else {
       throw failure(
         "\(what()): \(result.storage) \(result.storageRange), version \(storage.version);"
           + " expected version \(version)")
@@ -224,7 +224,7 @@ extension Worker {
   ) throws -> [Step] {
     let records: ArraySlice<ChangeRecord>
     do {
-      records = try storage.changes.records(since: slots[k].version)
+      records = try storage.changes.records(since: StorageVersion(slots[k].version))
     } catch {
       throw failure("\(what()): the records since \(slots[k].version) are gone: \(error)")
     }
@@ -246,7 +246,7 @@ extension Worker {
       slots[k].model.replaceSubrange(range, with: inserted)
       steps.append(Step(s: range.lowerBound, e: range.upperBound, n: inserted.count))
     }
-    slots[k].version = storage.version
+    slots[k].version = storage.version.rawValue
     refusals["replace split into pieces (applied)", default: 0] += 1
     guard deleted.reversed().joined().elementsEqual(replaced),
       records.last?.range.lowerBound == result.storageRange.lowerBound
@@ -277,7 +277,7 @@ extension Worker {
     case 0: range = (length + 1)..<(length + 1 + random.int(0...4))
     case 1: range = -random.int(1...4)..<0
     case 2: context = UUID()
-    case 3: basis = live.contextVersion + random.int(1...100)
+    case 3: basis = live.contextVersion.rawValue + random.int(1...100)
     default:
       let start = live.storageRange.lowerBound
       guard
@@ -287,7 +287,8 @@ extension Worker {
       range = (p - start)..<(p - start)
     }
     let (outcome, elapsed) = try attempt {
-      try document.replace(context: context, range: range, with: "tool", basis: basis)
+      try document.replace(
+        context: context, range: range, with: "tool", basis: basis.map { ContextVersion($0) })
     }
     tally.add(.toolHostile, elapsed)
     trace(
@@ -355,7 +356,7 @@ extension Worker {
       if a == b && units.isEmpty && random.percent(90) {
         (text, units) = makeEditText(pieces: 2, random: &random)
       }
-      let basis: Int? = random.percent(50) ? nil : live.contextVersion
+      let basis: ContextVersion? = random.percent(50) ? nil : live.contextVersion
       let lengthBefore = slots[k].model.count
       let what = "replacement \(a)..<\(b) of context \(live.storageRange) by \(units.count) units"
       let result = try call(.toolReplace, what) {
@@ -364,7 +365,7 @@ extension Worker {
       trace(
         k,
         "try d.replace(context: c, range: \(a)..<\(b), with: \(literal(text)), basis:"
-          + " \(basis.map(String.init) ?? "nil"))  // \(result.storageRange),"
+          + " \(basis.map(String.init(describing:)) ?? "nil"))  // \(result.storageRange),"
           + " context version \(result.contextVersion)")
       steps += try applyReplacement(
         k, result, units, replaced: slots[k].model[(start + a)..<(start + b)],
@@ -377,7 +378,7 @@ extension Worker {
     }
     if state == .interactiveStreaming { try setState(.interactiveResting) }
     // The context pinned the version it was made at: map from it.
-    try checkMaps(k, queries, from: context.version, through: steps)
+    try checkMaps(k, queries, from: context.version.rawValue, through: steps)
     guard applied > 0 && options.runs(.undo) else { return }
     let roll = random.int(0...9)
     let version = slots[k].version
@@ -443,7 +444,8 @@ extension Worker {
           let p = startText.boundary(near)
           let lower = steps.reduce(p) { $1.map($0, assoc: -1) }
           let upper = steps.reduce(p) { $1.latest($0) }
-          step = try peerInsert(k, at: p, basis: context.version, within: lower...upper)
+          step = try peerInsert(
+            k, at: p, basis: context.version.rawValue, within: lower...upper)
         }
         if let step {
           steps.append(step)
@@ -497,11 +499,11 @@ extension Worker {
         default: throw failure("\(what): \(error)")
         }
         let storage = try storage(k)
-        guard storage.version == versionBefore && storage.length == lengthBefore else {
+        guard storage.version.rawValue == versionBefore && storage.length == lengthBefore else {
           throw failure("\(what) was refused (\(error)) but changed the storage")
         }
       }
     }
-    try checkMaps(k, queries, from: context.version, through: steps)
+    try checkMaps(k, queries, from: context.version.rawValue, through: steps)
   }
 }

@@ -122,7 +122,7 @@ enum Soak {
                     + excerpt(text[from..<min(text.count, m + 20)]) + "\", model \""
                     + excerpt(slot.model[from..<min(slot.model.count, m + 20)]) + "\""
                 ))
-            } else if storage.version != slot.version {
+            } else if storage.version.rawValue != slot.version {
               found.append(
                 (
                   slot.index,

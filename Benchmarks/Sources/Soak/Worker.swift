@@ -69,9 +69,24 @@ struct Step {
   }
 }
 
-/// The error's case name, for counting refusals.
+/// The error's case name, for counting refusals (its `description` is a
+/// sentence with the payload in it).
 func caseName(_ error: DocumentError) -> String {
-  String(String(describing: error).prefix { $0 != "(" })
+  switch error {
+  case .unknownStorage: "unknownStorage"
+  case .duplicateStorage: "duplicateStorage"
+  case .invalidRange: "invalidRange"
+  case .unknownContext: "unknownContext"
+  case .noSession: "noSession"
+  case .outsideContext: "outsideContext"
+  case .conflict: "conflict"
+  case .excluded: "excluded"
+  case .staleVersion: "staleVersion"
+  case .staleContextVersion: "staleContextVersion"
+  case .invalidStateTransition: "invalidStateTransition"
+  case .negativeCount: "negativeCount"
+  case .batchRefused(_, let error): "batchRefused(\(caseName(error)))"
+  }
 }
 
 /// One task of the soak: it owns some storages, edits only those, and keeps
@@ -197,7 +212,7 @@ final class Worker {
     var hi = min(count, max(lo, range.upperBound + 16))
     if !slots[k].model.isBoundary(hi) { hi += 1 }
     let storage = try storage(k)
-    guard storage.length == count && storage.version == slots[k].version else {
+    guard storage.length == count && storage.version.rawValue == slots[k].version else {
       throw failure(
         "\(what()): \(slots[k].id) has length \(storage.length), version \(storage.version);"
           + " the model \(count), \(slots[k].version)")
@@ -235,7 +250,7 @@ final class Worker {
           + "\" (from \(max(0, m - 20)))"
       )
     }
-    guard storage.version == version else {
+    guard storage.version.rawValue == version else {
       throw failure(
         "\(what()): \(slots[k].id) is at version \(storage.version), expected \(version)")
     }
@@ -280,7 +295,7 @@ final class Worker {
     let noop = lo == hi && units.isEmpty
     let version = noop ? before : before + 1
     let landed = lo..<(lo + units.count)
-    guard result.version == version && result.range == landed else {
+    guard result.version.rawValue == version && result.range == landed else {
       throw failure(
         "edit \(id) \(lo)..<\(hi): version \(result.version), range \(result.range);"
           + " expected \(version), \(landed)")
@@ -339,7 +354,8 @@ final class Worker {
       return
     }
     let (outcome, elapsed) = try attempt {
-      try document.edit(id, range: range, with: text, origin: origin, basis: basis)
+      try document.edit(
+        id, range: range, with: text, origin: origin, basis: basis.map { StorageVersion($0) })
     }
     tally.add(.hostileEdit, elapsed)
     trace(
@@ -370,7 +386,8 @@ final class Worker {
       default: (0, version + random.int(1...1000))
       }
     let (outcome, elapsed) = try attempt {
-      try document.map(id, offset, from: from, assoc: random.percent(50) ? 1 : -1)
+      try document.map(
+        id, offset, from: StorageVersion(from), bias: random.percent(50) ? .right : .left)
     }
     tally.add(.hostileQuery, elapsed)
     switch outcome {
@@ -388,7 +405,9 @@ final class Worker {
   func origin(_ k: Int) throws {
     let id = slots[k].id
     let v = slots[k].version
-    try call(.pin, "pin(\(id), version: \(v))") { try document.pin(id, version: v) }
+    try call(.pin, "pin(\(id), version: \(v))") {
+      try document.pin(id, version: StorageVersion(v))
+    }
     trace(k, "try d.pin(\"\(id)\", version: \(v))")
     let count = slots[k].model.count
     let p = slots[k].model.boundary(random.int(0...count))
@@ -420,7 +439,7 @@ final class Worker {
       steps.append(try peerInsert(k, at: offset, basis: v, within: nil))
     }
     try checkMaps(k, queries, from: v, through: steps)
-    try call(.unpin, "unpin") { document.unpin(id, version: v) }
+    try call(.unpin, "unpin") { document.unpin(id, version: StorageVersion(v)) }
     trace(k, "d.unpin(\"\(id)\", version: \(v))")
   }
 
@@ -444,7 +463,7 @@ final class Worker {
     let count = slots[k].model.count
     for (offset, assoc) in queries {
       let result = try call(.map, "map(\(id), \(offset), from: \(v), assoc: \(assoc))") {
-        try document.map(id, offset, from: v, assoc: assoc)
+        try document.map(id, offset, from: StorageVersion(v), bias: assoc < 0 ? .left : .right)
       }
       let expected = steps.reduce(offset) { $1.map($0, assoc: assoc) }
       trace(k, "_ = try d.map(\"\(id)\", \(offset), from: \(v), assoc: \(assoc))  // \(result)")
@@ -471,14 +490,15 @@ final class Worker {
     let before = slots[k].version
     let what = "peer insertion of \(units.count) units at \(offset) on version \(basis) of \(id)"
     let result = try call(.peerInsert, what) {
-      try document.edit(id, range: offset..<offset, with: text, origin: "peer", basis: basis)
+      try document.edit(
+        id, range: offset..<offset, with: text, origin: "peer", basis: StorageVersion(basis))
     }
     trace(
       k,
       "try d.edit(\"\(id)\", range: \(offset)..<\(offset), with: \(literal(text)), origin:"
         + " \"peer\", basis: \(basis))  // \(result)")
     let at = result.range.lowerBound
-    guard result.version == before + 1 && result.range.count == units.count else {
+    guard result.version.rawValue == before + 1 && result.range.count == units.count else {
       throw failure("\(what): version \(result.version), range \(result.range)")
     }
     guard (0...slots[k].model.count).contains(at) && slots[k].model.isBoundary(at) else {
@@ -518,7 +538,7 @@ final class Worker {
     }
     for slot in slots {
       guard let storage = try? content.storage(slot.id),
-        storage.length == slot.model.count && storage.version == slot.version
+        storage.length == slot.model.count && storage.version.rawValue == slot.version
       else {
         throw failure("snapshot: \(slot.id) is not at the model's length and version")
       }
