@@ -96,6 +96,42 @@ func allLines(_ reader: consuming LineReader) -> [LineReader.Line] {
     #expect(accepted.response.hasPrefix(#"{"ok":true"#))
   }
 
+  @Test func aUnitCountsTheStorageOffsetsOfRequestAndResponse() {
+    let engine = REPLEngine()
+    func answer(_ request: String) -> String { engine.handleLine(Array(request.utf8)).response }
+    #expect(
+      answer(#"{"cmd":"add","storage":"a","text":"a😀b\n","unit":"scalar"}"#)
+        == #"{"ok":true,"storage":"a","length":4,"version":0}"#)
+    #expect(
+      answer(#"{"cmd":"storages","unit":"utf8"}"#)
+        == #"{"ok":true,"storages":[{"storage":"a","length":7,"version":0}]}"#)
+    #expect(
+      answer(#"{"cmd":"edit","storage":"a","offset":2,"length":1,"text":"é!","unit":"scalar"}"#)
+        == #"{"ok":true,"version":1,"range":{"offset":2,"length":2},"events":[]}"#)
+    #expect(
+      answer(#"{"cmd":"text","storage":"a","range":{"offset":1,"length":4},"unit":"utf8"}"#)
+        == #"{"ok":true,"text":"😀","version":1}"#)
+    #expect(
+      answer(#"{"cmd":"paragraph","storage":"a","offset":3,"unit":"scalar"}"#)
+        == #"{"ok":true,"range":{"offset":0,"length":5},"contentsEnd":4}"#)
+    #expect(
+      answer(#"{"cmd":"graphemes","storage":"a","unit":"utf8"}"#)
+        == #"{"ok":true,"boundaries":[0,1,5,7,8,9]}"#)
+    // A bound inside a scalar or a surrogate pair is refused, not rounded.
+    #expect(
+      answer(#"{"cmd":"exclude","storage":"a","offset":2,"length":1,"unit":"utf8"}"#)
+        .contains(#""outOfRange""#))
+    #expect(
+      answer(#"{"cmd":"select","ranges":[{"storage":"a","offset":2,"length":0}]}"#)
+        .contains(#""splitsSurrogatePair""#))
+    // Offsets in a context are UTF-16 only.
+    #expect(
+      answer(#"{"cmd":"contexts","scope":"fullDocument","unit":"scalar"}"#)
+        .contains(#""badRequest""#))
+    #expect(
+      answer(#"{"cmd":"text","storage":"a"}"#) == #"{"ok":true,"text":"a😀é!\n","version":1}"#)
+  }
+
   @Test func gzipStopsAtItsOutputLimit() throws {
     let size = 1 << 20
     let bomb = gzipOfZeros(size)

@@ -61,7 +61,7 @@ public struct JSONReader {
   private init(bytes: [UInt8]) { self.bytes = bytes }
 
   private func error(_ reason: String) -> JSONSyntaxError {
-    JSONSyntaxError(offset: i, reason: i < bytes.count ? reason : "unexpected end")
+    JSONSyntaxError(offset: i, reason: reason)
   }
 
   private var next: UInt8? { i < bytes.count ? bytes[i] : nil }
@@ -195,34 +195,13 @@ public struct JSONReader {
   /// A number: an `int` if it is an integer that fits, else a `double`.
   private mutating func number() throws(JSONSyntaxError) -> JSON {
     let start = i
-    _ = take("-")
-    let first = i
-    guard digits() > 0 else { throw error("bad number") }
-    guard bytes[first] != UInt8(ascii: "0") || i == first + 1 else {
-      throw JSONSyntaxError(offset: i, reason: "leading zero")
-    }
-    var isInteger = true
-    if next == UInt8(ascii: ".") {
-      i += 1
-      isInteger = false
-      guard digits() > 0 else { throw error("bad fraction") }
-    }
-    if next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
-      i += 1
-      isInteger = false
-      if next == UInt8(ascii: "+") || next == UInt8(ascii: "-") { i += 1 }
-      guard digits() > 0 else { throw error("bad exponent") }
-    }
+    while let c = next, "+-.0123456789eE".utf8.contains(c) { i += 1 }
     let text = String(decoding: bytes[start..<i], as: UTF8.self)
-    if isInteger, let value = Int(text) { return .int(value) }
+    guard text.wholeMatch(of: /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/) != nil else {
+      throw JSONSyntaxError(offset: start, reason: "bad number '\(text)'")
+    }
+    if let value = Int(text) { return .int(value) }
     return .double(Double(text) ?? .infinity)
-  }
-
-  /// Skips ASCII digits; returns how many.
-  private mutating func digits() -> Int {
-    let start = i
-    while let c = next, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) { i += 1 }
-    return i - start
   }
 }
 
