@@ -150,7 +150,7 @@ public struct ChangeLog: Sendable {
 
   /// Whether `party` (not the person) made an edit after `version`.
   func hasEdits(by party: EditParty, after version: StorageVersion) -> Bool {
-    party != .person && (state.lastEdit[party] ?? 0) > version
+    !party.isPerson && (state.lastEdit[party] ?? 0) > version
   }
 
   /// Records one edit made in the current version: `range` replaced by
@@ -174,16 +174,18 @@ public struct ChangeLog: Sendable {
     state.records.append(record)
     state.lengthsBefore.append(state.length)
     state.length += record.insertedLength - record.range.count
-    if record.party != .person {
+    if !record.party.isPerson {
       let version = currentVersion
       if case .origin = record.party { state.lastOriginVersion = version }
       state.lastEdit[record.party] = version
     }
     guard !state.maps.isEmpty else { return }
-    // Each map is changed in place: nothing else may hold the dictionary
-    // (iterating its keys would) or the map's trees would be copied.
-    for key in Array(state.maps.keys) {
-      state.maps[key]?.record(record.range, insertedLength: record.insertedLength)
+    // Each map is changed in place, where it lies in the dictionary: no
+    // lookup, and nothing else holds the map, so its trees are not copied.
+    var i = state.maps.values.startIndex
+    while i != state.maps.values.endIndex {
+      state.maps.values[i].record(record.range, insertedLength: record.insertedLength)
+      state.maps.values.formIndex(after: &i)
     }
   }
 
@@ -228,6 +230,36 @@ public struct ChangeLog: Sendable {
       precondition(state.maps[version] != nil, "a recent map not kept")
     }
     #endif
+  }
+
+  /// Records one edit; without `keepingHistory`, also drops the history
+  /// that no pin needs (as ``trim()`` would). With nothing pinned and no map
+  /// kept, that is only a new version and length: no record is kept.
+  ///
+  /// - Complexity: O(1) with nothing pinned; as ``record(_:)`` and
+  ///   ``trim()`` otherwise.
+  mutating func record(_ record: ChangeRecord, keepingHistory: Bool) {
+    if keepingHistory {
+      self.record(record)
+      return
+    }
+    let state = own()
+    guard state.pins.isEmpty && state.maps.isEmpty else {
+      self.record(record)
+      trim()
+      return
+    }
+    let version = currentVersion.next
+    if !state.records.isEmpty {
+      state.records.removeAll(keepingCapacity: true)
+      state.lengthsBefore.removeAll(keepingCapacity: true)
+    }
+    state.oldestVersion = version
+    state.length += record.insertedLength - record.range.count
+    if !record.party.isPerson {
+      if case .origin = record.party { state.lastOriginVersion = version }
+      state.lastEdit[record.party] = version
+    }
   }
 
   /// The records after `version`, oldest first.
@@ -419,7 +451,7 @@ public struct ChangeLog: Sendable {
       return (result, touched)
     }
     var start = version
-    if party != .person {
+    if !party.isPerson {
       // The replay starts where the party's oldest edit still in flight at
       // `version` was made.
       var index = records.count
@@ -439,7 +471,7 @@ public struct ChangeLog: Sendable {
     var next = start - oldestVersion
     // The party's own edits after `start`, in the order it sent them.
     var sent: [(basis: StorageVersion, operation: _Operation)] = []
-    if party != .person {
+    if !party.isPerson {
       for record in records[next...] where record.party == party && !record.isContinuation {
         let original =
           record.original ?? _Operation(record.range, length: record.insertedLength, party: party)

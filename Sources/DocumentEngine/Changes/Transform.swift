@@ -12,6 +12,13 @@ public enum EditParty: Hashable, Sendable, Comparable {
   /// A named origin.
   case origin(String)
 
+  /// Whether this is the person (a test that copies nothing).
+  @inline(__always)
+  var isPerson: Bool {
+    if case .person = self { return true }
+    return false
+  }
+
   var rank: Int {
     switch self {
     case .person: 0

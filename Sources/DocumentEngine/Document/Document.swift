@@ -7,7 +7,9 @@ import TextRope
 /// (``DocumentContent`` is a value; taking one costs O(1)).
 public final class Document: @unchecked Sendable {
   private let lock = NSLock()
-  private var state: DocumentState
+  /// Read and changed only with `lock` held, so it needs no run-time
+  /// exclusivity checks.
+  @exclusivity(unchecked) private var state: DocumentState
 
   /// An empty document.
   ///
@@ -157,7 +159,7 @@ public final class Document: @unchecked Sendable {
     _ id: StorageID, range: Range<Int>, with text: String, origin: String? = nil,
     basis: StorageVersion? = nil
   ) throws(DocumentError) -> EditResult {
-    try withStateAndEvents(\.events) { (state) throws(DocumentError) in
+    try withStateAndEvents({ $0.events }) { (state) throws(DocumentError) in
       try state.edit(id, range: range, with: text, origin: origin, basis: basis)
     }
   }
@@ -180,7 +182,7 @@ public final class Document: @unchecked Sendable {
   public func edit(
     _ id: StorageID, range: Range<Int>, in unit: TextUnit, with text: String
   ) throws(DocumentError) -> EditResult {
-    try withStateAndEvents(\.events) { (state) throws(DocumentError) in
+    try withStateAndEvents({ $0.events }) { (state) throws(DocumentError) in
       try state.edit(id, range: range, in: unit, with: text)
     }
   }
@@ -285,7 +287,7 @@ public final class Document: @unchecked Sendable {
     context: UUID, range: Range<Int>, with text: String, basis: ContextVersion? = nil,
     policy: ReplacementPolicy = .refuse
   ) throws(DocumentError) -> ReplacementResult {
-    try withStateAndEvents(\.events) { (state) throws(DocumentError) in
+    try withStateAndEvents({ $0.events }) { (state) throws(DocumentError) in
       try state.replace(context, range, text, basis: basis, policy: policy)
     }
   }
@@ -321,14 +323,14 @@ public final class Document: @unchecked Sendable {
   ///
   /// - Throws: ``DocumentError/noSession``.
   public func undo() throws(DocumentError) -> [DocumentEvent] {
-    try withStateAndEvents(\.self) { (state) throws(DocumentError) in try state.undo(redo: false) }
+    try withStateAndEvents({ $0 }) { (state) throws(DocumentError) in try state.undo(redo: false) }
   }
 
   /// Redoes the last undone group.
   ///
   /// - Throws: ``DocumentError/noSession``.
   public func redo() throws(DocumentError) -> [DocumentEvent] {
-    try withStateAndEvents(\.self) { (state) throws(DocumentError) in try state.undo(redo: true) }
+    try withStateAndEvents({ $0 }) { (state) throws(DocumentError) in try state.undo(redo: true) }
   }
 
   /// Reverts the session: every replacement it made that is still intact
@@ -337,7 +339,7 @@ public final class Document: @unchecked Sendable {
   /// - Returns: how many replacements went back, and the events.
   /// - Throws: ``DocumentError/noSession``.
   public func revert() throws(DocumentError) -> RevertResult {
-    try withStateAndEvents(\.events) { (state) throws(DocumentError) in try state.revert() }
+    try withStateAndEvents({ $0.events }) { (state) throws(DocumentError) in try state.revert() }
   }
 
   /// Marks ranges of a context's text to hide (during an animation) or

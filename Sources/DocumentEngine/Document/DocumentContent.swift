@@ -13,10 +13,23 @@ import Foundation
 /// `DocumentContent` is a value: a copy is a snapshot of every storage
 /// (O(1)), which other threads can read while the document goes on changing.
 public struct DocumentContent: Sendable {
-  /// The storages by id.
-  public private(set) var storages: [StorageID: TextStorage] = [:]
+  /// A storage with its position in document order, so that an edit finds
+  /// both with one lookup.
+  struct _Entry: Sendable {
+    var storage: TextStorage
+    var position: Int
+  }
+
+  /// The storages by id, each with its position in ``index``.
+  var entries: [StorageID: _Entry] = [:]
   /// The order and lengths of the storages.
   public private(set) var index = DocumentIndex()
+
+  /// The storages by id.
+  ///
+  /// - Complexity: O(s): a new dictionary; ``storage(_:)`` finds one storage
+  ///   in O(1).
+  public var storages: [StorageID: TextStorage] { entries.mapValues(\.storage) }
 
   /// An empty document.
   public init() {}
@@ -30,8 +43,17 @@ public struct DocumentContent: Sendable {
   ///
   /// - Throws: ``DocumentError/unknownStorage(_:)``.
   public func storage(_ id: StorageID) throws(DocumentError) -> TextStorage {
-    guard let storage = storages[id] else { throw .unknownStorage(id) }
-    return storage
+    guard let entry = entries[id] else { throw .unknownStorage(id) }
+    return entry.storage
+  }
+
+  /// The storage with this id, or `nil`.
+  func storageIfAny(_ id: StorageID) -> TextStorage? { entries[id]?.storage }
+
+  /// Brings the entries' positions in step with the index from `position`
+  /// on (after storages were added, removed or moved).
+  mutating func renumber(from position: Int) {
+    index.forEachID(from: position) { id, p in entries[id]?.position = p }
   }
 
   /// `range` (in `unit`) of storage `id`'s text as a UTF-16 range, with the
@@ -43,7 +65,7 @@ public struct DocumentContent: Sendable {
   func utf16Range(
     of range: Range<Int>, in unit: TextUnit, of id: StorageID
   ) throws(DocumentError) -> (range: Range<Int>, version: StorageVersion) {
-    guard let storage = storages[id] else { throw .unknownStorage(id) }
+    guard let storage = entries[id]?.storage else { throw .unknownStorage(id) }
     do {
       return (try storage.text.convert(range, from: unit, to: .utf16), storage.version)
     } catch {
@@ -59,7 +81,7 @@ public struct DocumentContent: Sendable {
   public mutating func add(
     _ id: StorageID, text: Rope, after: StorageID? = nil
   ) throws(DocumentError) {
-    guard storages[id] == nil else { throw .duplicateStorage(id) }
+    guard entries[id] == nil else { throw .duplicateStorage(id) }
     var position = index.count
     if let after {
       guard let p = try? index.position(of: after) else { throw .unknownStorage(after) }
@@ -70,7 +92,8 @@ public struct DocumentContent: Sendable {
     } catch {
       throw .duplicateStorage(id)
     }
-    storages[id] = TextStorage(id: id, text: text)
+    entries[id] = _Entry(storage: TextStorage(id: id, text: text), position: position)
+    renumber(from: position + 1)
     _invariantCheck(id)
   }
 
@@ -81,12 +104,14 @@ public struct DocumentContent: Sendable {
   /// otherwise.
   public func _invariantCheck(_ id: StorageID? = nil) {
     #if ENGINE_INTERNAL_CHECKS
-    precondition(index.count == storages.count, "index and storages out of step")
-    if let id, let storage = storages[id] {
+    precondition(index.count == entries.count, "index and storages out of step")
+    if let id, let entry = entries[id] {
+      let storage = entry.storage
       precondition(storage.id == id, "storage under another id")
       storage._invariantCheck()
       precondition(
         (try? index.length(of: id)) == storage.length, "index length out of step with the text")
+      precondition((try? index.position(of: id)) == entry.position, "a stale position")
     }
     #endif
   }
@@ -96,9 +121,10 @@ public struct DocumentContent: Sendable {
   /// - Throws: ``DocumentError/unknownStorage(_:)``.
   /// - Complexity: O(s)
   public mutating func remove(_ id: StorageID) throws(DocumentError) {
-    guard storages[id] != nil else { throw .unknownStorage(id) }
+    guard let entry = entries[id] else { throw .unknownStorage(id) }
     try? index.remove(id)
-    storages[id] = nil
+    entries[id] = nil
+    renumber(from: entry.position)
     _invariantCheck()
   }
 
@@ -107,7 +133,7 @@ public struct DocumentContent: Sendable {
   /// - Throws: ``DocumentError/unknownStorage(_:)``.
   /// - Complexity: O(s)
   public mutating func move(_ id: StorageID, after: StorageID?) throws(DocumentError) {
-    guard storages[id] != nil else { throw .unknownStorage(id) }
+    guard let entry = entries[id] else { throw .unknownStorage(id) }
     var position = 0
     if let after {
       guard after != id, let p = try? index.position(of: after) else {
@@ -117,6 +143,7 @@ public struct DocumentContent: Sendable {
       position = p < own ? p + 1 : p
     }
     try? index.move(id, to: position)
+    renumber(from: min(position, entry.position))
     _invariantCheck(id)
   }
 
@@ -147,27 +174,33 @@ public struct DocumentContent: Sendable {
     return try edit(
       id, range: range, with: text,
       record: ChangeRecord(
-        range: range, insertedLength: text.utf16.count, party: .person))
+        range: range, insertedLength: text.utf16.count, party: .person),
+      keepingHistory: false)
   }
 
   /// Edits a storage and records `record` (whose range and length must be
-  /// the edit's) in its change index.
+  /// the edit's) in its change index; without `keepingHistory`, the history
+  /// no pin needs is dropped (see ``ChangeLog/record(_:keepingHistory:)``).
   mutating func edit(
-    _ id: StorageID, range: Range<Int>, with text: String, record: ChangeRecord
+    _ id: StorageID, range: Range<Int>, with text: String, record: ChangeRecord,
+    keepingHistory: Bool
   ) throws(DocumentError) -> StorageVersion {
-    // One lookup; the storage is then edited where it lies in the
-    // dictionary, so its rope's nodes stay uniquely held.
-    guard let slot = storages.index(forKey: id) else { throw .unknownStorage(id) }
+    // One lookup finds the storage and its position in the index; the
+    // storage is edited where it lies in the dictionary, so its rope's nodes
+    // stay uniquely held.
+    guard let slot = entries.index(forKey: id) else { throw .unknownStorage(id) }
     let (version, length) = try Self.edit(
-      &storages.values[slot], range: range, with: text, record: record)
-    try? index.setLength(of: id, to: length)
+      &entries.values[slot].storage, range: range, with: text, record: record,
+      keepingHistory: keepingHistory)
+    index.setLength(at: entries.values[slot].position, to: length)
     _invariantCheck(id)
     return version
   }
 
   /// Edits one storage in place; returns its new version and length.
   static func edit(
-    _ storage: inout TextStorage, range: Range<Int>, with text: String, record: ChangeRecord
+    _ storage: inout TextStorage, range: Range<Int>, with text: String, record: ChangeRecord,
+    keepingHistory: Bool
   ) throws(DocumentError) -> (version: StorageVersion, length: Int) {
     do {
       try storage.text.replace(range, with: text)
@@ -180,7 +213,7 @@ public struct DocumentContent: Sendable {
       try? storage.attributes[key]?.replace(range, withLength: newLength)
     }
     storage.version = storage.version.next
-    storage.changes.record(record)
+    storage.changes.record(record, keepingHistory: keepingHistory)
     return (storage.version, storage.length)
   }
 
@@ -189,9 +222,9 @@ public struct DocumentContent: Sendable {
     _ id: StorageID, _ body: (inout ChangeLog) throws(DocumentError) -> R
   ) throws(DocumentError) -> R {
     // Changed where it lies in the dictionary (one lookup, no copy).
-    guard let slot = storages.index(forKey: id) else { throw .unknownStorage(id) }
+    guard let slot = entries.index(forKey: id) else { throw .unknownStorage(id) }
     defer { _invariantCheck(id) }
-    return try body(&storages.values[slot].changes)
+    return try body(&entries.values[slot].storage.changes)
   }
 
   /// Marks `range` (UTF-16) of a storage as excluded from Writing Tools, or
@@ -202,9 +235,8 @@ public struct DocumentContent: Sendable {
   public mutating func setExcluded(
     _ excluded: Bool, _ id: StorageID, range: Range<Int>
   ) throws(DocumentError) {
-    var storage = try checked(range, in: id)
-    try? storage.exclusions.set(excluded ? true : nil, in: range)
-    storages[id] = storage
+    _ = try checked(range, in: id)
+    try? entries[id]?.storage.exclusions.set(excluded ? true : nil, in: range)
     _invariantCheck(id)
   }
 
@@ -215,7 +247,7 @@ public struct DocumentContent: Sendable {
   ///   ``DocumentError/invalidRange(_:_:)``.
   /// - Complexity: O(log n)
   func checked(_ range: Range<Int>, in id: StorageID) throws(DocumentError) -> TextStorage {
-    guard let storage = storages[id] else { throw .unknownStorage(id) }
+    guard let storage = entries[id]?.storage else { throw .unknownStorage(id) }
     do {
       _ = try storage.text.utf8Range(of: range, in: .utf16)
     } catch {

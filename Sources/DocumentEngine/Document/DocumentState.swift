@@ -47,7 +47,7 @@ extension DocumentState {
   func _invariantCheck(_ id: StorageID, swapped: Int? = nil) {
     #if ENGINE_INTERNAL_CHECKS
     content._invariantCheck(id)
-    guard let storage = content.storages[id] else { return }
+    guard let storage = content.storageIfAny(id) else { return }
     let length = storage.length
     func inside(_ r: Range<Int>) -> Bool { r.lowerBound >= 0 && r.upperBound <= length }
     if let session {
@@ -108,9 +108,12 @@ extension DocumentState {
     basis: StorageVersion?
   ) throws(DocumentError) -> EditResult {
     let n = text.utf16.count
+    if origin == nil && basis == nil {
+      return try editAsPerson(id, range, text)
+    }
     let current = try content.storage(id).version
-    if origin == nil && (basis == nil || basis == current) {
-      return try editAsPerson(id, range, text, version: current)
+    if origin == nil && basis == current {
+      return try editAsPerson(id, range, text)
     }
     let party = origin.map(EditParty.origin) ?? .person
     let version = basis ?? current
@@ -137,15 +140,15 @@ extension DocumentState {
     return EditResult(version: after, range: start..<(start + n), events: events)
   }
 
-  /// The person's edit of `range` (UTF-16) at the current `version`.
+  /// The person's edit of `range` (UTF-16) in the current version.
   mutating func editAsPerson(
-    _ id: StorageID, _ range: Range<Int>, _ text: String, version current: StorageVersion
+    _ id: StorageID, _ range: Range<Int>, _ text: String
   ) throws(DocumentError) -> EditResult {
     let n = text.utf16.count
     if range.isEmpty && n == 0 {
       // A no-op: its offset is still checked, and it makes no version.
       try checkBounds(_Operation(range, length: 0, party: .person), in: id)
-      return EditResult(version: current, range: range, events: [])
+      return EditResult(version: try content.storage(id).version, range: range, events: [])
     }
     let record = ChangeRecord(range: range, insertedLength: n, party: .person)
     let (version, events) = try apply(id, range, text, record: record, actor: .other)
@@ -159,8 +162,8 @@ extension DocumentState {
   ) throws(DocumentError) -> EditResult {
     // No copy of the storage may live on into the edit: it would share the
     // rope's nodes and make the edit copy them.
-    let (utf16, version) = try content.utf16Range(of: range, in: unit, of: id)
-    return try editAsPerson(id, utf16, text, version: version)
+    let (utf16, _) = try content.utf16Range(of: range, in: unit, of: id)
+    return try editAsPerson(id, utf16, text)
   }
 
   /// A batch of edits, all or nothing (see ``Document/apply(_:)``).
@@ -204,13 +207,14 @@ extension DocumentState {
   mutating func apply(
     _ id: StorageID, _ range: Range<Int>, _ text: String, record: ChangeRecord, actor: _Actor
   ) throws(DocumentError) -> (version: StorageVersion, events: [DocumentEvent]) {
-    let version = try content.edit(id, range: range, with: text, record: record)
+    let version = try content.edit(
+      id, range: range, with: text, record: record,
+      keepingHistory: keepsAllHistory || session != nil)
     let edge = _EditStep(range, insertedLength: record.insertedLength)
     var events: [DocumentEvent] = []
-    if var live = session {
-      // Moved out, so that the session's arrays are changed in place (a
-      // context's history grows with every edit inside it).
-      session = nil
+    if var live = session.take() {
+      // Moved out (not copied), so that the session's arrays are changed in
+      // place (a context's history grows with every edit inside it).
       // The context whose text the session's own edit changes, and the
       // replacement swapped back or forth (undo, redo, revert).
       var owner: UUID? = nil
@@ -288,10 +292,7 @@ extension DocumentState {
       }
       selection[i] = mapped
     }
-    if let shown = visible[id] { visible[id] = edge.range(shown) }
-    if !keepsAllHistory && session == nil {
-      try? content.withChanges(id) { (log) throws(DocumentError) in log.trim() }
-    }
+    if !visible.isEmpty, let shown = visible[id] { visible[id] = edge.range(shown) }
     if case .session(let index) = actor {
       _invariantCheck(id, swapped: index)
     } else {

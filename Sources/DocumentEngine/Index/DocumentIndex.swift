@@ -179,6 +179,31 @@ public struct DocumentIndex: Sendable {
     }
   }
 
+  /// Records the new length of the storage at `position` (which the caller
+  /// knows to hold a storage), without looking its id up.
+  ///
+  /// - Complexity: O(log s)
+  mutating func setLength(at position: Int, to length: Int) {
+    tree.updateItem(_CountMetric.self, at: position, bias: .right) {
+      (slot: inout _StorageSlot, _: _CountAndLength) -> (Void, TreeItemChange<_StorageSlot>) in
+      slot.length = length
+      return ((), .keep)
+    }
+  }
+
+  /// Calls `body` with each storage's id and position from `position` on,
+  /// in order.
+  func forEachID(from position: Int, _ body: (StorageID, Int) -> Void) {
+    guard position < count else { return }
+    var cursor = tree.cursor(_CountMetric.self, at: position, bias: .right)
+    var p = position
+    while let slot = cursor.item {
+      body(slot.id, p)
+      p += 1
+      cursor.moveNext()
+    }
+  }
+
   mutating func renumber(from position: Int) {
     guard position < count else { return }
     var cursor = tree.cursor(_CountMetric.self, at: position, bias: .right)

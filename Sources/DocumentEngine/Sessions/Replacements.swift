@@ -53,8 +53,7 @@ extension DocumentState {
       applied += result.events
       // A piece that a concurrent deletion ate has nothing to take back.
       if piece.range.isEmpty && new.isEmpty { continue }
-      guard var live = self.session else { throw .noSession }
-      self.session = nil
+      guard var live = self.session.take() else { throw .noSession }
       let start = piece.range.lowerBound
       live.replacements.append(
         _Replacement(
@@ -64,9 +63,8 @@ extension DocumentState {
       made.append(live.replacements.count - 1)
       self.session = live
     }
-    guard var live2 = self.session else { throw .noSession }
     // Moved out, so that its arrays are changed in place.
-    self.session = nil
+    guard var live2 = self.session.take() else { throw .noSession }
     let landed = first.lowerBound..<(first.lowerBound + n)
     if let i = live2.contexts.firstIndex(where: { $0.id == contextID }) {
       live2.contexts[i].contextVersion = live2.contexts[i].contextVersion.next
@@ -181,7 +179,7 @@ extension DocumentState {
     let replacement = session.replacements[index]
     guard replacement.intact, replacement.undone != toOriginal,
       !toOriginal || replacement.coveredBy.allSatisfy({ session.replacements[$0].undone }),
-      let storage = content.storages[replacement.storage],
+      let storage = content.storageIfAny(replacement.storage),
       let now = try? storage.text.slice(replacement.range),
       String(now) == (toOriginal ? replacement.newText : replacement.oldText)
     else { return nil }
