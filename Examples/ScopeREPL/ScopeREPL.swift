@@ -122,14 +122,7 @@ struct ScopeREPL: ParsableCommand {
         print("> ", terminator: "")
         fflush(nil)
       }
-      guard let next = reader.next() else { break }
-      guard case .line(let bytes) = next else {
-        if case .tooLong(let count, let limit) = next {
-          emit(REPLError.lineTooLong(count, limit).text)
-        }
-        continue
-      }
-      let line = String(decoding: bytes, as: UTF8.self)
+      guard let line = reader.next() else { break }
       let (output, quit) = human.run(line)
       if !output.isEmpty { emit(output) }
       if quit { return }

@@ -72,43 +72,38 @@ extension Command {
       let id = try words.storage(usage)
       self = .text(id, range: try words.optionalRange(usage), unit: .utf16)
     case "add":
-      self = .add(try words.storage(usage), .text(words.text), after: nil, unit: .utf16)
+      self = .add(try words.storage(usage), .text(words.text()), after: nil, unit: .utf16)
     case "load":
       let path = try words.word(usage)
       let id = words.next() ?? URL(fileURLWithPath: path).lastPathComponent
-      try words.end(usage)
       self = .add(StorageID(id), .file(path: path), after: nil, unit: .utf16)
-    case "remove":
-      self = .remove(try words.storage(usage))
-      try words.end(usage)
+    case "remove": self = .remove(try words.storage(usage))
     case "edit":
       let span = try words.span(usage)
-      self = .edit(DocumentEdit(span.storage, range: span.range, in: .utf16, with: words.text))
+      self = .edit(DocumentEdit(span.storage, range: span.range, in: .utf16, with: words.text()))
     case "peer":
       let origin = try words.word(usage)
       let basis = StorageVersion(try words.number("BASIS", usage))
       let span = try words.span(usage)
       self = .edit(
         DocumentEdit(
-          span.storage, range: span.range, with: words.text, origin: origin, basis: basis))
+          span.storage, range: span.range, with: words.text(), origin: origin, basis: basis))
     case "select":
       var across = words
       if let from = try? across.place(usage), across.next() == "to",
         let to = try? across.place(usage), across.next() == nil
       {
+        words = across
         self = .select(.span(from: from, to: to), unit: .utf16)
       } else {
         self = .select(.ranges(try words.spans()), unit: .utf16)
       }
     case "caret":
       let place = try words.place(usage)
-      try words.end(usage)
       let caret = StorageSpan(place.storage, place.offset..<place.offset)
       self = .select(.ranges([caret]), unit: .utf16)
     case "visible": self = .visible(try words.spans(), unit: .utf16)
-    case "exclude":
-      self = .exclude(try words.span(usage), unit: .utf16)
-      try words.end(usage)
+    case "exclude": self = .exclude(try words.span(usage), unit: .utf16)
     case "contexts":
       let scopes = [
         "selection": "userSelection", "sel": "userSelection", "full": "fullDocument",
@@ -116,7 +111,6 @@ extension Command {
       ]
       let scope = words.next().map { scopes[$0] ?? $0 }
       let extra = try words.next().map { (n) throws(REPLError) in try _Words.number(n, "N") }
-      try words.end(usage)
       self = .contexts(
         try Self.named(scope ?? "userSelection", "scope"), surroundingParagraphs: extra ?? 0)
     case "replace":
@@ -137,11 +131,10 @@ extension Command {
         words = option
       }
       self = .replace(
-        context: context, range: range, text: words.text, basis: basis, policy: policy)
+        context: context, range: range, text: words.text(), basis: basis, policy: policy)
     case "toolselect", "toolSelect":
       let context = try Self.context(try words.word(usage), in: contexts)
       self = .toolSelect(context: context, ranges: [try words.range(usage)])
-      try words.end(usage)
     case "state": self = .state(try Self.named(try words.word(usage), "state"))
     case "undo": self = .undo
     case "redo": self = .redo
@@ -152,15 +145,11 @@ extension Command {
       let place = try words.place(usage)
       let from = StorageVersion(try words.number("FROM", usage))
       let assoc = try words.next().map { (n) throws(REPLError) in try _Words.number(n, "assoc") }
-      try words.end(usage)
       self = .map(
         place.storage, offset: place.offset, from: from, bias: try Self.bias(assoc: assoc))
-    case "locate":
-      self = .locate(offset: try words.number("OFFSET", usage))
-      try words.end(usage)
+    case "locate": self = .locate(offset: try words.number("OFFSET", usage))
     case "paragraph":
       let place = try words.place(usage)
-      try words.end(usage)
       self = .paragraph(place.storage, offset: place.offset, unit: .utf16)
     case "graphemes":
       let id = try words.storage(usage)
@@ -168,11 +157,12 @@ extension Command {
     case "replay":
       let path = try words.word(usage)
       let id = words.next() ?? "replay"
-      try words.end(usage)
       self = .replay(path: path, storage: StorageID(id))
-    case "json": self = try Command(jsonLine: Array(words.rest.utf8))
+    case "json": self = try Command(jsonLine: Array(words.text(escaped: false).utf8))
     default: throw .badRequest("unknown command '\(name)'; 'help' lists the commands")
     }
+    // Every word is used.
+    try words.end(usage)
   }
 
   /// The context that `word` names: its number in `contexts` (from 1), or
@@ -205,8 +195,13 @@ private struct _Words {
     return String(word)
   }
 
-  /// The rest of the line after one space, unescaped.
-  var text: String { Self.unescape(rest.first == " " ? rest.dropFirst() : rest) }
+  /// The rest of the line after one space, unescaped unless `escaped` is
+  /// false.
+  mutating func text(escaped: Bool = true) -> String {
+    let text = rest.first == " " ? rest.dropFirst() : rest
+    rest = ""
+    return escaped ? Self.unescape(text) : String(text)
+  }
 
   /// Throws `usage` unless the line has no more words.
   mutating func end(_ usage: REPLError) throws(REPLError) {
@@ -237,12 +232,9 @@ private struct _Words {
     return try Command.range(offset: offset, length: try number("LENGTH", usage))
   }
 
-  /// `[OFFSET LENGTH]`, the last words of the line.
+  /// `[OFFSET LENGTH]` at the end of the line.
   mutating func optionalRange(_ usage: REPLError) throws(REPLError) -> Range<Int>? {
-    if rest.allSatisfy({ $0 == " " }) { return nil }
-    let range = try range(usage)
-    try end(usage)
-    return range
+    rest.allSatisfy { $0 == " " } ? nil : try range(usage)
   }
 
   /// `NAME OFFSET`.

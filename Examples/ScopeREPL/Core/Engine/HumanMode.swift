@@ -19,6 +19,15 @@ public struct HumanMode {
     return lines.joined(separator: "\n")
   }
 
+  /// Runs one line from a ``LineReader``: a line that was too long is
+  /// answered with a `tooLarge` error, any other as by ``run(_:)-(String)``.
+  public func run(_ line: LineReader.Line) -> (output: String, quit: Bool) {
+    switch line {
+    case .line(let bytes): run(String(decoding: bytes, as: UTF8.self))
+    case .tooLong(let count, let limit): (REPLError.lineTooLong(count, limit).text, false)
+    }
+  }
+
   /// Runs one line; returns what to print (nothing for an empty line), and
   /// whether to quit.
   public func run(_ line: String) -> (output: String, quit: Bool) {
