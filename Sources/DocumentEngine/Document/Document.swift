@@ -32,13 +32,13 @@ public final class Document: @unchecked Sendable {
   /// `withState` for a call that makes events: they go to every observer
   /// before the lock is let go, so observers hear them in the order the
   /// calls were made.
-  private func withStateAndEvents<R>(
-    _ events: (R) -> [DocumentEvent], _ body: (inout DocumentState) throws(DocumentError) -> R
+  private func withStateAndEvents<R: _EventfulResult>(
+    _ body: (inout DocumentState) throws(DocumentError) -> R
   ) throws(DocumentError) -> R {
     lock.lock()
     defer { lock.unlock() }
     let result = try body(&state)
-    publish(events(result))
+    publish(result.events)
     return result
   }
 
@@ -159,7 +159,7 @@ public final class Document: @unchecked Sendable {
     _ id: StorageID, range: Range<Int>, with text: String, origin: String? = nil,
     basis: StorageVersion? = nil
   ) throws(DocumentError) -> EditResult {
-    try withStateAndEvents({ $0.events }) { (state) throws(DocumentError) in
+    try withStateAndEvents { (state) throws(DocumentError) in
       try state.edit(id, range: range, with: text, origin: origin, basis: basis)
     }
   }
@@ -182,7 +182,7 @@ public final class Document: @unchecked Sendable {
   public func edit(
     _ id: StorageID, range: Range<Int>, in unit: TextUnit, with text: String
   ) throws(DocumentError) -> EditResult {
-    try withStateAndEvents({ $0.events }) { (state) throws(DocumentError) in
+    try withStateAndEvents { (state) throws(DocumentError) in
       try state.edit(id, range: range, in: unit, with: text)
     }
   }
@@ -206,10 +206,9 @@ public final class Document: @unchecked Sendable {
   ///   of a storage changes.
   @discardableResult
   public func apply(_ edits: [DocumentEdit]) throws(DocumentError) -> [EditResult] {
-    let events: ([EditResult]) -> [DocumentEvent] = { $0.flatMap(\.events) }
-    return try withStateAndEvents(events) { (state) throws(DocumentError) in
-      try state.apply(edits)
-    }
+    try withStateAndEvents { (state) throws(DocumentError) in
+      _Batch(results: try state.apply(edits))
+    }.results
   }
 
   /// Marks a range excluded from Writing Tools, or clears the mark.
@@ -287,7 +286,7 @@ public final class Document: @unchecked Sendable {
     context: UUID, range: Range<Int>, with text: String, basis: ContextVersion? = nil,
     policy: ReplacementPolicy = .refuse
   ) throws(DocumentError) -> ReplacementResult {
-    try withStateAndEvents({ $0.events }) { (state) throws(DocumentError) in
+    try withStateAndEvents { (state) throws(DocumentError) in
       try state.replace(context, range, text, basis: basis, policy: policy)
     }
   }
@@ -323,14 +322,14 @@ public final class Document: @unchecked Sendable {
   ///
   /// - Throws: ``DocumentError/noSession``.
   public func undo() throws(DocumentError) -> [DocumentEvent] {
-    try withStateAndEvents({ $0 }) { (state) throws(DocumentError) in try state.undo(redo: false) }
+    try withStateAndEvents { (state) throws(DocumentError) in try state.undo(redo: false) }
   }
 
   /// Redoes the last undone group.
   ///
   /// - Throws: ``DocumentError/noSession``.
   public func redo() throws(DocumentError) -> [DocumentEvent] {
-    try withStateAndEvents({ $0 }) { (state) throws(DocumentError) in try state.undo(redo: true) }
+    try withStateAndEvents { (state) throws(DocumentError) in try state.undo(redo: true) }
   }
 
   /// Reverts the session: every replacement it made that is still intact
@@ -339,7 +338,7 @@ public final class Document: @unchecked Sendable {
   /// - Returns: how many replacements went back, and the events.
   /// - Throws: ``DocumentError/noSession``.
   public func revert() throws(DocumentError) -> RevertResult {
-    try withStateAndEvents({ $0.events }) { (state) throws(DocumentError) in try state.revert() }
+    try withStateAndEvents { (state) throws(DocumentError) in try state.revert() }
   }
 
   /// Marks ranges of a context's text to hide (during an animation) or
@@ -420,4 +419,23 @@ public final class Document: @unchecked Sendable {
   public func unpin(_ id: StorageID, version: StorageVersion) {
     withState { $0.unpin(id, version: version) }
   }
+}
+
+/// A result that carries the events a call made, for observers.
+protocol _EventfulResult {
+  var events: [DocumentEvent] { get }
+}
+
+extension EditResult: _EventfulResult {}
+extension ReplacementResult: _EventfulResult {}
+extension RevertResult: _EventfulResult {}
+
+/// The results of a batch of edits.
+struct _Batch: _EventfulResult {
+  var results: [EditResult]
+  var events: [DocumentEvent] { results.flatMap(\.events) }
+}
+
+extension Array: _EventfulResult where Element == DocumentEvent {
+  var events: [DocumentEvent] { self }
 }
