@@ -270,7 +270,7 @@ extension DocumentState {
       for i in live.marks.indices where live.marks[i].storage == id {
         live.marks[i].range = edge.range(live.marks[i].range)
       }
-      session = live
+      session = consume live
     }
     // In place: the selection is rarely empty, and a keystroke should not
     // allocate a new one.
