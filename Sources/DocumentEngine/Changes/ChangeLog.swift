@@ -64,6 +64,9 @@ public struct ChangeLog: Sendable {
     @exclusivity(unchecked) var oldestVersion: StorageVersion
     @exclusivity(unchecked) var records: [ChangeRecord] = []
     @exclusivity(unchecked) var lengthsBefore: [Int] = []
+    /// Each record's piece (range and inserted length), dense, for the
+    /// transformation loop (a record is several times larger).
+    @exclusivity(unchecked) var pieces: [_Piece] = []
     @exclusivity(unchecked) var length: Int
     @exclusivity(unchecked) var lastOriginVersion: StorageVersion = 0
     @exclusivity(unchecked) var lastEdit: [EditParty: StorageVersion] = [:]
@@ -80,6 +83,7 @@ public struct ChangeLog: Sendable {
       let state = State(version: oldestVersion, length: length)
       state.records = records
       state.lengthsBefore = lengthsBefore
+      state.pieces = pieces
       state.lastOriginVersion = lastOriginVersion
       state.lastEdit = lastEdit
       state.pins = pins
@@ -104,10 +108,7 @@ public struct ChangeLog: Sendable {
   }
   /// The records, oldest first: `records[i]` takes version
   /// `oldestVersion + i` to the next.
-  public internal(set) var records: [ChangeRecord] {
-    get { state.records }
-    _modify { yield &own().records }
-  }
+  public var records: [ChangeRecord] { state.records }
   /// The text length before each record.
   var lengthsBefore: [Int] {
     get { state.lengthsBefore }
@@ -173,6 +174,7 @@ public struct ChangeLog: Sendable {
     let state = own()
     state.records.append(record)
     state.lengthsBefore.append(state.length)
+    state.pieces.append(record.piece)
     state.length += record.insertedLength - record.range.count
     if !record.party.isPerson {
       let version = currentVersion
@@ -205,6 +207,7 @@ public struct ChangeLog: Sendable {
     let records = state.records
     let lengths = state.lengthsBefore
     precondition(records.count == lengths.count, "a length per record")
+    precondition(records.count == state.pieces.count, "a piece per record")
     let checked = max(0, records.count - 256)
     for i in checked..<records.count {
       let record = records[i]
@@ -253,6 +256,7 @@ public struct ChangeLog: Sendable {
     if !state.records.isEmpty {
       state.records.removeAll(keepingCapacity: true)
       state.lengthsBefore.removeAll(keepingCapacity: true)
+      state.pieces.removeAll(keepingCapacity: true)
     }
     state.oldestVersion = version
     state.length += record.insertedLength - record.range.count
@@ -314,8 +318,10 @@ public struct ChangeLog: Sendable {
     let keep = pins.keys.min() ?? currentVersion
     guard keep > oldestVersion else { return }
     let dropped = keep - oldestVersion
-    records.removeFirst(dropped)
-    lengthsBefore.removeFirst(dropped)
+    let state = own()
+    state.records.removeFirst(dropped)
+    state.lengthsBefore.removeFirst(dropped)
+    state.pieces.removeFirst(dropped)
     oldestVersion = keep
     for key in Array(maps.keys) where key < keep { maps[key] = nil }
     recent.removeAll { $0 < keep }
@@ -441,11 +447,48 @@ public struct ChangeLog: Sendable {
       // every edit since, in place.
       var result = operation
       var touched = false
+      let pieces = state.pieces
       records.withUnsafeBufferPointer { records in
-        for i in (version - oldestVersion)..<records.count {
+        var i = version - oldestVersion
+        if result.pieces.count == 1 {
+          // One range (the usual case): kept in locals, the edits read from
+          // the dense pieces, a party looked at only where a tie needs it.
+          var range = result.pieces[0].range
+          while i < pieces.count {
+            let other = pieces[i].range
+            let n = pieces[i].length
+            if !touched {
+              touched = _EditStep(other, insertedLength: n).touches(range)
+            }
+            if range.upperBound < other.lowerBound
+              || (range.upperBound == other.lowerBound && !range.isEmpty)
+            {
+              // Entirely before the edit: unchanged.
+            } else if range.lowerBound > other.upperBound {
+              // Entirely after it: shifted.
+              let delta = n - other.count
+              range = (range.lowerBound + delta)..<(range.upperBound + delta)
+            } else {
+              var single = result
+              single.pieces[0].range = range
+              single.transform(against: pieces[i], by: records[i].party)
+              guard single.pieces.count == 1 else {
+                // Split by the edit: the rest goes the general way.
+                result = single
+                i += 1
+                break
+              }
+              range = single.pieces[0].range
+            }
+            i += 1
+          }
+          if result.pieces.count == 1 { result.pieces[0].range = range }
+        }
+        while i < records.count {
           let piece = records[i].piece
           if !touched && result.isTouched(by: piece) { touched = true }
           result.transform(against: piece, by: records[i].party)
+          i += 1
         }
       }
       return (result, touched)
