@@ -2,12 +2,19 @@
 /// keys in order (responses list them in a fixed order), and a number is an
 /// exact integer when it is one.
 public enum JSON: Equatable, Sendable {
+  /// `null`.
   case null
+  /// `true` or `false`.
   case bool(Bool)
+  /// A number that is an integer and fits in an `Int`.
   case int(Int)
+  /// Any other number (`1.5`, `1e3`, `1e400` as infinity).
   case double(Double)
+  /// A string.
   case string(String)
+  /// An array.
   case array([JSON])
+  /// An object: its keys and values in order.
   case object([(String, JSON)])
 
   public static func == (lhs: JSON, rhs: JSON) -> Bool {
