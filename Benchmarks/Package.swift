@@ -27,6 +27,7 @@ let package = Package(
       dependencies: [
         "CHeapStats",
         .product(name: "TextRope", package: engine),
+        .product(name: "DocumentEngine", package: engine),
         .product(name: "EditingTraces", package: engine),
         .product(name: "_RopeModule", package: "swift-collections"),
       ]

@@ -3,76 +3,161 @@ import BenchmarkSupport
 import DocumentEngine
 import TextRope
 
-// 10. A person's keystrokes through the document engine (issue 11): a trace
-//     replayed into one storage with `DocumentContent.edit` (UTF-16 ranges,
-//     each edit versioned and recorded in the storage's change index),
-//     beside the same UTF-16 edits straight into a `Rope`.
+// 10. A person's edits through the document engine (issue 11), each beside
+//     the same UTF-16 edits straight into a `Rope` in the same run:
+//     - a trace (seph-blog1, rustcode) replayed into one storage with
+//       `DocumentContent.edit` (each edit versioned and recorded in the
+//       storage's change log), with `Document.edit` (the class: the lock,
+//       the state, the events), and with `Document.edit` while one
+//       `userSelection` session is live and its context holds all the
+//       typing, so that every keystroke also moves the context and makes
+//       its event (the heaviest case: a keystroke outside every context
+//       only moves them);
+//     - single-character edits at random places of 100 MB through
+//       `Document.edit` (as `Random edit/100 MB`).
+//     The trace is typed between two short paragraphs of its own (the same
+//     text for every structure), so that a selection from the first to the
+//     last gives a context around everything the trace types.
 
-/// A trace's patches as UTF-16 ranges and texts, converted once (outside
-/// any measurement) by replaying it into a rope.
-struct UTF16Trace: @unchecked Sendable {
-  let start: String
-  let ranges: [Range<Int>]
-  let inserts: [String]
-
-  init(_ trace: PreparedTrace) {
-    var rope = Rope(trace.startContent)
-    var ranges: [Range<Int>] = []
-    ranges.reserveCapacity(trace.patchCount)
-    do {
-      for i in 0..<trace.patchCount {
-        let scalars = trace.positions[i]..<trace.positions[i] + trace.deleteCounts[i]
-        let lower = try rope.convert(scalars.lowerBound, from: .unicodeScalars, to: .utf16)
-        let upper = try rope.convert(scalars.upperBound, from: .unicodeScalars, to: .utf16)
-        ranges.append(lower..<upper)
-        try rope.replace(scalars, in: .unicodeScalars, with: trace.inserts[i])
-      }
-    } catch {
-      fatalError("\(trace.name): \(error)")
-    }
-    self.start = trace.startContent
-    self.ranges = ranges
-    self.inserts = trace.inserts
-  }
-}
+/// The paragraphs the traces are typed between.
+let paragraphBeforeTrace = "The paragraph before the trace.\n"
+let paragraphAfterTrace = "\nThe paragraph after the trace.\n"
 
 func registerDocumentEditBenchmarks() {
   let configuration = configuration(
     timeUnits: .milliseconds, maxDuration: .seconds(3), maxIterations: 100)
-  let name = "seph-blog1"
   let id = StorageID("body")
 
-  Benchmark("Document edit/\(name)/DocumentContent", configuration: configuration) {
-    benchmark, trace in
-    var document = DocumentContent()
-    do {
-      try document.add(id, text: Rope(trace.start))
-      benchmark.startMeasurement()
-      for i in 0..<trace.ranges.count {
-        try document.edit(id, range: trace.ranges[i], with: trace.inserts[i])
-      }
-      benchmark.stopMeasurement()
-    } catch {
-      fatalError("\(error)")
+  for name in ["seph-blog1", "rustcode"] {
+    func prepare() -> UTF16Trace {
+      UTF16Trace(
+        PreparedTrace(name: name), before: paragraphBeforeTrace, after: paragraphAfterTrace)
     }
-    blackHole(document)
-  } setup: {
-    UTF16Trace(PreparedTrace(name: name))
+
+    Benchmark("Document edit/\(name)/DocumentContent", configuration: configuration) {
+      benchmark, trace in
+      var document = DocumentContent()
+      do { try document.add(id, text: Rope(trace.start)) } catch { fatalError("\(error)") }
+      benchmark.startMeasurement()
+      applyEdits(trace, to: &document, storage: id)
+      benchmark.stopMeasurement()
+      blackHole(document)
+    } setup: {
+      prepare()
+    }
+
+    Benchmark("Document edit/\(name)/Document", configuration: configuration) {
+      benchmark, trace in
+      let document = Document()
+      do { try document.add(id, text: Rope(trace.start)) } catch { fatalError("\(error)") }
+      benchmark.startMeasurement()
+      applyEdits(trace, to: document, storage: id)
+      benchmark.stopMeasurement()
+      blackHole(document)
+    } setup: { () -> UTF16Trace in
+      let trace = prepare()
+      let document = Document()
+      try document.add(id, text: Rope(trace.start))
+      applyEdits(trace, to: document, storage: id)
+      checkResult(
+        String(try document.content.storage(id).text), equals: trace.end, "Document replay")
+      return trace
+    }
+
+    Benchmark("Document edit/\(name)/Document, live session", configuration: configuration) {
+      benchmark, trace in
+      let document: Document
+      do { document = try documentWithLiveContext(trace, id) } catch { fatalError("\(error)") }
+      benchmark.startMeasurement()
+      applyEdits(trace, to: document, storage: id)
+      benchmark.stopMeasurement()
+      blackHole(document)
+    } setup: { () -> UTF16Trace in
+      let trace = prepare()
+      let document = try documentWithLiveContext(trace, id)
+      guard let context = document.session?.contexts.first?.id else { fatalError("no context") }
+      applyEdits(trace, to: document, storage: id)
+      checkResult(
+        String(try document.content.storage(id).text), equals: trace.end,
+        "Document replay with a live session")
+      let live = try document.liveContext(context)
+      precondition(
+        live.storageRange == 0..<trace.end.utf16.count,
+        "the context \(live.storageRange) does not hold all the typing")
+      return trace
+    }
+
+    Benchmark("Document edit/\(name)/Rope", configuration: configuration) { benchmark, trace in
+      var rope = Rope(trace.start)
+      benchmark.startMeasurement()
+      applyEdits(trace, to: &rope)
+      benchmark.stopMeasurement()
+      blackHole(rope)
+    } setup: {
+      prepare()
+    }
   }
 
-  Benchmark("Document edit/\(name)/Rope", configuration: configuration) { benchmark, trace in
-    var rope = Rope(trace.start)
-    benchmark.startMeasurement()
-    do {
-      for i in 0..<trace.ranges.count {
-        try rope.replace(trace.ranges[i], with: trace.inserts[i])
-      }
-    } catch {
-      fatalError("\(error)")
-    }
-    benchmark.stopMeasurement()
-    blackHole(rope)
-  } setup: {
-    UTF16Trace(PreparedTrace(name: name))
+  registerRandomDocumentEditBenchmarks()
+}
+
+/// A document with the trace's start in storage `id` and a live
+/// `userSelection` session whose context is the whole storage (the selection
+/// runs from the paragraph before the trace to the one after it), so that
+/// every edit of the trace lands strictly inside it.
+func documentWithLiveContext(_ trace: UTF16Trace, _ id: StorageID) throws -> Document {
+  let document = Document()
+  try document.add(id, text: Rope(trace.start))
+  let length = trace.start.utf16.count
+  try document.select([SelectionRange(id, 4..<(length - 4))])
+  let contexts = try document.startSession(scope: .userSelection).contexts
+  precondition(
+    contexts.count == 1 && contexts[0].storageRange == 0..<length,
+    "the context is not the whole storage: \(contexts.map(\.storageRange))")
+  return document
+}
+
+final class DocumentRandomEditState: @unchecked Sendable {
+  let document: Document
+  let offsets: [Int]
+  var next = 0
+  init(document: Document, offsets: [Int]) {
+    self.document = document
+    self.offsets = offsets
+  }
+}
+
+/// Single-character edits at random UTF-16 offsets in 100 MB, alternating
+/// insert and delete, through `Document.edit` and into a `Rope` (the same
+/// offsets and loop as `Random edit/100 MB/Rope`, here beside the document
+/// in one run). One iteration is 1000 edits (scaling factor .kilo), so the
+/// reported time is per edit.
+private func registerRandomDocumentEditBenchmarks() {
+  let configuration = configuration(
+    timeUnits: .nanoseconds, scalingFactor: .kilo, maxDuration: .seconds(4), maxIterations: 1000)
+  let id = StorageID("body")
+
+  Benchmark("Document edit/random in 100 MB/Document", configuration: configuration) {
+    benchmark, state in
+    makeSingleEdits(
+      benchmark.scaledIterations.count, in: state.document, id, offsets: state.offsets,
+      next: &state.next)
+  } setup: { () -> DocumentRandomEditState in
+    let document = Document()
+    try document.add(id, text: Rope(TextGenerator.string(byteCount: editTextBytes)))
+    let length = try document.content.storage(id).length
+    let offsets = randomOffsets(count: editOffsetCount, below: length - 10_000, seed: 3)
+    return DocumentRandomEditState(document: document, offsets: offsets)
+  }
+
+  Benchmark("Document edit/random in 100 MB/Rope", configuration: configuration) {
+    benchmark, state in
+    makeSingleEdits(
+      benchmark.scaledIterations.count, in: &state.rope, offsets: state.offsets,
+      next: &state.next)
+  } setup: { () -> RopeEditState in
+    let rope = Rope(TextGenerator.string(byteCount: editTextBytes))
+    let offsets = randomOffsets(count: editOffsetCount, below: rope.utf16Count - 10_000, seed: 3)
+    return RopeEditState(rope: rope, offsets: offsets)
   }
 }
