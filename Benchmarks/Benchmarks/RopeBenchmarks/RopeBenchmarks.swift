@@ -16,6 +16,7 @@ let benchmarks: @Sendable () -> Void = {
   registerContextBenchmarks()
   registerOffsetIndexBenchmarks()
   registerDocumentEditBenchmarks()
+  registerStreamingBenchmarks()
 }
 
 /// A configuration that prints every metric in fixed units (time in
