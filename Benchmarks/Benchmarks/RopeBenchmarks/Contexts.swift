@@ -6,7 +6,8 @@ import TextRope
 // 8. Contexts: a selection context in a 100 MB storage, the full document of
 //    10,000 storages, and document offset -> (storage, offset) with 10,000
 //    storages. Baselines: the same answers computed the plain way beside it
-//    (a String's paragraph search, a linear walk over the storages).
+//    (a String's paragraph search, contexts made of Strings, a linear walk
+//    over the storages).
 
 func registerContextBenchmarks() {
   let perOperation = configuration(
@@ -61,6 +62,22 @@ func registerContextBenchmarks() {
       try document.add(StorageID("cell\(k)"), text: Rope("Cell \(k): some text.\nMore text.\n"))
     }
     return document
+  }
+
+  // The plain way: every storage's text kept as a `String`, in order, and a
+  // context (the text and its range) made of each that is not empty.
+  Benchmark("Contexts/full document of 10,000 storages/Strings", configuration: perCall) {
+    benchmark, storages in
+    for _ in benchmark.scaledIterations {
+      var contexts: [(id: StorageID, text: String, range: Range<Int>)] = []
+      contexts.reserveCapacity(storages.count)
+      for (id, text) in storages where !text.isEmpty {
+        contexts.append((id, text, 0..<text.utf16.count))
+      }
+      blackHole(contexts.count)
+    }
+  } setup: { () -> [(StorageID, String)] in
+    (0..<10_000).map { k in (StorageID("cell\(k)"), "Cell \(k): some text.\nMore text.\n") }
   }
 
   Benchmark("Contexts/locate with 10,000 storages/DocumentEngine", configuration: perOperation) {
