@@ -60,10 +60,26 @@ extension DocumentState {
           context.history[0].version >= storage.changes.oldestVersion,
           "a context's history dropped")
       }
-      for (i, replacement) in session.replacements.enumerated()
-      where replacement.storage == id && replacement.intact && i != swapped {
-        precondition(inside(replacement.range), "a replacement outside its storage")
+      var tracked = 0
+      for block in session.tracked.blocks[id] ?? [] {
+        for i in block.members where i != swapped {
+          let replacement = session.replacements[i]
+          precondition(replacement.storage == id && replacement.intact, "a stray replacement")
+          let r = replacement.range
+          let now = (r.lowerBound + block.pending)..<(r.upperBound + block.pending)
+          precondition(inside(now), "a replacement outside its storage")
+          precondition(
+            now.lowerBound >= block.low + block.pending
+              && now.upperBound <= block.high + block.pending, "a replacement outside its block")
+        }
+        tracked += block.members.count
       }
+      let intact = session.replacements.indices.filter {
+        session.replacements[$0].storage == id && session.replacements[$0].intact
+      }
+      precondition(
+        tracked == intact.count || (swapped != nil && tracked + 1 >= intact.count),
+        "an intact replacement not tracked")
       for mark in session.marks where mark.storage == id {
         precondition(inside(mark.range), "a mark outside its storage")
       }
@@ -229,7 +245,9 @@ extension DocumentState {
       if owner == nil {
         live.followReplacements(throughOthersEdit: edge, in: id)
       } else {
+        live.settleReplacements()
         live.followReplacements(through: edge, in: id, swapped: swapped)
+        live.regroupReplacements(in: id)
       }
       for i in live.contexts.indices where live.contexts[i].storage == id {
         let old = live.contexts[i].range

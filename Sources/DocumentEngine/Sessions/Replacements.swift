@@ -77,6 +77,7 @@ extension DocumentState {
       live2.undoStack.append(made)
     }
     live2.redoStack.removeAll()
+    live2.regroupReplacements(in: id)
     self.session = live2
     let contextVersion = live2.contexts.first { $0.id == contextID }?.contextVersion ?? 0
     let events = applied.filter { $0.context != contextID }
@@ -175,6 +176,7 @@ extension DocumentState {
   ///
   /// - Returns: the events, or nil if it could not go.
   mutating func swapText(_ index: Int, toOriginal: Bool) -> [DocumentEvent]? {
+    session?.settleReplacements()
     guard let session else { return nil }
     let replacement = session.replacements[index]
     guard replacement.intact, replacement.undone != toOriginal,
@@ -194,6 +196,7 @@ extension DocumentState {
     let start = replacement.range.lowerBound
     self.session?.replacements[index].range = start..<(start + text.utf16.count)
     self.session?.replacements[index].undone = toOriginal
+    self.session?.regroupReplacements(in: replacement.storage)
     return events
   }
 

@@ -62,6 +62,37 @@ enum _Actor: Equatable {
   case session(Int)
 }
 
+/// The session's intact replacements by storage, in blocks of up to
+/// ``blockSize`` made one after another, each with the span its
+/// replacements cover and a shift pending for all of them: so that a
+/// keystroke looks only at the replacements near it (see
+/// ``_SessionState/followReplacements(throughOthersEdit:in:)``) instead of
+/// walking every replacement the session ever made.
+///
+/// A replacement's text is at its `range` plus its block's `pending`.
+struct _TrackedReplacements: Sendable {
+  static let blockSize = 32
+
+  struct Block: Sendable {
+    /// Indices into the session's replacements.
+    var members: [Int] = []
+    /// The lowest start and highest end of the members' ranges, without
+    /// `pending`.
+    var low = Int.max
+    var high = Int.min
+    /// A shift that every member's range still has to take.
+    var pending = 0
+
+    mutating func add(_ index: Int, _ range: Range<Int>) {
+      members.append(index)
+      low = min(low, range.lowerBound - pending)
+      high = max(high, range.upperBound - pending)
+    }
+  }
+
+  var blocks: [StorageID: [Block]] = [:]
+}
+
 /// The live part of a Writing Tools session.
 struct _SessionState: Sendable {
   let session: WritingSession
@@ -69,6 +100,8 @@ struct _SessionState: Sendable {
   var state: WritingToolsState = .inactive
   var contexts: [_LiveContext]
   var replacements: [_Replacement] = []
+  /// The intact replacements in blocks, for keystrokes.
+  var tracked = _TrackedReplacements()
   var undoStack: [[Int]] = []
   var redoStack: [[Int]] = []
   /// The replacements of the streaming phase under way.
@@ -92,6 +125,7 @@ struct _SessionState: Sendable {
     for i in replacements.indices where replacements[i].storage == id {
       replacements[i].intact = false
     }
+    tracked.blocks[id] = nil
   }
 
   /// Closes the streaming phase's undo group.
@@ -110,28 +144,108 @@ extension _SessionState {
   /// (a deletion), its text goes back before the insertion if the point ends
   /// its context or another replacement (whose text it was part of), else
   /// after it, as at the start of any range.
+  ///
+  /// Only the blocks of ``tracked`` whose span meets the edit are looked at
+  /// one replacement at a time; a block entirely after it only adds the
+  /// edit's change of length to its pending shift, and one entirely before
+  /// it is passed over.
+  ///
+  /// - Complexity: O(R/B + B·t) for R intact replacements in blocks of B,
+  ///   t of the blocks meeting the edit.
   mutating func followReplacements(throughOthersEdit edge: _EditStep, in id: StorageID) {
+    guard var blocks = tracked.blocks.removeValue(forKey: id) else { return }
+    defer { tracked.blocks[id] = blocks }
+    let delta = edge.delta
     var ends: Set<Int>? = nil
-    for i in replacements.indices where replacements[i].storage == id && replacements[i].intact {
-      let old = replacements[i].range
-      if edge.changesText(in: old) {
-        replacements[i].intact = false
+    for b in blocks.indices where !blocks[b].members.isEmpty {
+      let pending = blocks[b].pending
+      if blocks[b].high + pending < edge.s { continue }
+      if blocks[b].low + pending > edge.e {
+        blocks[b].pending += delta
         continue
       }
-      if old.isEmpty && edge.s == edge.e && old.lowerBound == edge.s {
-        if ends == nil {
-          // Computed once, and only for such an insertion.
-          var found = Set(
-            contexts.filter { $0.storage == id }.map(\.range.upperBound))
-          for r in replacements where r.storage == id && r.intact && !r.range.isEmpty {
-            found.insert(r.range.upperBound)
-          }
-          ends = found
+      // The block meets the edit: each of its replacements in turn.
+      blocks[b].pending = 0
+      var kept: [Int] = []
+      kept.reserveCapacity(blocks[b].members.count)
+      var low = Int.max
+      var high = Int.min
+      for i in blocks[b].members {
+        var old = replacements[i].range
+        if pending != 0 { old = (old.lowerBound + pending)..<(old.upperBound + pending) }
+        replacements[i].range = old
+        if edge.changesText(in: old) {
+          replacements[i].intact = false
+          continue
         }
-        if ends?.contains(edge.s) == true { continue }
+        var new = edge.range(old)
+        if old.isEmpty && edge.s == edge.e && old.lowerBound == edge.s {
+          if ends == nil { ends = rangeEnds(in: id, blocks: blocks) }
+          if ends?.contains(edge.s) == true { new = old }
+        }
+        replacements[i].range = new
+        kept.append(i)
+        low = min(low, new.lowerBound)
+        high = max(high, new.upperBound)
       }
-      replacements[i].range = edge.range(old)
+      blocks[b].members = kept
+      blocks[b].low = low
+      blocks[b].high = high
     }
+  }
+
+  /// The ends of storage `id`'s contexts and of its intact replacements
+  /// that have text, where they are now (pending shifts included).
+  func rangeEnds(in id: StorageID, blocks: [_TrackedReplacements.Block]) -> Set<Int> {
+    var found = Set(contexts.filter { $0.storage == id }.map(\.range.upperBound))
+    for block in blocks {
+      for i in block.members where replacements[i].intact && !replacements[i].range.isEmpty {
+        found.insert(replacements[i].range.upperBound + block.pending)
+      }
+    }
+    return found
+  }
+
+  /// Writes every pending shift of ``tracked`` into the replacements'
+  /// ranges, so that each intact replacement's `range` is where its text is
+  /// now. Everything but a keystroke's ``followReplacements(throughOthersEdit:in:)``
+  /// reads ranges only after this.
+  ///
+  /// - Complexity: O(R) when a shift is pending, O(s) otherwise.
+  mutating func settleReplacements() {
+    for id in Array(tracked.blocks.keys) {
+      guard var blocks = tracked.blocks.removeValue(forKey: id) else { continue }
+      for b in blocks.indices where blocks[b].pending != 0 {
+        let pending = blocks[b].pending
+        for i in blocks[b].members {
+          let r = replacements[i].range
+          replacements[i].range = (r.lowerBound + pending)..<(r.upperBound + pending)
+        }
+        blocks[b].low += pending
+        blocks[b].high += pending
+        blocks[b].pending = 0
+      }
+      tracked.blocks[id] = blocks
+    }
+  }
+
+  /// Groups the intact replacements of storage `id` into blocks again, in
+  /// the order they were made, after the session's own edit changed their
+  /// ranges (``settleReplacements()`` first).
+  ///
+  /// - Complexity: O(R)
+  mutating func regroupReplacements(in id: StorageID) {
+    var blocks: [_TrackedReplacements.Block] = []
+    var block = _TrackedReplacements.Block()
+    for i in replacements.indices where replacements[i].storage == id && replacements[i].intact {
+      if block.members.count == _TrackedReplacements.blockSize {
+        blocks.append(block)
+        block = _TrackedReplacements.Block()
+      }
+      block.add(i, replacements[i].range)
+    }
+    if !block.members.isEmpty { blocks.append(block) }
+    tracked.blocks[id] = blocks.isEmpty ? nil : blocks
   }
 
   /// Follows the intact replacements of storage `id` through one of the
