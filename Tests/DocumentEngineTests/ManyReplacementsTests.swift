@@ -103,7 +103,8 @@ import _EngineTestSupport
       count += 1
       // The others after it move with the text that went back.
       let delta = item.old.count - item.range.count
-      for j in tracked.indices where j != k && tracked[j].range.lowerBound >= item.range.upperBound {
+      for j in tracked.indices where j != k && tracked[j].range.lowerBound >= item.range.upperBound
+      {
         let r = tracked[j].range
         tracked[j].range = (r.lowerBound + delta)..<(r.upperBound + delta)
       }
