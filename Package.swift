@@ -42,7 +42,9 @@ let package = Package(
     ),
     .target(
       name: "ScopeREPLCore",
-      dependencies: ["DocumentEngine", "TextRope", "TextBoundaries", "EditingTraces"],
+      dependencies: [
+        "DocumentEngine", "SummaryTrees", "TextRope", "TextBoundaries", "EditingTraces",
+      ],
       path: "Examples/ScopeREPL/Core"
     ),
     .executableTarget(

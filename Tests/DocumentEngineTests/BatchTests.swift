@@ -105,6 +105,24 @@ import _EngineTestSupport
     #expect(try document.content.storage("a").version == 0)
   }
 
+  @Test func oneEditAsABatchWouldTakeIt() throws {
+    let document = Document()
+    try document.add("a", text: Rope("é😀x"))
+    let result = try document.edit(DocumentEdit("a", range: 2..<3, in: .unicodeScalars, with: "y"))
+    #expect(result.range == 3..<4)
+    #expect(String(try document.content.storage("a").text) == "é😀y")
+    #expect(throws: DocumentError.invalidRange("a", .splitsSurrogatePair(utf16Offset: 2))) {
+      try document.edit(DocumentEdit("a", range: 2..<2, with: "z"))
+    }
+  }
+
+  @Test func indexErrorsReadAsSentences() {
+    #expect(
+      DocumentIndexError.offsetOutOfBounds(9, length: 4).description
+        == "document offset 9 is outside the document of 4 UTF-16 units")
+    #expect(DocumentIndexError.empty.description == "the document has no storage")
+  }
+
   @Test func errorsReadAsSentences() {
     let errors: [DocumentError] = [
       .unknownStorage("notes"), .duplicateStorage("notes"),

@@ -187,6 +187,16 @@ public final class Document: @unchecked Sendable {
     }
   }
 
+  /// Makes one edit as a batch would take it (see ``DocumentEdit``): the
+  /// person's edit in any unit, or an origin's on an older version.
+  ///
+  /// - Returns: as ``edit(_:range:with:origin:basis:)``.
+  /// - Throws: as the edit it stands for; nothing changes.
+  @discardableResult
+  public func edit(_ edit: DocumentEdit) throws(DocumentError) -> EditResult {
+    try withStateAndEvents { (state) throws(DocumentError) in try state.edit(edit) }
+  }
+
   /// Applies a batch of edits in order, all or nothing: each edit's range is
   /// in the text as the edits before it in the batch left it (as if they
   /// were made one by one). If one is refused, none is made.

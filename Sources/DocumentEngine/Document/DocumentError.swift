@@ -56,7 +56,7 @@ public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
     case .unknownContext(let id): "no context of the current session has the id \(id)"
     case .noSession: "there is no Writing Tools session"
     case .outsideContext(let range, let length):
-      "the range \(range.lowerBound)..<\(range.upperBound) runs past the context's text of "
+      "the range \(range.lowerBound)..<\(range.upperBound) is not within the context's text of "
         + "\(length) UTF-16 units"
     case .conflict(let context):
       "an edit the tool had not seen touched the range in context \(context); the person's "

@@ -192,22 +192,22 @@ extension DocumentState {
     results.reserveCapacity(edits.count)
     for (i, edit) in edits.enumerated() {
       do {
-        switch edit.unit {
-        case .utf16:
-          results.append(
-            try working.edit(
-              edit.storage, range: edit.range, with: edit.text, origin: edit.origin,
-              basis: edit.basis))
-        default:
-          results.append(
-            try working.edit(edit.storage, range: edit.range, in: edit.unit, with: edit.text))
-        }
+        results.append(try working.edit(edit))
       } catch {
         throw .batchRefused(index: i, error)
       }
     }
     self = working
     return results
+  }
+
+  /// One edit as a ``DocumentEdit`` describes it.
+  mutating func edit(_ edit: DocumentEdit) throws(DocumentError) -> EditResult {
+    if edit.unit == .utf16 {
+      return try self.edit(
+        edit.storage, range: edit.range, with: edit.text, origin: edit.origin, basis: edit.basis)
+    }
+    return try self.edit(edit.storage, range: edit.range, in: edit.unit, with: edit.text)
   }
 
 }

@@ -230,12 +230,12 @@ public struct DocumentIndex: Sendable {
 
 /// Why the document index refused a request; a refused request changes
 /// nothing.
-public enum DocumentIndexError: Error, Hashable, Sendable {
+public enum DocumentIndexError: Error, Hashable, Sendable, CustomStringConvertible {
   /// No storage has this id.
   case unknownStorage(StorageID)
   /// A storage with this id exists already.
   case duplicateStorage(StorageID)
-  /// The offset is outside `0...length`.
+  /// The document offset is outside `0...length`.
   case offsetOutOfBounds(Int, length: Int)
   /// The position is outside the order.
   case positionOutOfBounds(Int, count: Int)
@@ -243,6 +243,19 @@ public enum DocumentIndexError: Error, Hashable, Sendable {
   case negativeLength(Int)
   /// The document has no storage.
   case empty
+
+  public var description: String {
+    switch self {
+    case .unknownStorage(let id): "no storage is named '\(id)'"
+    case .duplicateStorage(let id): "a storage named '\(id)' exists already"
+    case .offsetOutOfBounds(let offset, let length):
+      "document offset \(offset) is outside the document of \(length) UTF-16 units"
+    case .positionOutOfBounds(let position, let count):
+      "position \(position) is outside the order of \(count) storages"
+    case .negativeLength(let length): "the length \(length) is negative"
+    case .empty: "the document has no storage"
+    }
+  }
 }
 
 /// One storage in the index: its id and its length in UTF-16 code units.

@@ -78,6 +78,13 @@ public struct EditResult: Hashable, Sendable {
   public var range: Range<Int>
   /// What the live contexts heard, in order.
   public var events: [DocumentEvent]
+
+  /// A result, as an edit gives it.
+  public init(version: StorageVersion, range: Range<Int>, events: [DocumentEvent]) {
+    self.version = version
+    self.range = range
+    self.events = events
+  }
 }
 
 /// What to do with a tool replacement that an edit it had not seen touched.
@@ -100,6 +107,17 @@ public struct ReplacementResult: Hashable, Sendable {
   /// What the other live contexts heard (the replaced context hears nothing:
   /// the replacement is its own change).
   public var events: [DocumentEvent]
+
+  /// A result, as a replacement gives it.
+  public init(
+    storage: StorageID, storageRange: Range<Int>, contextVersion: ContextVersion,
+    events: [DocumentEvent]
+  ) {
+    self.storage = storage
+    self.storageRange = storageRange
+    self.contextVersion = contextVersion
+    self.events = events
+  }
 }
 
 /// The states of a Writing Tools session (Apple's
@@ -181,4 +199,10 @@ public struct RevertResult: Hashable, Sendable {
   public var reverted: Int
   /// What the live contexts heard, in order.
   public var events: [DocumentEvent]
+
+  /// A result, as a revert gives it.
+  public init(reverted: Int, events: [DocumentEvent]) {
+    self.reverted = reverted
+    self.events = events
+  }
 }
