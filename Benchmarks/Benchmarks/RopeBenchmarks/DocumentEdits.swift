@@ -18,6 +18,10 @@ import TextRope
 //     The trace is typed between two short paragraphs of its own (the same
 //     text for every structure), so that a selection from the first to the
 //     last gives a context around everything the trace types.
+//     The same replays paired (`Document edit ratio/…`): each iteration
+//     replays into the rope and the three document variants back to back and
+//     records each one's time divided by the rope's (×100), so that load that
+//     comes and goes on a shared machine hits both sides of a ratio alike.
 
 /// The paragraphs the traces are typed between.
 let paragraphBeforeTrace = "The paragraph before the trace.\n"
@@ -99,6 +103,7 @@ func registerDocumentEditBenchmarks() {
   }
 
   registerRandomDocumentEditBenchmarks()
+  registerPairedDocumentEditBenchmarks()
 }
 
 /// A document with the trace's start in storage `id` and a live
@@ -159,5 +164,95 @@ private func registerRandomDocumentEditBenchmarks() {
     let rope = Rope(TextGenerator.string(byteCount: editTextBytes))
     let offsets = randomOffsets(count: editOffsetCount, below: rope.utf16Count - 10_000, seed: 3)
     return RopeEditState(rope: rope, offsets: offsets)
+  }
+}
+
+let documentContentOverRope = BenchmarkMetric.custom(
+  "DocumentContent ÷ Rope (×100)", polarity: .prefersSmaller, useScalingFactor: false)
+let documentOverRope = BenchmarkMetric.custom(
+  "Document ÷ Rope (×100)", polarity: .prefersSmaller, useScalingFactor: false)
+let liveSessionOverRope = BenchmarkMetric.custom(
+  "Document, live session ÷ Rope (×100)", polarity: .prefersSmaller, useScalingFactor: false)
+
+/// The time of `body`, whose result is kept alive until after the clock is
+/// read (and so freed outside the time).
+func timed<T>(_ clock: ContinuousClock, _ body: () -> T) -> Duration {
+  let start = clock.now
+  let result = body()
+  let elapsed = clock.now - start
+  blackHole(result)
+  return elapsed
+}
+
+/// `a` ÷ `b` × 100, rounded.
+func percent(_ a: Duration, of b: Duration) -> Int { Int((a / b * 100).rounded()) }
+
+private func registerPairedDocumentEditBenchmarks() {
+  let id = StorageID("body")
+  let perReplay = configuration(
+    metrics: [.wallClock, documentContentOverRope, documentOverRope, liveSessionOverRope],
+    timeUnits: .milliseconds, maxDuration: .seconds(10), maxIterations: 30)
+  for name in ["seph-blog1", "rustcode"] {
+    Benchmark("Document edit ratio/\(name)", configuration: perReplay) { benchmark, trace in
+      let clock = ContinuousClock()
+      // Every structure is built before its clock starts.
+      var rope = Rope(trace.start)
+      let ropeTime = timed(clock) {
+        applyEdits(trace, to: &rope)
+        return rope
+      }
+      var content = DocumentContent()
+      let document = Document()
+      let live: Document
+      do {
+        try content.add(id, text: Rope(trace.start))
+        try document.add(id, text: Rope(trace.start))
+        live = try documentWithLiveContext(trace, id)
+      } catch { fatalError("\(error)") }
+      let contentTime = timed(clock) {
+        applyEdits(trace, to: &content, storage: id)
+        return content
+      }
+      let documentTime = timed(clock) { applyEdits(trace, to: document, storage: id) }
+      let liveTime = timed(clock) { applyEdits(trace, to: live, storage: id) }
+      benchmark.measurement(documentContentOverRope, percent(contentTime, of: ropeTime))
+      benchmark.measurement(documentOverRope, percent(documentTime, of: ropeTime))
+      benchmark.measurement(liveSessionOverRope, percent(liveTime, of: ropeTime))
+      blackHole(document)
+      blackHole(live)
+    } setup: {
+      UTF16Trace(
+        PreparedTrace(name: name), before: paragraphBeforeTrace, after: paragraphAfterTrace)
+    }
+  }
+
+  // 1000 edits into each an iteration, the same offsets for both.
+  let perThousand = configuration(
+    metrics: [.wallClock, documentOverRope], timeUnits: .microseconds,
+    maxDuration: .seconds(5), maxIterations: 1000)
+  Benchmark("Document edit ratio/random in 100 MB", configuration: perThousand) {
+    benchmark, state in
+    let (document, ropeState) = state
+    let clock = ContinuousClock()
+    let documentTime = timed(clock) {
+      makeSingleEdits(
+        1000, in: document.document, id, offsets: document.offsets, next: &document.next)
+    }
+    let ropeTime = timed(clock) {
+      makeSingleEdits(
+        1000, in: &ropeState.rope, offsets: ropeState.offsets, next: &ropeState.next)
+    }
+    precondition(document.next == ropeState.next)
+    benchmark.measurement(documentOverRope, percent(documentTime, of: ropeTime))
+  } setup: { () -> (DocumentRandomEditState, RopeEditState) in
+    let text = TextGenerator.string(byteCount: editTextBytes)
+    let document = Document()
+    try document.add(id, text: Rope(text))
+    let rope = Rope(text)
+    let offsets = randomOffsets(count: editOffsetCount, below: rope.utf16Count - 10_000, seed: 3)
+    return (
+      DocumentRandomEditState(document: document, offsets: offsets),
+      RopeEditState(rope: rope, offsets: offsets)
+    )
   }
 }
