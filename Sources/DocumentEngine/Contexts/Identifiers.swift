@@ -23,6 +23,22 @@ enum _Identifiers {
     lock.lock()
     let (high, low) = (next(), next())
     lock.unlock()
+    return uuid(high, low)
+  }
+
+  /// `count` fresh random UUIDs, under one lock.
+  static func make(count: Int) -> [UUID] {
+    guard count > 0 else { return [] }
+    var halves: [(UInt64, UInt64)] = []
+    halves.reserveCapacity(count)
+    lock.lock()
+    for _ in 0..<count { halves.append((next(), next())) }
+    lock.unlock()
+    return halves.map { uuid($0.0, $0.1) }
+  }
+
+  /// The version 4 UUID of 128 random bits.
+  private static func uuid(_ high: UInt64, _ low: UInt64) -> UUID {
     var bytes = (
       UInt8(truncatingIfNeeded: high >> 56), UInt8(truncatingIfNeeded: high >> 48),
       UInt8(truncatingIfNeeded: high >> 40), UInt8(truncatingIfNeeded: high >> 32),

@@ -13,7 +13,7 @@ import Foundation
 /// text.
 public struct WritingContext: Sendable, Identifiable {
   /// A fresh identifier.
-  public let id: UUID
+  public internal(set) var id: UUID
   /// The storage it was cut from.
   public let storage: StorageID
   /// Where in the storage (UTF-16) its text was cut from.
@@ -125,7 +125,23 @@ extension DocumentContent {
     guard surroundingParagraphs >= 0 else { throw .negativeCount(surroundingParagraphs) }
     let layout = SelectionLayout(try validated(selection), index)
     var result: [WritingContext] = []
-    if scope == .fullDocument { result.reserveCapacity(index.count) }
+    if scope == .fullDocument {
+      // Every storage by position, read from the entries without a lookup
+      // or an index walk.
+      var ordered: [TextStorage?] = Array(repeating: nil, count: index.count)
+      for entry in entries.values { ordered[entry.position] = entry.storage }
+      result.reserveCapacity(ordered.count)
+      for (position, storage) in ordered.enumerated() {
+        guard let storage, case let length = storage.length, length > 0 else { continue }
+        let whole = 0..<length
+        let selected =
+          layout.hull(at: position, length: length)
+          ?? layout.caret(in: storage.id).map { $0..<$0 } ?? whole
+        result.append(context(storage, whole, selected: selected))
+      }
+      Self.identify(&result)
+      return result
+    }
     // Walk the storages in order, with their positions and lengths.
     var cursor = index.tree.cursorAtStart()
     var position = -1
@@ -145,12 +161,7 @@ extension DocumentContent {
           result.append(context(storage, 0..<storage.length, selected: caret..<caret))
         }
       case .fullDocument:
-        guard slot.length > 0, let storage = storages[id] else { continue }
-        let whole = 0..<slot.length
-        let selected =
-          layout.hull(at: position, length: slot.length) ?? layout.caret(in: id).map { $0..<$0 }
-          ?? whole
-        result.append(context(storage, whole, selected: selected))
+        break
       case .visibleArea:
         guard let shown = visible[id] else { continue }
         let storage = try storage(id)
@@ -173,8 +184,19 @@ extension DocumentContent {
         result.append(context(storage, bounds, selected: selected))
       }
     }
+    Self.identify(&result)
     return result
   }
+
+  /// Gives the contexts fresh identifiers, made in one go.
+  static func identify(_ contexts: inout [WritingContext]) {
+    let ids = _Identifiers.make(count: contexts.count)
+    for i in contexts.indices { contexts[i].id = ids[i] }
+  }
+
+  /// The identifier a context holds until ``contexts(for:selection:visible:surroundingParagraphs:)``
+  /// gives it a fresh one.
+  static let placeholderID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
   /// `range` grown to whole paragraphs (the paragraph of its first character
   /// through the paragraph of its last; for an empty range, its paragraph),
@@ -243,7 +265,8 @@ extension DocumentContent {
     let relative =
       (selected.lowerBound - bounds.lowerBound)..<(selected.upperBound - bounds.lowerBound)
     return WritingContext(
-      id: _Identifiers.make(), storage: storage.id, storageRange: bounds, version: storage.version,
+      id: Self.placeholderID, storage: storage.id, storageRange: bounds,
+      version: storage.version,
       text: text,
       range: relative, excluded: excluded, resolvedRange: 0..<bounds.count, contextVersion: 0)
   }
