@@ -270,11 +270,27 @@ public struct ChangeMap: Sendable {
   }
 
   static func record(
-    _ tree: inout SummaryTree<_Section>, _ range: Range<Int>, _ n: Int, forward: Bool
+    _ tree: inout SummaryTree<_Section>, _ range: Range<Int>, _ n: Int, forward: Bool,
+    general: Bool = false
   ) {
     let s = range.lowerBound
     let e = range.upperBound
-    if recordInPlace(&tree, s, e, n, forward: forward) { return }
+    if !general && recordInPlace(&tree, s, e, n, forward: forward) { return }
+    if !general && e - s > 1 {
+      // Across sections: the same edit as steps that each fall inside one
+      // section. The new text goes where the sequence would put it: after
+      // the first replaced unit (`.right`), before the last (`.left`).
+      if n == 0 {
+        deleteAcrossSections(&tree, s, e, forward: forward)
+      } else if forward {
+        record(&tree, s..<(s + 1), n, forward: true)
+        deleteAcrossSections(&tree, s + n, s + n + (e - s - 1), forward: true)
+      } else {
+        deleteAcrossSections(&tree, s, e - 1, forward: false)
+        record(&tree, s..<(s + 1), n, forward: false)
+      }
+      return
+    }
     let new = _Section(kind: .inserted, old: 0, new: n, insertions: 1)
     if s == e {
       guard n > 0 else { return }
@@ -325,6 +341,28 @@ public struct ChangeMap: Sendable {
     left.append(contentsOf: SummaryTree(head))
     left.append(contentsOf: right)
     tree = left
+  }
+
+  /// Deletes `a..<b` (current units) one section at a time, from the
+  /// last: deleting a range in parts from its end maps every position as
+  /// deleting it at once does, and each part falls inside one section.
+  ///
+  /// - Complexity: O(k log m) for the k sections the range meets.
+  static func deleteAcrossSections(
+    _ tree: inout SummaryTree<_Section>, _ a: Int, _ b: Int, forward: Bool
+  ) {
+    var end = b
+    while end > a {
+      // The section that holds unit `end - 1`.
+      guard let found = tree.find(_NewMetric.self, end, bias: .left) else { return }
+      let start = max(a, found.prefix.new)
+      if start == end || !recordInPlace(&tree, start, end, 0, forward: forward) {
+        // Not one section's units after all: the general way for the rest.
+        record(&tree, a..<end, 0, forward: forward, general: true)
+        return
+      }
+      end = start
+    }
   }
 
   static func appendMerging(_ items: inout ContiguousArray<_Section>, _ section: _Section) {
