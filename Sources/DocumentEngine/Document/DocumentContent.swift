@@ -22,6 +22,11 @@ public struct DocumentContent: Sendable {
 
   /// The storages by id, each with its position in ``index``.
   var entries: [StorageID: _Entry] = [:]
+  /// The storage edited last and where it lies in ``entries``, so that a run
+  /// of keystrokes in one storage needs no hashing. A dictionary's index
+  /// stays valid through copies and value changes; it is dropped whenever a
+  /// storage is added or removed (which may move the others in the table).
+  var lastEdited: (id: StorageID, slot: Dictionary<StorageID, _Entry>.Index)? = nil
   /// The order and lengths of the storages.
   public private(set) var index = DocumentIndex()
 
@@ -92,6 +97,7 @@ public struct DocumentContent: Sendable {
     } catch {
       throw .duplicateStorage(id)
     }
+    lastEdited = nil
     entries[id] = _Entry(storage: TextStorage(id: id, text: text), position: position)
     renumber(from: position + 1)
     _invariantCheck(id)
@@ -123,6 +129,7 @@ public struct DocumentContent: Sendable {
   public mutating func remove(_ id: StorageID) throws(DocumentError) {
     guard let entry = entries[id] else { throw .unknownStorage(id) }
     try? index.remove(id)
+    lastEdited = nil
     entries[id] = nil
     renumber(from: entry.position)
     _invariantCheck()
@@ -188,7 +195,14 @@ public struct DocumentContent: Sendable {
     // One lookup finds the storage and its position in the index; the
     // storage is edited where it lies in the dictionary, so its rope's nodes
     // stay uniquely held.
-    guard let slot = entries.index(forKey: id) else { throw .unknownStorage(id) }
+    let slot: Dictionary<StorageID, _Entry>.Index
+    if let last = lastEdited, last.id == id {
+      slot = last.slot
+    } else {
+      guard let found = entries.index(forKey: id) else { throw .unknownStorage(id) }
+      slot = found
+      lastEdited = (id, found)
+    }
     let (version, length) = try Self.edit(
       &entries.values[slot].storage, range: range, with: text, record: record,
       keepingHistory: keepingHistory)
