@@ -63,7 +63,7 @@ enum _Actor: Equatable {
 }
 
 /// The session's intact replacements by storage, in blocks of up to
-/// ``blockSize`` made one after another, each with the span its
+/// ``blockSize`` in the order of their starts, each with the span its
 /// replacements cover and a shift pending for all of them: so that a
 /// keystroke looks only at the replacements near it (see
 /// ``_SessionState/followReplacements(throughOthersEdit:in:)``) instead of
@@ -91,6 +91,9 @@ struct _TrackedReplacements: Sendable {
   }
 
   var blocks: [StorageID: [Block]] = [:]
+  /// For each storage, how many of the session's replacements its blocks
+  /// have taken in (those made later are new to it).
+  var scanned: [StorageID: Int] = [:]
 }
 
 /// The live part of a Writing Tools session.
@@ -126,6 +129,7 @@ struct _SessionState: Sendable {
       replacements[i].intact = false
     }
     tracked.blocks[id] = nil
+    tracked.scanned[id] = replacements.count
   }
 
   /// Closes the streaming phase's undo group.
@@ -164,13 +168,14 @@ extension _SessionState {
         blocks[b].pending += delta
         continue
       }
-      // The block meets the edit: each of its replacements in turn.
+      // The block meets the edit: each of its replacements in turn; those
+      // the edit touched leave the block (kept ones are moved down in place).
       blocks[b].pending = 0
-      var kept: [Int] = []
-      kept.reserveCapacity(blocks[b].members.count)
+      var kept = 0
       var low = Int.max
       var high = Int.min
-      for i in blocks[b].members {
+      for k in blocks[b].members.indices {
+        let i = blocks[b].members[k]
         var old = replacements[i].range
         if pending != 0 { old = (old.lowerBound + pending)..<(old.upperBound + pending) }
         replacements[i].range = old
@@ -184,11 +189,12 @@ extension _SessionState {
           if ends?.contains(edge.s) == true { new = old }
         }
         replacements[i].range = new
-        kept.append(i)
+        blocks[b].members[kept] = i
+        kept += 1
         low = min(low, new.lowerBound)
         high = max(high, new.upperBound)
       }
-      blocks[b].members = kept
+      blocks[b].members.removeLast(blocks[b].members.count - kept)
       blocks[b].low = low
       blocks[b].high = high
     }
@@ -230,14 +236,44 @@ extension _SessionState {
   }
 
   /// Groups the intact replacements of storage `id` into blocks again, in
-  /// the order they were made, after the session's own edit changed their
-  /// ranges (``settleReplacements()`` first).
+  /// the order of their starts, after the session's own edit changed their
+  /// ranges (``settleReplacements()`` first): so that each block spans one
+  /// stretch of the text, and a keystroke meets one or two of them.
   ///
-  /// - Complexity: O(R)
+  /// The order is the blocks' order before (the session's own edits keep
+  /// it, but for the ends an edit collapsed), plus the replacements made
+  /// since, put in place by insertion.
+  ///
+  /// - Complexity: O(R + d) for d displacements (O(R) plus the new
+  ///   replacements' moves, usually).
   mutating func regroupReplacements(in id: StorageID) {
+    var order: [Int] = []
+    for block in tracked.blocks[id] ?? [] {
+      for i in block.members where replacements[i].intact { order.append(i) }
+    }
+    for i in (tracked.scanned[id] ?? 0)..<replacements.count
+    where replacements[i].storage == id && replacements[i].intact {
+      order.append(i)
+    }
+    tracked.scanned[id] = replacements.count
+    // Insertion sort by start: nearly sorted already.
+    if order.count > 1 {
+      for k in 1..<order.count {
+        let i = order[k]
+        let start = replacements[i].range.lowerBound
+        var j = k
+        while j > 0 && replacements[order[j - 1]].range.lowerBound > start {
+          order[j] = order[j - 1]
+          j -= 1
+        }
+        order[j] = i
+      }
+    }
     var blocks: [_TrackedReplacements.Block] = []
+    blocks.reserveCapacity(
+      (order.count + _TrackedReplacements.blockSize - 1) / _TrackedReplacements.blockSize)
     var block = _TrackedReplacements.Block()
-    for i in replacements.indices where replacements[i].storage == id && replacements[i].intact {
+    for i in order {
       if block.members.count == _TrackedReplacements.blockSize {
         blocks.append(block)
         block = _TrackedReplacements.Block()
