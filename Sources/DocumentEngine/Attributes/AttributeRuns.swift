@@ -5,7 +5,7 @@ import SummaryTrees
 /// presentation intents) as an opaque value.
 ///
 /// Every UTF-16 unit of the text has one value (`nil` for "none"); runs of
-/// equal values are stored once, in a ``SummaryTree``, so that finding the
+/// equal values are stored once, in a `SummaryTree`, so that finding the
 /// value at an offset, setting a range and following an edit cost O(log r)
 /// for r runs (plus the runs a range covers).
 ///

@@ -300,7 +300,7 @@ public struct ChangeLog: Sendable {
     }
   }
 
-  /// Undoes one ``pin(_:)``; the history it held is dropped by the next
+  /// Undoes one ``pin(_:composing:)``; the history it held is dropped by the next
   /// ``trim()``.
   public mutating func unpin(_ version: StorageVersion) {
     guard let count = pins[version] else { return }

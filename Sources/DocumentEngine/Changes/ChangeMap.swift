@@ -17,7 +17,7 @@ public struct MappedOffset: Hashable, Sendable {
 
 /// The edits of one text since a base version, composed into one sequence of
 /// sections — kept, deleted, inserted, each with its old and new length — on a
-/// ``SummaryTree``, so that mapping a position of the base version to the
+/// `SummaryTree`, so that mapping a position of the base version to the
 /// current text costs O(log m) for m sections, however many edits there were.
 ///
 /// Mapping follows ProseMirror's sequential rule exactly (as if the position

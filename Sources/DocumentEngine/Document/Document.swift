@@ -142,7 +142,9 @@ public final class Document: @unchecked Sendable {
   /// empty text is a no-op: its offset is checked, and it makes no version.
   ///
   /// - Parameters:
+  ///   - id: the storage edited.
   ///   - range: the replaced range (UTF-16), in the editor's view.
+  ///   - text: the new text.
   ///   - origin: who made it; `nil` for the person.
   ///   - basis: the storage version it was made on; the current one if
   ///     `nil`.
@@ -284,7 +286,7 @@ public final class Document: @unchecked Sendable {
   ///
   /// - Throws: ``DocumentError/noSession``,
   ///   ``DocumentError/unknownContext(_:)``,
-  ///   ``DocumentError/staleVersion(_:)``,
+  ///   ``DocumentError/staleContextVersion(_:)``,
   ///   ``DocumentError/outsideContext(_:length:)``,
   ///   ``DocumentError/conflict(context:)``, ``DocumentError/excluded(_:)``,
   ///   ``DocumentError/invalidRange(_:_:)`` (a surrogate pair split);
@@ -387,8 +389,12 @@ public final class Document: @unchecked Sendable {
   /// let anchor = try document.map("body", 120, from: sent, bias: .left)
   /// ```
   ///
-  /// - Parameter bias: where the position goes if text was inserted right
-  ///   at it: `.right` (the default) after the new text, `.left` before it.
+  /// - Parameters:
+  ///   - id: the storage.
+  ///   - offset: a position (UTF-16) in the storage's text at `version`.
+  ///   - version: the storage version the offset belongs to.
+  ///   - bias: where the position goes if text was inserted right at it:
+  ///     `.right` (the default) after the new text, `.left` before it.
   /// - Throws: ``DocumentError/unknownStorage(_:)`` or
   ///   ``DocumentError/staleVersion(_:)``; an offset past the text of that
   ///   version is ``DocumentError/invalidRange(_:_:)``.

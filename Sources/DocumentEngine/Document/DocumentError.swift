@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Each payload is in one coordinate space, said for each case: storage
 /// offsets are UTF-16 offsets in the storage's current text (unless a
-/// ``RopeError`` says another unit), context ranges are relative to the
+/// `RopeError` says another unit), context ranges are relative to the
 /// context's text. ``description`` reads as a sentence.
 public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
   /// No storage has this id.
@@ -18,7 +18,7 @@ public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A storage with this id exists already.
   case duplicateStorage(StorageID)
   /// An offset or range is not valid in the storage's text: out of bounds,
-  /// or inside a scalar or surrogate pair. The ``RopeError`` gives the
+  /// or inside a scalar or surrogate pair. The `RopeError` gives the
   /// offset and its unit.
   case invalidRange(StorageID, RopeError)
   /// No context of the current session has this id.
