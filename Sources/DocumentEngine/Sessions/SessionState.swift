@@ -157,8 +157,12 @@ extension _SessionState {
   /// - Complexity: O(R/B + B·t) for R intact replacements in blocks of B,
   ///   t of the blocks meeting the edit.
   mutating func followReplacements(throughOthersEdit edge: _EditStep, in id: StorageID) {
-    guard var blocks = tracked.blocks.removeValue(forKey: id) else { return }
-    defer { tracked.blocks[id] = blocks }
+    // No replacement to follow (the usual keystroke): no lookup either.
+    guard !tracked.blocks.isEmpty, let slot = tracked.blocks.index(forKey: id) else { return }
+    // Moved out and back where it lies, so that it is changed in place.
+    var blocks: [_TrackedReplacements.Block] = []
+    swap(&blocks, &tracked.blocks.values[slot])
+    defer { swap(&blocks, &tracked.blocks.values[slot]) }
     let delta = edge.delta
     var ends: Set<Int>? = nil
     for b in blocks.indices where !blocks[b].members.isEmpty {
