@@ -84,7 +84,9 @@ else
     fi
   done
 fi
-if ! /sbin/ldconfig -p 2>/dev/null | grep -q 'libicuuc\.so'; then
+# (grep reads everything: with -q it would stop early, ldconfig would get
+# SIGPIPE, and pipefail would call the ICU missing.)
+if ! /sbin/ldconfig -p 2>/dev/null | grep 'libicuuc\.so' >/dev/null; then
   missing+=("the system ICU (libicuuc; bash .ci/setup installs libicu-dev)")
 fi
 if ((${#missing[@]})); then

@@ -273,4 +273,25 @@ import TextRope
       try document.toolSelect(context: context, ranges: [0..<13])
     }
   }
+
+  /// A caller's `unpin` drops only its own pins: the history a session keeps
+  /// for its contexts stays, and a replacement on the context's first
+  /// version still lands.
+  @Test func aCallerCannotUnpinTheSessionsHistory() throws {
+    let document = Document()
+    try document.add("body", text: "One two.\nThree fuor.\nFive.\n")
+    try document.select([SelectionRange("body", 15..<19)])
+    let context = try document.startSession(scope: .userSelection).contexts[0].id
+    try document.edit("body", range: 0..<0, with: "Zero. ")
+    try document.edit("body", range: 17..<17, with: "!")  // inside the context
+    document.unpin("body", version: 0)
+    document.unpin("body", version: 0)
+    #expect(try document.content.storage("body").changes.oldestVersion == 0)
+    let replaced = try document.replace(context: context, range: 6..<10, with: "four", basis: 0)
+    #expect(replaced.storageRange == 22..<26)
+    // The caller's own pin goes with its unpin.
+    try document.pin("body", version: 3)
+    document.unpin("body", version: 3)
+    #expect(try document.content.storage("body").changes.pins[3] == nil)
+  }
 }

@@ -626,7 +626,7 @@ final class Harness {
       case 28: mark(&input)
       case 29: mapAndTouched(&input)
       case 30, 39: pinOrUnpin(&input)
-      default: misc(&input)
+      default: if input.byte() % 2 == 0 { batch(&input) } else { misc(&input) }
       }
     }
   }
@@ -796,6 +796,79 @@ final class Harness {
       }
     } catch {
       expect(!valid, "\(what) threw \(error) for a valid edit")
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  /// A batch of the person's edits (UTF-16), all or nothing: each range is
+  /// picked in the model as the edits before it leave the text; the batch is
+  /// refused at its first edit that is not valid there, and then nothing
+  /// changes; otherwise every edit is made, as one by one.
+  func batch(_ input: inout FuzzInput) {
+    var edits: [DocumentEdit] = []
+    var texts = storages.mapValues(\.text)
+    var firstInvalid: Int? = nil
+    for k in 0..<(1 + input.int(below: 3)) {
+      let id = pickID(&input)
+      let range: Range<Int>
+      if var text = texts[id], input.byte() % 4 != 0 {
+        range = Self.validRange(&input, in: text)
+        let new = pickText(&input)
+        edits.append(DocumentEdit(id, range: range, with: new))
+        if !text.replace(utf16: range, with: new), firstInvalid == nil { firstInvalid = k }
+        texts[id] = text
+      } else {
+        range = pickRange(&input, in: id)
+        let new = pickText(&input)
+        edits.append(DocumentEdit(id, range: range, with: new))
+        if var text = texts[id], text.replace(utf16: range, with: new) {
+          texts[id] = text
+        } else if firstInvalid == nil {
+          firstInvalid = k
+        }
+      }
+    }
+    let what =
+      "try document.apply(["
+      + edits.map {
+        "DocumentEdit(\(describe($0.storage)), range: \(describe($0.range)), with: \(literal($0.text)))"
+      }.joined(separator: ", ") + "])"
+    trace(what)
+    let old = before()
+    do {
+      let results = try document.apply(edits)
+      expect(firstInvalid == nil, "\(what) accepted edit \(firstInvalid ?? -1), which is not valid")
+      expect(results.count == edits.count, "\(what): \(results.count) results")
+      for (edit, result) in zip(edits, results) {
+        guard var model = storages[edit.storage] else {
+          oracleFailed("\(what): an edit of a missing storage was made")
+        }
+        let n = edit.text.utf16.count
+        let noOp = edit.range.isEmpty && n == 0
+        expect(
+          result.version.rawValue == model.version + (noOp ? 0 : 1),
+          "\(what): version \(model.version) -> \(result.version)")
+        expect(
+          result.range == edit.range.lowerBound..<(edit.range.lowerBound + n),
+          "\(what): landed at \(result.range)")
+        if noOp { continue }
+        apply(edit.range, n, to: edit.storage, text: edit.text, what)
+        model = storages[edit.storage] ?? model
+        model.version += 1
+        storages[edit.storage] = model
+        apply(result.events, what)
+        personEdited(edit.storage)
+      }
+      keystroke = nil
+    } catch {
+      if case .batchRefused(let index, _) = error {
+        expect(
+          index == firstInvalid,
+          "\(what) refused edit \(index), expected \(String(describing: firstInvalid))")
+      } else {
+        expect(false, "\(what) threw \(error), not batchRefused")
+      }
       expectUnchanged(old, what, error)
     }
     checkAll(what)

@@ -428,12 +428,13 @@ public final class Document: @unchecked Sendable {
   /// stay possible. The first mapping from it composes a map that is then
   /// kept up to date (O(log m) per mapping and per edit).
   public func pin(_ id: StorageID, version: StorageVersion) throws(DocumentError) {
-    try withState { (state) throws(DocumentError) in try state.pin(id, version: version) }
+    try withState { (state) throws(DocumentError) in try state.pinForCaller(id, version: version) }
   }
 
-  /// Undoes one ``pin(_:version:)``.
+  /// Undoes one ``pin(_:version:)``. A version this caller did not pin
+  /// (one a session keeps for its contexts) is left alone.
   public func unpin(_ id: StorageID, version: StorageVersion) {
-    withState { $0.unpin(id, version: version) }
+    withState { $0.unpinForCaller(id, version: version) }
   }
 }
 

@@ -25,6 +25,8 @@ struct DocumentState: Sendable {
   /// How many sessions were started: the next one's tool party.
   var sessionCount = 0
   var keepsAllHistory = false
+  /// The pins the caller made, by storage and version, with their counts.
+  var callerPins: [StorageID: [StorageVersion: Int]] = [:]
 
   init(keepsAllHistory: Bool) {
     self.keepsAllHistory = keepsAllHistory
@@ -99,6 +101,7 @@ extension DocumentState {
 extension DocumentState {
   mutating func remove(_ id: StorageID) throws(DocumentError) {
     try content.remove(id)
+    callerPins[id] = nil
     selection.removeAll { $0.start.storage == id || $0.end.storage == id }
     visible[id] = nil
     session?.forget(id)
@@ -454,5 +457,20 @@ extension DocumentState {
       log.unpin(version)
       if !keepAll { log.trim() }
     }
+  }
+
+  /// A pin of the document's caller (``Document/pin(_:version:)``).
+  mutating func pinForCaller(_ id: StorageID, version: StorageVersion) throws(DocumentError) {
+    try pin(id, version: version)
+    callerPins[id, default: [:]][version, default: 0] += 1
+  }
+
+  /// Undoes one pin of the caller's; a pin the caller did not make (a
+  /// session's) is left alone, so that no caller drops the history a
+  /// session needs.
+  mutating func unpinForCaller(_ id: StorageID, version: StorageVersion) {
+    guard let count = callerPins[id]?[version], count > 0 else { return }
+    callerPins[id]?[version] = count > 1 ? count - 1 : nil
+    unpin(id, version: version)
   }
 }
