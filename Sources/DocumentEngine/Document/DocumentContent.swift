@@ -128,7 +128,9 @@ public struct DocumentContent: Sendable {
   /// - Complexity: O(s)
   public mutating func remove(_ id: StorageID) throws(DocumentError) {
     guard let entry = entries[id] else { throw .unknownStorage(id) }
-    try? index.remove(id)
+    _mustSucceed("removing a storage from the index") { () throws(DocumentIndexError) in
+      try index.remove(id)
+    }
     lastEdited = nil
     entries[id] = nil
     renumber(from: entry.position)
@@ -149,7 +151,9 @@ public struct DocumentContent: Sendable {
       let own = (try? index.position(of: id)) ?? 0
       position = p < own ? p + 1 : p
     }
-    try? index.move(id, to: position)
+    _mustSucceed("moving a storage in the index") { () throws(DocumentIndexError) in
+      try index.move(id, to: position)
+    }
     renumber(from: min(position, entry.position))
     _invariantCheck(id)
   }
@@ -222,9 +226,14 @@ public struct DocumentContent: Sendable {
       throw .invalidRange(storage.id, error)
     }
     let newLength = record.insertedLength
-    try? storage.exclusions.replace(range, withLength: newLength)
+    // The rope took the range, so the runs (as long as the text) take it.
+    _mustSucceed("moving the exclusions with an edit") { () throws(AttributeRunsError) in
+      try storage.exclusions.replace(range, withLength: newLength)
+    }
     for key in storage.attributes.keys {
-      try? storage.attributes[key]?.replace(range, withLength: newLength)
+      _mustSucceed("moving attribute runs with an edit") { () throws(AttributeRunsError) in
+        try storage.attributes[key]?.replace(range, withLength: newLength)
+      }
     }
     storage.version = storage.version.next
     storage.changes.record(record, keepingHistory: keepingHistory)
@@ -250,7 +259,9 @@ public struct DocumentContent: Sendable {
     _ excluded: Bool, _ id: StorageID, range: Range<Int>
   ) throws(DocumentError) {
     _ = try checked(range, in: id)
-    try? entries[id]?.storage.exclusions.set(excluded ? true : nil, in: range)
+    _mustSucceed("marking a checked range excluded") { () throws(AttributeRunsError) in
+      try entries[id]?.storage.exclusions.set(excluded ? true : nil, in: range)
+    }
     _invariantCheck(id)
   }
 
@@ -279,5 +290,20 @@ public struct DocumentContent: Sendable {
     _ offset: Int, bias: Bias = .right
   ) throws(DocumentIndexError) -> TextPosition {
     try index.locate(offset, bias: bias)
+  }
+}
+
+/// Runs `body`, which cannot fail while the document's invariants hold (its
+/// input was checked before it). With `-DENGINE_INTERNAL_CHECKS` a failure
+/// traps, naming `what`, so tests and fuzzers find the broken invariant;
+/// otherwise it is ignored rather than crash an editor.
+@inline(__always)
+func _mustSucceed<E: Error>(_ what: @autoclosure () -> String, _ body: () throws(E) -> Void) {
+  do {
+    try body()
+  } catch {
+    #if ENGINE_INTERNAL_CHECKS
+    preconditionFailure("\(what()): \(error)")
+    #endif
   }
 }

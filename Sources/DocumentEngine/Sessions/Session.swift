@@ -30,8 +30,15 @@ extension DocumentState {
     for context in contexts {
       // Every context's version is pinned with a composed map, so that the
       // tool's replacements on it map in O(log m).
-      try? content.withChanges(context.storage) { (log) throws(DocumentError) in
-        try? log.pin(context.version, composing: true)
+      // The context was just made from the storage at its version.
+      _mustSucceed("pinning a new context's version") { () throws(DocumentError) in
+        try content.withChanges(context.storage) { (log) throws(DocumentError) in
+          do {
+            try log.pin(context.version, composing: true)
+          } catch {
+            throw .staleVersion(context.version)
+          }
+        }
       }
     }
     return session
