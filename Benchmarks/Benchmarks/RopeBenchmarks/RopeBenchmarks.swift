@@ -1,4 +1,5 @@
 import Benchmark
+import Foundation
 
 // Every group runs the rope beside one or more baselines in the same run;
 // `Scripts/ratios.py` and docs/benchmarks.md turn the numbers into ratios.
@@ -34,14 +35,16 @@ func configuration(
   for metric in metrics where metric != .wallClock {
     units[metric] = .count
   }
+  // The quick run (Scripts/quick.sh) caps every benchmark at a few samples.
+  let quick = ProcessInfo.processInfo.environment["BENCHMARK_QUICK"] != nil
   return Benchmark.Configuration(
     metrics: metrics,
     timeUnits: timeUnits,
     units: units,
-    warmupIterations: warmupIterations,
+    warmupIterations: quick ? min(warmupIterations, 1) : warmupIterations,
     scalingFactor: scalingFactor,
-    maxDuration: maxDuration,
-    maxIterations: maxIterations
+    maxDuration: quick ? min(maxDuration, .seconds(2)) : maxDuration,
+    maxIterations: quick ? min(maxIterations, 15) : maxIterations
   )
 }
 
