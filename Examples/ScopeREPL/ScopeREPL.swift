@@ -80,8 +80,12 @@ struct ScopeREPL: ParsableCommand {
       limits: REPLLimits(
         maxFileBytes: maxFileBytes, maxInflatedBytes: maxInflatedBytes,
         maxLineBytes: maxLineBytes))
-    let terminal = isatty(2) != 0
-    if terminal { engine.progress = { diagnose($0) } }
+    if !json {
+      // Progress lines on a terminal, rewritten in place; never in --json mode.
+      engine.progress = ProgressReporter(isTerminal: isatty(2) != 0) { text in
+        FileHandle.standardError.write(Data(text.utf8))
+      }
+    }
     var startup: [String] = []
     for path in load {
       let name = StorageID(URL(fileURLWithPath: path).lastPathComponent)
@@ -92,6 +96,7 @@ struct ScopeREPL: ParsableCommand {
         throw ExitCode(1)
       }
     }
+    startup += engine.progress?.takeSummaries() ?? []
     if sample || (!json && load.isEmpty) {
       for storage in Sample.storages {
         try engine.document.add(StorageID(storage.name), text: Rope(storage.text))

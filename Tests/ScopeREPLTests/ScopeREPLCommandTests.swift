@@ -337,7 +337,7 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
     (
       .replayed("t", edits: 2, seconds: 0.5, matches: false),
       #"{"ok":true,"storage":"t","edits":2,"seconds":0.5,"matches":false}"#,
-      "replayed 2 edits into t in 0.500 s; the final text matches: NO"
+      "replayed 2 edits into t in 0.500 s, 4 a second; the final text matches: NO"
     ),
     (
       .storages([

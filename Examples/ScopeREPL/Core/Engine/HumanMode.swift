@@ -39,8 +39,13 @@ public struct HumanMode {
     do throws(REPLError) {
       let reply = try engine.run(try Command(words: line, contexts: engine.contextIDs))
       if case .quit = reply { return (reply.text(numbering: []), true) }
-      return (reply.text(numbering: engine.contextIDs), false)
+      // The summaries of long work (the load of a big file) follow the reply.
+      let summaries = engine.progress?.takeSummaries() ?? []
+      return (
+        ([reply.text(numbering: engine.contextIDs)] + summaries).joined(separator: "\n"), false
+      )
     } catch {
+      _ = engine.progress?.takeSummaries()
       return (error.text, false)
     }
   }

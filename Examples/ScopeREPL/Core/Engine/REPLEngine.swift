@@ -13,8 +13,9 @@ public final class REPLEngine {
   public let document = Document(keepsAllHistory: true)
   /// How big the files that `add`, `--load` and `replay` read may be.
   public var limits: REPLLimits
-  /// Where `load` progress goes (stderr on a terminal), if anywhere.
-  public var progress: ((String) -> Void)? = nil
+  /// Where the progress of long work (`replay`, `add` of a file) goes:
+  /// human mode's reporter; `nil` (the `--json` mode) for none.
+  public var progress: ProgressReporter? = nil
 
   /// An engine on an empty document.
   public init(limits: REPLLimits = REPLLimits()) {
@@ -184,7 +185,11 @@ public final class REPLEngine {
     try document.add(id, text: Rope(trace.startContent))
     let clock = ContinuousClock()
     let start = clock.now
+    let progress = self.progress
+    progress?.begin("replaying \(path)", total: trace.patches.count, unit: .items("edits"))
     for (n, patch) in trace.patches.enumerated() {
+      // Looks at the clock only every few thousand edits.
+      progress?.tick(n)
       do throws(DocumentError) {
         // Trace positions count scalars, and a trace's patches end before
         // Int.max: the document converts them.
@@ -194,6 +199,7 @@ public final class REPLEngine {
       } catch {
         // A refused request changes nothing: the half-replayed storage goes.
         try? document.remove(id)
+        progress?.cancel()
         throw REPLError(
           REPLError.code(of: error),
           "edit \(n) of the trace (delete \(patch.deleteCount) at \(patch.position)) does not "
@@ -201,6 +207,7 @@ public final class REPLEngine {
       }
     }
     let elapsed = (clock.now - start).components
+    progress?.cancel()
     let final = String(try document.content.storage(id).text)
     return .replayed(
       id, edits: trace.patches.count,

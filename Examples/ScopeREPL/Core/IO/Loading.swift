@@ -59,8 +59,10 @@ public struct REPLLimits: Sendable, Hashable {
 
 /// Reading UTF-8 files into ropes, with progress for big ones.
 public enum Loading {
-  /// Reads the regular file at `path` as UTF-8. Reports progress through
-  /// `progress` when the read takes more than half a second.
+  /// Reads the regular file at `path` as UTF-8, reporting to `progress`
+  /// (if any) the bytes read out of the file's size as they come, and a
+  /// summary at the end for a file of at least
+  /// ``summaryMinimumBytes``.
   ///
   /// - Parameter maxBytes: the largest file read; its size is checked
   ///   before a byte is read.
@@ -69,28 +71,46 @@ public enum Loading {
   ///   socket), `tooLarge` if it has more than `maxBytes`, `invalidUTF8`.
   public static func load(
     _ path: String, maxBytes: Int = REPLLimits.defaultMaxFileBytes,
-    progress: ((String) -> Void)?
+    progress: ProgressReporter? = nil
   ) throws(REPLError) -> Rope {
-    let clock = ContinuousClock()
-    let start = clock.now
-    var shown = false
-    let bytes = try read(path, maxBytes: maxBytes) { read, size in
-      if let progress, size > 0, clock.now - start > .milliseconds(500) {
-        progress("loading \(path): \(Int(Double(read) * 100 / Double(size)))%")
-        shown = true
+    var begun = false
+    let bytes: [UInt8]
+    do throws(REPLError) {
+      bytes = try read(path, maxBytes: maxBytes) { read, size in
+        guard let progress else { return }
+        if !begun {
+          progress.begin("loading \(path)", total: size, unit: .bytes)
+          begun = true
+        }
+        progress.update(read)
       }
+    } catch {
+      progress?.cancel()
+      throw error
     }
     do {
       let rope = try Rope(validating: bytes)
-      if shown, let progress { progress("loaded \(path): \(bytes.count) bytes") }
+      if let progress {
+        if !begun { progress.begin("loading \(path)", total: bytes.count, unit: .bytes) }
+        if bytes.count >= summaryMinimumBytes {
+          progress.end("loaded \(path):", done: bytes.count)
+        } else {
+          progress.cancel()
+        }
+      }
       return rope
     } catch {
+      progress?.cancel()
       if case .invalidUTF8(let offset) = error {
         throw REPLError("invalidUTF8", "'\(path)' is not UTF-8 (invalid byte at \(offset))")
       }
       throw REPLError("invalidUTF8", "'\(path)' is not UTF-8")
     }
   }
+
+  /// The smallest file whose `load` ends with a summary: 1 MB (a smaller
+  /// one is read in a blink).
+  public static let summaryMinimumBytes = 1_000_000
 
   /// The bytes of the regular file at `path`, which must have at most
   /// `maxBytes` (see `RegularFile.read(_:maxBytes:progress:)`).

@@ -56,10 +56,17 @@ extension Reply {
       return "boundaries: " + boundaries.map(String.init).joined(separator: " ")
     case .replayed(let id, let edits, let seconds, let matches):
       return
-        "replayed \(edits) edits into \(id) in \(String(format: "%.3f", seconds)) s; "
+        "replayed \(ProgressReporter.grouped(edits)) edits into \(id) in "
+        + "\(String(format: "%.3f", seconds)) s, \(Self.rate(edits, seconds)); "
         + "the final text matches: \(matches ? "yes" : "NO")"
     case .quit: return "bye"
     }
+  }
+
+  /// `count` in `seconds` as "633,605 a second".
+  private static func rate(_ count: Int, _ seconds: Double) -> String {
+    guard seconds > 0 else { return "– a second" }
+    return "\(ProgressReporter.grouped(Int((Double(count) / seconds).rounded()))) a second"
   }
 
   private static func text(_ range: Range<Int>) -> String {
