@@ -65,7 +65,7 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
     (
       #"{"cmd":"select","from":{"storage":"title","offset":2},"to":{"storage":"body","offset":6}}"#,
       "select title 2 to body 6",
-      .select(.span(from: StoragePlace("title", 2), to: StoragePlace("body", 6)), unit: .utf16)
+      .select(.span(from: TextPosition("title", 2), to: TextPosition("body", 6)), unit: .utf16)
     ),
     (
       #"{"cmd":"select","ranges":[{"storage":"body","offset":10,"length":0}]}"#, "caret body 10",

@@ -79,6 +79,14 @@ public struct ChangeLog: Sendable {
       self.length = length
     }
 
+    /// Notes that `party` made the edit that led to `version` (the person's
+    /// edits need no note: ``hasEdits(by:after:)`` is false for the person).
+    func noteEdit(by party: EditParty, at version: StorageVersion) {
+      guard !party.isPerson else { return }
+      if case .origin = party { lastOriginVersion = version }
+      lastEdit[party] = version
+    }
+
     func copy() -> State {
       let state = State(version: oldestVersion, length: length)
       state.records = records
@@ -176,11 +184,7 @@ public struct ChangeLog: Sendable {
     state.lengthsBefore.append(state.length)
     state.pieces.append(record.piece)
     state.length += record.insertedLength - record.range.count
-    if !record.party.isPerson {
-      let version = currentVersion
-      if case .origin = record.party { state.lastOriginVersion = version }
-      state.lastEdit[record.party] = version
-    }
+    state.noteEdit(by: record.party, at: currentVersion)
     guard !state.maps.isEmpty else { return }
     // Each map is changed in place, where it lies in the dictionary: no
     // lookup, and nothing else holds the map, so its trees are not copied.
@@ -260,10 +264,7 @@ public struct ChangeLog: Sendable {
     }
     state.oldestVersion = version
     state.length += record.insertedLength - record.range.count
-    if !record.party.isPerson {
-      if case .origin = record.party { state.lastOriginVersion = version }
-      state.lastEdit[record.party] = version
-    }
+    state.noteEdit(by: record.party, at: version)
   }
 
   /// The records after `version`, oldest first.

@@ -229,7 +229,7 @@ private struct _Fields {
   func span() throws(REPLError) -> StorageSpan { StorageSpan(try storage(), try range()) }
 
   /// `storage` and `offset`.
-  func place() throws(REPLError) -> StoragePlace { StoragePlace(try storage(), try int("offset")) }
+  func place() throws(REPLError) -> TextPosition { TextPosition(try storage(), try int("offset")) }
 
   /// `context`, a context id.
   func context() throws(REPLError) -> UUID {

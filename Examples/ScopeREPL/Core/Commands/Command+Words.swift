@@ -238,9 +238,9 @@ private struct _Words {
   }
 
   /// `NAME OFFSET`.
-  mutating func place(_ usage: REPLError) throws(REPLError) -> StoragePlace {
+  mutating func place(_ usage: REPLError) throws(REPLError) -> TextPosition {
     let id = try storage(usage)
-    return StoragePlace(id, try number("OFFSET", usage))
+    return TextPosition(id, try number("OFFSET", usage))
   }
 
   /// `NAME OFFSET LENGTH`.

@@ -80,8 +80,9 @@ public enum Command: Hashable, Sendable {
     /// Ranges, each inside one storage.
     case ranges([StorageSpan])
     /// One range from a place in a storage to a place in the same or a
-    /// later one.
-    case span(from: StoragePlace, to: StoragePlace)
+    /// later one (offsets in the command's unit until the engine converts
+    /// them).
+    case span(from: TextPosition, to: TextPosition)
   }
 
   /// The range `offset..<offset + length`, for a request that gives an
@@ -135,19 +136,5 @@ public struct StorageSpan: Hashable, Sendable {
   public init(_ storage: StorageID, _ range: Range<Int>) {
     self.storage = storage
     self.range = range
-  }
-}
-
-/// A place in a storage, in the unit of the command that names it.
-public struct StoragePlace: Hashable, Sendable {
-  /// The storage.
-  public var storage: StorageID
-  /// The offset, not yet checked against the storage's text.
-  public var offset: Int
-
-  /// A place in `storage`.
-  public init(_ storage: StorageID, _ offset: Int) {
-    self.storage = storage
-    self.offset = offset
   }
 }
