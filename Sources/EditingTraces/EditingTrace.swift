@@ -129,8 +129,10 @@ public struct EditingTrace: Sendable {
   /// kind and size are checked before it is read, and a `.gz` file's
   /// decompression stops as soon as it is over ``Limits/maxInflatedBytes``.
   ///
-  /// - Parameter limits: how big the file and its JSON text may be
-  ///   (1 GiB and 256 MiB unless given).
+  /// - Parameters:
+  ///   - path: the file; a name that ends in `.gz` is decompressed.
+  ///   - limits: how big the file and its JSON text may be (1 GiB and
+  ///     256 MiB unless given).
   /// - Throws: ``Failure`` naming what went wrong (and which limit).
   public init(contentsOf path: String, limits: Limits = Limits()) throws(Failure) {
     let compressed = path.hasSuffix(".gz")

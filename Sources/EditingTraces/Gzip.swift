@@ -34,8 +34,10 @@ public enum Gzip {
   /// `maxOutputBytes`: it never holds more than `maxOutputBytes` plus one
   /// byte of output and one 64 KiB block.
   ///
-  /// - Parameter maxOutputBytes: the most bytes the output may have
-  ///   (``defaultMaxOutputBytes`` unless given; negative counts as 0).
+  /// - Parameters:
+  ///   - data: a complete gzip or zlib stream.
+  ///   - maxOutputBytes: the most bytes the output may have
+  ///     (``defaultMaxOutputBytes`` unless given; negative counts as 0).
   /// - Throws: ``Failure/corrupt(_:)`` if `data` is not a complete gzip or
   ///   zlib stream, ``Failure/tooLarge(limit:)`` if it inflates to more
   ///   than `maxOutputBytes`.

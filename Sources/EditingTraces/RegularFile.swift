@@ -55,8 +55,11 @@ public enum RegularFile {
   /// once it is open; a file that grows past `maxBytes` while it is read is
   /// refused as well.
   ///
-  /// - Parameter progress: called after each read with the bytes read so
-  ///   far and the file's size.
+  /// - Parameters:
+  ///   - path: the file to read.
+  ///   - maxBytes: the most bytes the file may have.
+  ///   - progress: called after each read with the bytes read so far and the
+  ///     file's size.
   /// - Throws: ``Failure``; nothing is read past `maxBytes + 1` bytes.
   /// - Complexity: O(n) for a file of n bytes.
   public static func read(

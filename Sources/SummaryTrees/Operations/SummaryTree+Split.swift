@@ -68,7 +68,7 @@ extension SummaryTree {
 }
 
 extension SummaryTree {
-  /// Replaces the items between two cuts (as ``split(_:at:)`` cuts) with
+  /// Replaces the items between two cuts (as ``split(_:at:bias:)`` cuts) with
   /// `items`: the items that end after `range.lowerBound` and at or before
   /// `range.upperBound` in metric `M` (items that measure 0 at the lower
   /// bound stay before the new ones).
@@ -100,7 +100,7 @@ extension SummaryTree {
 }
 
 extension SummaryTree {
-  /// Cuts the tree exactly at `offset` in metric `M`: like ``split(_:at:)``,
+  /// Cuts the tree exactly at `offset` in metric `M`: like ``split(_:at:bias:)``,
   /// but an item that straddles `offset` is cut in two by `cut` (given the
   /// item and the offset inside it, it returns the part before and the part
   /// after), and the parts go to either side.
