@@ -15,7 +15,10 @@ let package = Package(
     .library(name: "EditingTraces", targets: ["EditingTraces"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // Only for `swift package generate-documentation` (see `.ci/run`); it
+    // adds a command plugin, nothing that any target links.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     .target(name: "SummaryTrees"),
