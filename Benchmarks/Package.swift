@@ -32,6 +32,15 @@ let package = Package(
         .product(name: "_RopeModule", package: "swift-collections"),
       ]
     ),
+    // What the benchmark targets share (configuration, metrics, helpers).
+    .target(
+      name: "BenchmarkHarness",
+      dependencies: [
+        "BenchmarkSupport",
+        .product(name: "TextRope", package: engine),
+        .product(name: "Benchmark", package: "package-benchmark"),
+      ]
+    ),
     .executableTarget(
       name: "RopeMemory",
       dependencies: [
@@ -59,6 +68,7 @@ let package = Package(
       name: "RopeBenchmarks",
       dependencies: [
         "BenchmarkSupport",
+        "BenchmarkHarness",
         .product(name: "TextRope", package: engine),
         .product(name: "TextBoundaries", package: engine),
         .product(name: "DocumentEngine", package: engine),
@@ -66,6 +76,22 @@ let package = Package(
         .product(name: "_RopeModule", package: "swift-collections"),
       ],
       path: "Benchmarks/RopeBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+    ),
+    // How cost grows: text size 1 KB…1 GB, storages 1…100,000, unseen edits
+    // 1…100,000, each beside its baselines (apart from the suite, so that a
+    // run of the suite stays short): swift package benchmark --target ScalingSweeps
+    .executableTarget(
+      name: "ScalingSweeps",
+      dependencies: [
+        "BenchmarkSupport",
+        "BenchmarkHarness",
+        .product(name: "TextRope", package: engine),
+        .product(name: "DocumentEngine", package: engine),
+        .product(name: "Benchmark", package: "package-benchmark"),
+        .product(name: "_RopeModule", package: "swift-collections"),
+      ],
+      path: "Benchmarks/ScalingSweeps",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
     ),
   ]

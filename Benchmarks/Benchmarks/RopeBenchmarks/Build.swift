@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkHarness
 import BenchmarkSupport
 import TextRope
 
@@ -13,29 +14,6 @@ import struct _RopeModule.BigString
 // bimodal (about 90 or 160 ms at 100 MB) depending on whether glibc happened
 // to trim the previous iteration's memory. "Rope, warm heap" measures the
 // other case: freed pages stay resident and are reused.
-
-let megabytesPerSecond = BenchmarkMetric.custom(
-  "MB/s", polarity: .prefersLarger, useScalingFactor: false)
-
-/// Runs `build` on fresh pages, reports its throughput over `byteCount`
-/// bytes as a custom metric, and frees the result outside the measured
-/// region.
-@inline(__always)
-func measureBuild<T>(
-  _ benchmark: Benchmark, byteCount: Int, warmHeap: Bool = false, _ build: () -> T
-) {
-  if !warmHeap { releaseFreeHeapMemory() }
-  let clock = ContinuousClock()
-  benchmark.startMeasurement()
-  let start = clock.now
-  let result = build()
-  let elapsed = clock.now - start
-  benchmark.stopMeasurement()
-  blackHole(result)
-  let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-  benchmark.measurement(
-    megabytesPerSecond, Int((Double(byteCount) / Double(megabyte) / seconds).rounded()))
-}
 
 func registerBuildBenchmarks() {
   for megabytes in [1, 10, 100] {

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkHarness
 import BenchmarkSupport
 import TextRope
 
@@ -12,27 +13,11 @@ import struct _RopeModule.BigString
 //    1000 UTF-8 bytes of text. `swift run -c release RopeMemory` measures
 //    the same without the interposer, also after edits.
 
-let heapPerMilleOfUTF8 = BenchmarkMetric.custom(
-  "heap bytes per 1000 UTF-8 bytes", polarity: .prefersSmaller, useScalingFactor: false)
-
 func registerMemoryBenchmarks() {
   let configuration = configuration(
     metrics: [.memoryLeakedBytes, .mallocCountTotal, heapPerMilleOfUTF8],
     timeUnits: .milliseconds, warmupIterations: 0, maxDuration: .seconds(10), maxIterations: 3)
   let byteCount = 100 * megabyte
-
-  func measureRetained<T>(
-    _ benchmark: Benchmark, _ keep: Box<T?>, utf8Count: Int, _ build: () -> T
-  ) {
-    keep.value = nil
-    let before = heapBytesInUse()
-    benchmark.startMeasurement()
-    let value = build()
-    benchmark.stopMeasurement()
-    let after = heapBytesInUse()
-    keep.value = value  // freed only before the next iteration's measurement
-    benchmark.measurement(heapPerMilleOfUTF8, (after - before) * 1000 / utf8Count)
-  }
 
   Benchmark("Memory/100 MB/Rope", configuration: configuration) { benchmark, state in
     let (text, keep) = state

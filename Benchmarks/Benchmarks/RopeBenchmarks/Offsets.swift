@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkHarness
 import BenchmarkSupport
 import TextRope
 
@@ -7,14 +8,6 @@ import struct _RopeModule.BigString
 // 4. UTF-16 offset -> UTF-8 offset at random offsets in 1 MB and 100 MB of
 //    text.
 //    One iteration is 1000 conversions (scaling factor .kilo).
-
-/// Random UTF-16 offsets that do not split a surrogate pair (moved back by
-/// one when they would), so that no conversion throws.
-func validUTF16Offsets(in rope: Rope, count: Int) -> [Int] {
-  randomOffsets(count: count, below: rope.utf16Count + 1, seed: 4).map { offset in
-    (try? rope.utf8Offset(of: offset, in: .utf16)) == nil ? offset - 1 : offset
-  }
-}
 
 func registerOffsetBenchmarks() {
   let configuration = configuration(

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkHarness
 import BenchmarkSupport
 import DocumentEngine
 import TextRope

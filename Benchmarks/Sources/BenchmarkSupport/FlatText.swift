@@ -75,3 +75,63 @@ public struct FlatText {
     return i
   }
 }
+
+// UTF-16 offsets in the flat buffer: found by counting from the start, as a
+// plain editor over a `[UInt8]` must.
+extension FlatText {
+  /// 1 in each byte lane of `w` that leads a four-byte scalar (`11110xxx`),
+  /// which is two UTF-16 units.
+  @inline(__always)
+  static func fourByteLeads(_ w: UInt64) -> UInt64 {
+    ((w & (w &<< 1) & (w &<< 2) & (w &<< 3)) &>> 7) & ones
+  }
+
+  /// The byte offset of UTF-16 offset `units` (past the pair if `units` is
+  /// between the halves of a surrogate pair), counted from the start 128
+  /// bytes at a time; the byte count if `units` is past the end.
+  @inline(__always)
+  public func byteOffset(ofUTF16 units: Int) -> Int {
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return 0 }
+      let raw = UnsafeRawPointer(base)
+      let count = buffer.count
+      var i = 0
+      var remaining = units
+      // 128 bytes are at most 128 UTF-16 units.
+      while remaining >= 128 && i + 128 <= count {
+        var lanes: UInt64 = 0
+        for k in 0..<16 {
+          let w = raw.loadUnaligned(fromByteOffset: i + 8 * k, as: UInt64.self)
+          lanes &+= FlatText.scalarStarts(w) &+ FlatText.fourByteLeads(w)
+        }
+        remaining -= FlatText.laneSum(lanes)
+        i += 128
+      }
+      while i < count {
+        let byte = base[i]
+        if byte & 0xC0 != 0x80 {
+          if remaining <= 0 { break }
+          remaining -= byte >= 0xF0 ? 2 : 1
+        }
+        i += 1
+      }
+      return i
+    }
+  }
+
+  /// Inserts "x" at UTF-16 offset `offset`.
+  @inline(__always)
+  public mutating func insertCharacter(atUTF16 offset: Int) {
+    bytes.insert(0x78, at: byteOffset(ofUTF16: offset))
+  }
+
+  /// Deletes the scalar at UTF-16 offset `offset` (nothing at the end).
+  @inline(__always)
+  public mutating func deleteScalar(atUTF16 offset: Int) {
+    let start = byteOffset(ofUTF16: offset)
+    guard start < bytes.count else { return }
+    let lead = bytes[start]
+    let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+    bytes.removeSubrange(start..<min(bytes.count, start + length))
+  }
+}
