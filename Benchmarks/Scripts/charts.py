@@ -14,7 +14,8 @@ number of storages or of unseen edits; y: time per operation), one line per stru
 engine's line drawn heavier, each structure in the same colour on every chart, and the
 engine's targets drawn in where one applies to a point of the sweep (a short dashed line at
 the limit, labelled with it and whether this run meets it). `Sweep text/memory/…` is drawn
-as heap bytes per UTF-8 byte instead of time. With --peers, also a grouped bar chart of
+as bytes allocated per UTF-8 byte instead of time (the `Malloc / free Δ` metric: what
+the build asked of malloc and kept, exactly, divided by the text size). With --peers, also a grouped bar chart of
 nanoseconds per patch for every trace of peers.sh's JSON lines (trace-replay.svg).
 
 The charts go to docs/charts/ (or --out) under stable names: text-build.svg,
@@ -69,7 +70,7 @@ CHARTS = [
     ("text-selection-context", "Sweep text", "selection context",
      "Selection context: one character selected at a random place", None),
     ("text-memory", "Sweep text", "memory",
-     "Memory: the heap a built text holds, per UTF-8 byte of it", None),
+     "Memory: what a built text keeps allocated, per UTF-8 byte of it", None),
     ("storages-full-document", "Sweep storages", "full document",
      "Full document: the contexts of every storage, one call", None),
     ("storages-locate", "Sweep storages", "locate",
@@ -86,11 +87,14 @@ FAMILY_X_LABEL = {
     "Sweep storages": "storages in the document",
     "Sweep unseen edits": "unseen edits (made since basis 0)",
 }
-MEMORY_METRIC = "heap bytes per 1000 UTF-8 bytes"  # drawn ÷ 1000 for `memory`
+# For `memory`: the bytes the build asked of malloc and did not free (exact; no allocator
+# headers), drawn ÷ the text size. The heap's own growth (the custom metric "heap bytes per
+# 1000 UTF-8 bytes", glibc's mallinfo2) is noisy at small sizes, where the heap reuses free chunks.
+MEMORY_METRIC = "Malloc / free Δ (bytes)"
 TIME_METRIC = "Time (wall clock)"
 
 # The engine's targets where one applies to a point of a sweep: chart -> [(x, structure, limit,
-# label or None)]. limit is seconds (heap bytes per UTF-8 byte for text-memory), or the name of
+# label or None)]. limit is seconds (bytes allocated per UTF-8 byte for text-memory), or the name of
 # a structure the engine must be no slower than at x. The numbers are those Scripts/ratios.py
 # checks (its --targets table: issue 10's "Targets" and issue 11's rows), written inline there;
 # the selection context's is docs/benchmarks.md's ("Contexts": ≤ 10 µs in a 100 MB storage).
@@ -167,11 +171,12 @@ def sweeps(results):
     return found, skipped
 
 
-def point_value(operation, metrics):
-    """What is drawn of one benchmark: seconds per operation, or heap bytes per UTF-8 byte."""
+def point_value(operation, metrics, x):
+    """What is drawn of one benchmark: seconds per operation, or (memory, at text size `x`)
+    bytes allocated per UTF-8 byte."""
     if operation == "memory":
         entry = metrics.get(MEMORY_METRIC)
-        return entry[0] / 1000 if entry else None
+        return entry[0] / x if entry else None
     entry = metrics.get(TIME_METRIC)
     return entry[0] if entry else None
 
@@ -355,7 +360,7 @@ def sweep_chart(plt, stem, family, operation, title, x_label, lines, stat, targe
         ax.axhline(1.0, color="#999999", linewidth=0.8, linestyle=":", zorder=1)
         ax.annotate("the UTF-8 bytes themselves", (all_x[0], 1.0), xytext=(2, -10),
                     textcoords="offset points", fontsize=7, color="#777777")
-        ax.set_ylabel("heap bytes per UTF-8 byte")
+        ax.set_ylabel("bytes allocated per UTF-8 byte")
     else:
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: time_label(v)))
         ax.set_ylabel(f"time per operation ({STAT_NAMES.get(stat, stat)})")
@@ -381,7 +386,7 @@ def sweep_chart(plt, stem, family, operation, title, x_label, lines, stat, targe
     if ax.get_yscale() == "log" and math.log10(hi / lo) < 2:  # a few decades: the minor lines help
         ax.grid(True, which="minor", axis="y", color="#f0f0f0", linewidth=0.5)
     ax.set_axisbelow(True)
-    what = f"heap bytes per UTF-8 byte, {'log–log' if ax.get_yscale() == 'log' else 'log x'}" if memory else f"{STAT_NAMES.get(stat, stat)} time per operation, log–log"
+    what = f"bytes allocated per UTF-8 byte, {'log–log' if ax.get_yscale() == 'log' else 'log x'}" if memory else f"{STAT_NAMES.get(stat, stat)} time per operation, log–log"
     ax.set_title(f"{title}\n", loc="left", fontweight="bold")
     ax.text(0, 1.02, f"{family}/{operation} · {what} · lower is better", transform=ax.transAxes,
             fontsize=7.5, color="#555555")
@@ -426,7 +431,7 @@ def sweep_table(family, operation, lines, stat):
     memory = operation == "memory"
     xs = sorted({x for points in lines.values() for x in points})
     head = "Size" if family == "Sweep text" else "Count"
-    what = "heap bytes per UTF-8 byte" if memory else f"{STAT_NAMES.get(stat, stat)} time per operation"
+    what = "bytes allocated per UTF-8 byte" if memory else f"{STAT_NAMES.get(stat, stat)} time per operation"
     print(f"\n#### {family}/{operation} ({what}" + (f"; (n×): ÷ {reference}'s)" if reference else ")") + "\n")
     print(f"| {head} | " + " | ".join(structures) + " |")
     print("|---|" + "---:|" * len(structures))
@@ -505,7 +510,7 @@ def main():
         lines = {}
         for structure, points in found[(fam, op)].items():
             for x, (name, metrics) in points.items():
-                v = point_value(op, metrics)
+                v = point_value(op, metrics, x)
                 if v is None or v <= 0:
                     metric = MEMORY_METRIC if op == "memory" else TIME_METRIC
                     missing.append(f"{name} (no positive `{metric}` {args.stat})")
