@@ -38,6 +38,7 @@ let package = Package(
       dependencies: [
         "BenchmarkSupport",
         .product(name: "TextRope", package: engine),
+        .product(name: "DocumentEngine", package: engine),
         .product(name: "Benchmark", package: "package-benchmark"),
       ]
     ),

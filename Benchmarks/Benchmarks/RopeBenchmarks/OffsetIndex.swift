@@ -20,7 +20,7 @@ import TextRope
 func registerOffsetIndexBenchmarks() {
   registerMappingBenchmarks()
   registerRecordingBenchmarks()
-  registerReplacementBenchmarks()
+  registerUnseenEditBenchmarks()
 }
 
 /// The edit sequences of the mapping and recording benchmarks: 100,000
@@ -33,58 +33,14 @@ private let editSources: [(name: String, make: @Sendable () -> EditSequence)] = 
 ]
 
 private func registerMappingBenchmarks() {
-  let perMap = configuration(
-    timeUnits: .nanoseconds, scalingFactor: .kilo, maxDuration: .seconds(3), maxIterations: 2000)
-  let perSequentialMap = configuration(
-    timeUnits: .microseconds, maxDuration: .seconds(3), maxIterations: 2000)
-  let offsetCount = 1 << 16
-
   for source in editSources {
-    // Mapping alternates bias .right and .left (the baseline's assoc +1
-    // and −1) over pre-generated random offsets of the base version.
-    Benchmark("OffsetIndex/map, \(source.name)/ChangeMap", configuration: perMap) {
-      benchmark, state in
-      let (map, offsets, next) = state
-      var i = next.value
-      var sum = 0
-      for _ in benchmark.scaledIterations {
-        let mapped = map.map(offsets[i], bias: i & 1 == 0 ? .right : .left)
-        sum &+= mapped.offset &+ (mapped.deleted ? 1 : 0)
-        i = (i + 1) & (offsetCount - 1)
-      }
-      next.value = i
-      blackHole(sum)
-    } setup: { () -> (ChangeMap, [Int], Box<Int>) in
-      let (length, edits) = source.make()
-      var map = ChangeMap(length: length)
-      for edit in edits { map.record(edit.range, insertedLength: edit.inserted) }
-      let offsets = randomOffsets(count: offsetCount, below: length + 1, seed: 55)
-      for (i, offset) in offsets.prefix(200).enumerated() {
-        let assoc = i & 1 == 0 ? 1 : -1
-        let engine = map.map(offset, bias: assoc < 0 ? .left : .right)
-        let naive = sequentialMap(offset, assoc: assoc, through: edits)
-        precondition(
-          engine == naive, "\(offset), \(assoc): ChangeMap \(engine), sequential \(naive)")
-      }
-      return (map, offsets, Box(0))
-    }
-
-    Benchmark("OffsetIndex/map, \(source.name)/sequential", configuration: perSequentialMap) {
-      benchmark, state in
-      let (edits, offsets, next) = state
-      var i = next.value
-      var sum = 0
-      for _ in benchmark.scaledIterations {
-        let mapped = sequentialMap(offsets[i], assoc: i & 1 == 0 ? 1 : -1, through: edits)
-        sum &+= mapped.offset &+ (mapped.deleted ? 1 : 0)
-        i = (i + 1) & (offsetCount - 1)
-      }
-      next.value = i
-      blackHole(sum)
-    } setup: { () -> ([IndexEdit], [Int], Box<Int>) in
-      let (length, edits) = source.make()
-      return (edits, randomOffsets(count: offsetCount, below: length + 1, seed: 55), Box(0))
-    }
+    registerMapBenchmarks(
+      source.make,
+      engine: configuration(
+        timeUnits: .nanoseconds, scalingFactor: .kilo, maxDuration: .seconds(3),
+        maxIterations: 2000),
+      loop: configuration(timeUnits: .microseconds, maxDuration: .seconds(3), maxIterations: 2000)
+    ) { "OffsetIndex/map, \(source.name)/\($0)" }
   }
 }
 
@@ -155,73 +111,17 @@ private func registerRecordingBenchmarks() {
   }
 }
 
-private func registerReplacementBenchmarks() {
-  // One replacement (or origin edit) an iteration, each on a fresh document:
-  // after its first replacement on basis 0, a tool's next one takes the
-  // slower path, and after an origin's first edit it has an edit in flight.
-  // Building the document and making the edits happens before
-  // `startMeasurement()`.
+private func registerUnseenEditBenchmarks() {
+  // One replacement (or origin edit) an iteration, each on a fresh document.
   let perReplacement = configuration(
     timeUnits: .nanoseconds, maxDuration: .seconds(30), maxIterations: 300)
   let perTransform = configuration(
     timeUnits: .nanoseconds, maxDuration: .seconds(3), maxIterations: 2000)
 
-  Benchmark(
-    "OffsetIndex/replace on basis 0, 10,000 unseen edits/Document", configuration: perReplacement
-  ) { benchmark, scenario in
-    let document: Document
-    let context: WritingContext
-    do { (document, context) = try scenario.prepare() } catch { fatalError("\(error)") }
-    benchmark.startMeasurement()
-    let result: ReplacementResult
-    do {
-      result = try document.replace(
-        context: context.id, range: scenario.toolRange, with: "word", basis: 0)
-    } catch { fatalError("\(error)") }
-    benchmark.stopMeasurement()
-    precondition(result.storageRange.lowerBound == scenario.landing)
-    blackHole(document)
-  } setup: {
-    try ReplacementScenario(editCount: 10_000, seed: 3)
+  registerReplacementBenchmarks(unseenEdits: 10_000, engine: perReplacement, loop: perTransform) {
+    "OffsetIndex/replace on basis 0, 10,000 unseen edits/\($0)"
   }
-
-  Benchmark(
-    "OffsetIndex/replace on basis 0, 10,000 unseen edits/sequential", configuration: perTransform
-  ) { benchmark, scenario in
-    for _ in benchmark.scaledIterations {
-      let (range, touched) = sequentialTransform(scenario.storageRange, through: scenario.edits)
-      blackHole(range.lowerBound &+ range.upperBound &+ (touched ? 1 : 0))
-    }
-  } setup: {
-    try ReplacementScenario(editCount: 10_000, seed: 3)
-  }
-
-  Benchmark(
-    "OffsetIndex/origin edit on basis 0, 1,000 unseen edits/Document", configuration: perReplacement
-  ) { benchmark, scenario in
-    let document: Document
-    do { document = try scenario.prepare() } catch { fatalError("\(error)") }
-    benchmark.startMeasurement()
-    let result: EditResult
-    do {
-      result = try document.edit(
-        "body", range: scenario.range, with: "y", origin: "peer", basis: 0)
-    } catch { fatalError("\(error)") }
-    benchmark.stopMeasurement()
-    precondition(result.range.lowerBound == scenario.landing)
-    blackHole(document)
-  } setup: {
-    try OriginEditScenario(editCount: 1000, seed: 4)
-  }
-
-  Benchmark(
-    "OffsetIndex/origin edit on basis 0, 1,000 unseen edits/sequential", configuration: perTransform
-  ) { benchmark, scenario in
-    for _ in benchmark.scaledIterations {
-      let range = sequentialOriginTransform(scenario.range, through: scenario.edits)
-      blackHole(range.lowerBound &+ range.upperBound)
-    }
-  } setup: {
-    try OriginEditScenario(editCount: 1000, seed: 4)
+  registerOriginEditBenchmarks(unseenEdits: 1000, engine: perReplacement, loop: perTransform) {
+    "OffsetIndex/origin edit on basis 0, 1,000 unseen edits/\($0)"
   }
 }

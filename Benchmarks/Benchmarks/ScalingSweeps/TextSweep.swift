@@ -182,24 +182,6 @@ private func registerEditPoints(_ size: TextSize) {
 
 // MARK: UTF-16 to UTF-8 offset
 
-/// Runs `lookup` on the next arguments (`offsetCount` of them, from
-/// `next` on), once for each of `benchmark`'s iterations, and keeps the sum
-/// of its results alive.
-@inline(__always)
-private func runLookups<T, Argument>(
-  _ benchmark: Benchmark, _ subject: T, _ arguments: [Argument], _ next: Box<Int>,
-  _ lookup: (T, Argument) -> Int
-) {
-  var i = next.value
-  var sum = 0
-  for _ in benchmark.scaledIterations {
-    sum &+= lookup(subject, arguments[i])
-    i = (i + 1) & (offsetCount - 1)
-  }
-  next.value = i
-  blackHole(sum)
-}
-
 private func registerOffsetPoints(_ size: TextSize) {
   let bytes = size.bytes
   let tree = sweepConfiguration(cheap: true, bytes: bytes)
@@ -207,7 +189,7 @@ private func registerOffsetPoints(_ size: TextSize) {
   let operation = "UTF-16 to UTF-8 offset"
 
   Benchmark(name(operation, size, "Rope"), configuration: tree) { benchmark, state in
-    runLookups(benchmark, state.0, state.1, state.2) { rope, offset in
+    runLookups(benchmark, state.0, state.1, state.2) { rope, offset, _ in
       do { return try rope.utf8Offset(of: offset, in: .utf16) } catch { fatalError("\(error)") }
     }
   } setup: { () -> (Rope, [Int], Box<Int>) in
@@ -216,7 +198,7 @@ private func registerOffsetPoints(_ size: TextSize) {
   }
 
   Benchmark(name(operation, size, "BigString"), configuration: tree) { benchmark, state in
-    runLookups(benchmark, state.0, state.1, state.2) { big, offset in
+    runLookups(benchmark, state.0, state.1, state.2) { big, offset, _ in
       big.utf16.index(big.startIndex, offsetBy: offset).utf8Offset
     }
   } setup: { () -> (BigString, [Int], Box<Int>) in
@@ -226,7 +208,7 @@ private func registerOffsetPoints(_ size: TextSize) {
   }
 
   Benchmark(name(operation, size, "String"), configuration: tree) { benchmark, state in
-    runLookups(benchmark, state.0, state.1, state.2) { string, offset in
+    runLookups(benchmark, state.0, state.1, state.2) { string, offset, _ in
       string.utf8.distance(
         from: string.startIndex, to: String.Index(utf16Offset: offset, in: string))
     }
@@ -239,7 +221,7 @@ private func registerOffsetPoints(_ size: TextSize) {
   }
 
   Benchmark(name(operation, size, "Flat [UInt8]"), configuration: linear) { benchmark, state in
-    runLookups(benchmark, state.0, state.1, state.2) { flat, offset in
+    runLookups(benchmark, state.0, state.1, state.2) { flat, offset, _ in
       flat.byteOffset(ofUTF16: offset)
     }
   } setup: { () -> (FlatText, [Int], Box<Int>) in
@@ -256,7 +238,7 @@ private func registerParagraphPoints(_ size: TextSize) {
 
   Benchmark(name("paragraph range", size, "Rope"), configuration: perLookup) {
     benchmark, state in
-    runLookups(benchmark, state.0, state.1, state.2) { rope, offset in
+    runLookups(benchmark, state.0, state.1, state.2) { rope, offset, _ in
       do {
         let paragraph = try rope.paragraph(containing: offset)
         return paragraph.range.lowerBound &+ paragraph.contentsEnd
@@ -269,7 +251,7 @@ private func registerParagraphPoints(_ size: TextSize) {
 
   Benchmark(name("paragraph range", size, "NSString"), configuration: perLookup) {
     benchmark, state in
-    runLookups(benchmark, state.0, state.1, state.2) { string, offset in
+    runLookups(benchmark, state.0, state.1, state.2) { string, offset, _ in
       let range = string.paragraphRange(for: NSRange(location: offset, length: 0))
       return range.location &+ range.length
     }
@@ -297,7 +279,7 @@ private func registerSelectionContextPoints(_ size: TextSize) {
 
   Benchmark(name("selection context", size, "DocumentEngine"), configuration: perContext) {
     benchmark, state in
-    runLookups(benchmark, state.0, state.1, state.2) { document, selection in
+    runLookups(benchmark, state.0, state.1, state.2) { document, selection, _ in
       do {
         let contexts = try document.contexts(
           for: .userSelection, selection: [SelectionRange("body", selection)])
@@ -315,7 +297,7 @@ private func registerSelectionContextPoints(_ size: TextSize) {
   // their text copied out.
   Benchmark(name("selection context", size, "NSString"), configuration: perContext) {
     benchmark, state in
-    runLookups(benchmark, state.0, state.1, state.2) { string, selection in
+    runLookups(benchmark, state.0, state.1, state.2) { string, selection, _ in
       let range = string.paragraphRange(
         for: NSRange(location: selection.lowerBound, length: selection.count))
       return range.location &+ string.substring(with: range).utf8.count
