@@ -14,9 +14,10 @@ number of storages or of unseen edits; y: time per operation), one line per stru
 engine's line drawn heavier, each structure in the same colour on every chart, and the
 engine's targets drawn in where one applies to a point of the sweep (a short dashed line at
 the limit, labelled with it and whether this run meets it). `Sweep text/memory/…` is drawn
-as bytes allocated per UTF-8 byte instead of time (the `Malloc / free Δ` metric: what
-the build asked of malloc and kept, exactly, divided by the text size). With --peers, also a grouped bar chart of
-nanoseconds per patch for every trace of peers.sh's JSON lines (trace-replay.svg).
+as bytes allocated per UTF-8 byte instead of time (the `Malloc / free Δ` metric: what the
+build asked of malloc and kept, exactly, divided by the text size). With --peers, also a
+grouped bar chart of nanoseconds per patch for every trace of peers.sh's JSON lines
+(trace-replay.svg).
 
 The charts go to docs/charts/ (or --out) under stable names: text-build.svg,
 text-random-edit.svg, text-utf16-offset.svg, text-paragraph-range.svg,
