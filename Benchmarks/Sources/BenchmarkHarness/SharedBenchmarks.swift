@@ -191,15 +191,28 @@ public func registerReplacementBenchmarks(
 }
 
 /// An origin's edit on version 0 after `count` edits it has not seen
-/// (`OriginEditScenario`), against the loop over the edits (`sequential`).
-/// One edit an iteration, each on a fresh document made before the
-/// measurement: after its first edit the origin has an edit in flight.
+/// (`OriginEditScenario`): transformed through every edit since
+/// (`Document`), or mapped through the composed map the log keeps from a
+/// pinned version that has been mapped from (`Document, map kept`); against
+/// the loop over the edits (`sequential`). One edit an iteration, each on a
+/// fresh document made before the measurement: after its first edit the
+/// origin has an edit in flight.
 public func registerOriginEditBenchmarks(
   unseenEdits count: Int, engine: Benchmark.Configuration, loop: Benchmark.Configuration,
   name: (String) -> String
 ) {
   Benchmark(name("Document"), configuration: engine) { benchmark, scenario in
-    measureOnce(benchmark, scenario.prepare) { document in
+    measureOnce(benchmark, { try scenario.prepare() }) { document in
+      try document.edit("body", range: scenario.range, with: "y", origin: "peer", basis: 0)
+    } check: {
+      $0.range.lowerBound == scenario.landing
+    }
+  } setup: {
+    try OriginEditScenario(editCount: count, seed: 4)
+  }
+
+  Benchmark(name("Document, map kept"), configuration: engine) { benchmark, scenario in
+    measureOnce(benchmark, { try scenario.prepare(keepingMap: true) }) { document in
       try document.edit("body", range: scenario.range, with: "y", origin: "peer", basis: 0)
     } check: {
       $0.range.lowerBound == scenario.landing

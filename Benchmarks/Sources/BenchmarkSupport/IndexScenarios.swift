@@ -307,11 +307,19 @@ public struct OriginEditScenario: Sendable {
   }
 
   /// A fresh document with every edit made.
-  public func prepare() throws -> Document {
+  ///
+  /// With `keepingMap`, the origin's basis (version 0) is pinned and mapped
+  /// from after the first edit, as a peer that maps its positions does: the
+  /// log then keeps a composed map from version 0 and brings it up to date
+  /// at every later edit, and the origin's edit is mapped through it instead
+  /// of transformed through every edit since.
+  public func prepare(keepingMap: Bool = false) throws -> Document {
     let document = Document(keepsAllHistory: true)
     try document.add("body", text: text)
-    for edit in edits where !personEdit(document, edit) {
-      fatalError("edit \(edit) refused on replay")
+    if keepingMap { try document.pin("body", version: 0) }
+    for (k, edit) in edits.enumerated() {
+      guard personEdit(document, edit) else { fatalError("edit \(edit) refused on replay") }
+      if keepingMap && k == 0 { _ = try document.map("body", range.lowerBound, from: 0) }
     }
     return document
   }
