@@ -29,7 +29,9 @@ Prints the charts written and the points missing (a structure absent at a size w
 others were measured: a baseline stopped early, or a run cut short); with --table also a
 markdown table per sweep (size × structure, time per operation, and ÷ the engine's).
 
-Options (SWEEPS.md may be left out when --peers is given):
+Several SWEEPS.md files may be given: a benchmark in a later file replaces the same one in an
+earlier file (a partial rerun over a full run). Options (SWEEPS.md may be left out when
+--peers is given):
   --peers FILE   the JSON lines of `peers.sh --json FILE` (draws trace-replay.svg)
   --out DIR      where the SVGs go (default: docs/charts of this checkout)
   --stat pNN     the percentile drawn: p0 p25 p50 p75 p90 p99 p100 (default p50, the median)
@@ -114,13 +116,14 @@ TARGETS = {
 
 # The engine's structures, drawn heavier; the first of them in a chart is the one the
 # tables divide by.
-ENGINE = ["Rope", "DocumentEngine", "Document", "ChangeMap"]
+ENGINE = ["Rope", "DocumentEngine", "Document", "ChangeMap", "Document, map kept"]
 # One colour and marker per structure on every chart (the trace replay's included).
 STYLE = {
     "Rope": ("#d62728", "o"),
     "DocumentEngine": ("#9c1f8f", "o"),
     "Document": ("#9c1f8f", "o"),
     "ChangeMap": ("#d62728", "o"),
+    "Document, map kept": ("#d62728", "D"),
     "BigString": ("#1f77b4", "s"),
     "String": ("#2ca02c", "^"),
     "Strings": ("#2ca02c", "^"),
@@ -474,11 +477,13 @@ def peers_table(rows):
 # --- Main ------------------------------------------------------------------------------------
 
 def main():
-    parser = argparse.ArgumentParser(usage="%(prog)s [SWEEPS.md] [--peers FILE] [--out DIR] [--stat pNN] [--table]"
+    parser = argparse.ArgumentParser(usage="%(prog)s [SWEEPS.md ...] [--peers FILE] [--out DIR] [--stat pNN] [--table]"
                                            " [--no-charts]",
                                      description=__doc__, add_help=True,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("sweeps", nargs="?", help="the markdown output of the ScalingSweeps benchmarks")
+    parser.add_argument("sweeps", nargs="*",
+                        help="the markdown output of the ScalingSweeps benchmarks: one run, or several"
+                             " (a benchmark in a later file replaces the same one in an earlier file)")
     parser.add_argument("--peers", help="the JSON lines of peers.sh --json")
     parser.add_argument("--out", default=DEFAULT_OUT, help="where the SVGs go (default: %(default)s)")
     parser.add_argument("--stat", default="p50", choices=list(COLUMNS), help="the percentile drawn (default p50)")
@@ -490,9 +495,13 @@ def main():
         parser.error("give the sweeps' markdown, --peers FILE, or both")
 
     plt = None if args.no_charts else need_matplotlib()
-    found, skipped = sweeps(parse(args.sweeps, args.stat)) if args.sweeps else ({}, [])
+    results = {}
+    for path in args.sweeps:
+        results.update(parse(path, args.stat))
+    found, skipped = sweeps(results) if args.sweeps else ({}, [])
     if args.sweeps and not found:
-        print(f"charts.py: no `Sweep …/…/<size>/<structure>` benchmarks in {args.sweeps}", file=sys.stderr)
+        print(f"charts.py: no `Sweep …/…/<size>/<structure>` benchmarks in {' '.join(args.sweeps)}",
+              file=sys.stderr)
         return 1
     peers, peer_notes = read_peers(args.peers) if args.peers else (None, [])
 

@@ -47,7 +47,7 @@ public let megabytesPerSecond = BenchmarkMetric.custom(
 /// Runs `build` on fresh pages, reports its throughput over `byteCount`
 /// bytes as a custom metric, and frees the result outside the measured
 /// region.
-@inline(__always)
+@inlinable @inline(__always)
 public func measureBuild<T>(
   _ benchmark: Benchmark, byteCount: Int, warmHeap: Bool = false, _ build: () -> T
 ) {
@@ -71,6 +71,7 @@ public let heapPerMilleOfUTF8 = BenchmarkMetric.custom(
 /// per 1000 bytes of its `utf8Count` bytes of text; the value is kept in
 /// `keep` until the next iteration, so that it is freed outside the
 /// measurement.
+@inlinable
 public func measureRetained<T>(
   _ benchmark: Benchmark, _ keep: Box<T?>, utf8Count: Int, _ build: () -> T
 ) {

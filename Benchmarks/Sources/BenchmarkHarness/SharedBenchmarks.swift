@@ -53,12 +53,16 @@ public func registerFullDocumentBenchmarks(
 
 /// Runs `lookup` on the next of `arguments` (a power of two of them, from
 /// `next` on), once for each of `benchmark`'s iterations, and keeps the sum
-/// of its results alive.
-@inline(__always)
+/// of its results alive. Inlinable, so that each caller gets it specialized
+/// for its lookup, as if written in place.
+@inlinable @inline(__always)
 public func runLookups<Subject, Argument>(
   _ benchmark: Benchmark, _ subject: Subject, _ arguments: [Argument], _ next: Box<Int>,
   _ lookup: (Subject, Argument, _ k: Int) -> Int
 ) {
+  precondition(
+    arguments.count > 0 && arguments.count & (arguments.count - 1) == 0,
+    "runLookups needs a power of two of arguments, not \(arguments.count)")
   let mask = arguments.count - 1
   var i = next.value
   var sum = 0

@@ -97,7 +97,10 @@ extension FlatText {
       let count = buffer.count
       var i = 0
       var remaining = units
-      // 128 bytes are at most 128 UTF-16 units.
+      // 128 bytes count at most 129 UTF-16 units (127 ASCII bytes and the
+      // lead of a four-byte scalar), so `remaining` ends at −1 at worst:
+      // then the offset was inside that scalar's pair, and the loop below
+      // returns the byte after it.
       while remaining >= 128 && i + 128 <= count {
         var lanes: UInt64 = 0
         for k in 0..<16 {
