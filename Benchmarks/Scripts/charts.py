@@ -52,7 +52,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ left beside the scripts
-from ratios import COLUMNS, fmt_time, parse, times  # noqa: E402
+from ratios import COLUMNS, fmt_time, parse  # noqa: E402
 
 DEFAULT_OUT = os.path.normpath(os.path.join(HERE, "..", "..", "docs", "charts"))
 
@@ -173,6 +173,14 @@ def sweeps(results):
             continue
         found.setdefault((family, operation), {}).setdefault(structure, {})[x] = (name, metrics)
     return found, skipped
+
+
+def times(a, b):
+    """a ÷ b with two significant figures (0.36×, 2.8×, 12×, 1,050×)."""
+    if not (a and b):
+        return "–"
+    x = a / b
+    return f"{x:,.0f}×" if x >= 10 else f"{x:.2g}×"
 
 
 def point_value(operation, metrics, x):
