@@ -123,16 +123,6 @@ func documentWithLiveContext(_ trace: UTF16Trace, _ id: StorageID) throws -> Doc
   return document
 }
 
-final class DocumentRandomEditState: @unchecked Sendable {
-  let document: Document
-  let offsets: [Int]
-  var next = 0
-  init(document: Document, offsets: [Int]) {
-    self.document = document
-    self.offsets = offsets
-  }
-}
-
 /// Single-character edits at random UTF-16 offsets in 100 MB, alternating
 /// insert and delete, through `Document.edit` and into a `Rope` (the same
 /// offsets and loop as `Random edit/100 MB/Rope`, here beside the document
@@ -144,27 +134,23 @@ private func registerRandomDocumentEditBenchmarks() {
   let id = StorageID("body")
 
   Benchmark("Document edit/random in 100 MB/Document", configuration: configuration) {
-    benchmark, state in
-    makeSingleEdits(
-      benchmark.scaledIterations.count, in: state.document, id, offsets: state.offsets,
-      next: &state.next)
-  } setup: { () -> DocumentRandomEditState in
+    benchmark, edits in
+    edits.make(benchmark.scaledIterations.count, storage: id)
+  } setup: { () -> SingleEdits<Document> in
     let document = Document()
     try document.add(id, text: Rope(TextGenerator.string(byteCount: editTextBytes)))
     let length = try document.content.storage(id).length
     let offsets = randomOffsets(count: editOffsetCount, below: length - 10_000, seed: 3)
-    return DocumentRandomEditState(document: document, offsets: offsets)
+    return SingleEdits(document, offsets: offsets)
   }
 
   Benchmark("Document edit/random in 100 MB/Rope", configuration: configuration) {
-    benchmark, state in
-    makeSingleEdits(
-      benchmark.scaledIterations.count, in: &state.rope, offsets: state.offsets,
-      next: &state.next)
-  } setup: { () -> RopeEditState in
+    benchmark, edits in
+    edits.make(benchmark.scaledIterations.count)
+  } setup: { () -> SingleEdits<Rope> in
     let rope = Rope(TextGenerator.string(byteCount: editTextBytes))
     let offsets = randomOffsets(count: editOffsetCount, below: rope.utf16Count - 10_000, seed: 3)
-    return RopeEditState(rope: rope, offsets: offsets)
+    return SingleEdits(rope, offsets: offsets)
   }
 }
 
@@ -233,27 +219,18 @@ private func registerPairedDocumentEditBenchmarks() {
     maxDuration: .seconds(5), maxIterations: 1000)
   Benchmark("Document edit ratio/random in 100 MB", configuration: perThousand) {
     benchmark, state in
-    let (document, ropeState) = state
+    let (document, rope) = state
     let clock = ContinuousClock()
-    let documentTime = timed(clock) {
-      makeSingleEdits(
-        1000, in: document.document, id, offsets: document.offsets, next: &document.next)
-    }
-    let ropeTime = timed(clock) {
-      makeSingleEdits(
-        1000, in: &ropeState.rope, offsets: ropeState.offsets, next: &ropeState.next)
-    }
-    precondition(document.next == ropeState.next)
+    let documentTime = timed(clock) { document.make(1000, storage: id) }
+    let ropeTime = timed(clock) { rope.make(1000) }
+    precondition(document.next == rope.next)
     benchmark.measurement(documentOverRope, percent(documentTime, of: ropeTime))
-  } setup: { () -> (DocumentRandomEditState, RopeEditState) in
+  } setup: { () -> (SingleEdits<Document>, SingleEdits<Rope>) in
     let text = TextGenerator.string(byteCount: editTextBytes)
     let document = Document()
     try document.add(id, text: Rope(text))
     let rope = Rope(text)
     let offsets = randomOffsets(count: editOffsetCount, below: rope.utf16Count - 10_000, seed: 3)
-    return (
-      DocumentRandomEditState(document: document, offsets: offsets),
-      RopeEditState(rope: rope, offsets: offsets)
-    )
+    return (SingleEdits(document, offsets: offsets), SingleEdits(rope, offsets: offsets))
   }
 }

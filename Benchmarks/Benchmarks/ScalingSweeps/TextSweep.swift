@@ -92,68 +92,29 @@ private func registerBuildPoints(_ size: TextSize) {
 
 // MARK: Random edit
 
-/// What an edit benchmark mutates across iterations.
-private final class EditState<Text>: @unchecked Sendable {
-  var text: Text
-  let offsets: [Int]
-  var next = 0
-  init(_ text: Text, offsets: [Int]) {
-    self.text = text
-    self.offsets = offsets
-  }
-
-  /// Runs `edit` (insert when its second argument is true, else delete) at
-  /// the next offsets, once for each of `benchmark`'s iterations.
-  @inline(__always)
-  func run(_ benchmark: Benchmark, _ edit: (inout Text, _ insert: Bool, _ offset: Int) -> Void) {
-    var i = next
-    for step in benchmark.scaledIterations {
-      edit(&text, step & 1 == 0, offsets[i])
-      i = i + 1 == offsets.count ? 0 : i + 1
-    }
-    next = i
-  }
-}
-
 private func registerEditPoints(_ size: TextSize) {
   let bytes = size.bytes
   let tree = sweepConfiguration(cheap: true, bytes: bytes)
   let linear = sweepConfiguration(cheap: bytes <= 100_000, bytes: bytes)
 
-  Benchmark(name("random edit", size, "Rope"), configuration: tree) { benchmark, state in
-    state.run(benchmark) { rope, insert, offset in
-      if insert {
-        insertCharacter(in: &rope, atUTF16: offset)
-      } else {
-        deleteScalar(in: &rope, atUTF16: offset)
-      }
-    }
-  } setup: { () -> EditState<Rope> in
+  Benchmark(name("random edit", size, "Rope"), configuration: tree) { benchmark, edits in
+    edits.make(benchmark.scaledIterations.count)
+  } setup: { () -> SingleEdits<Rope> in
     let rope = Rope(text(size))
-    return EditState(rope, offsets: editOffsets(utf16Count: rope.utf16Count))
+    return SingleEdits(rope, offsets: editOffsets(utf16Count: rope.utf16Count))
   }
 
-  Benchmark(name("random edit", size, "BigString"), configuration: tree) { benchmark, state in
-    state.run(benchmark) { big, insert, offset in
-      // No copy of `big` may be alive during the mutation (the edit would
-      // copy the shared nodes).
-      let index = big.unicodeScalars.index(
-        roundingDown: big.utf16.index(big.startIndex, offsetBy: offset))
-      if insert {
-        big.unicodeScalars.insert("x", at: index)
-      } else {
-        _ = big.unicodeScalars.remove(at: index)
-      }
-    }
-  } setup: { () -> EditState<BigString> in
+  Benchmark(name("random edit", size, "BigString"), configuration: tree) { benchmark, edits in
+    edits.make(benchmark.scaledIterations.count)
+  } setup: { () -> SingleEdits<BigString> in
     let big = BigString(text(size))
-    return EditState(big, offsets: editOffsets(utf16Count: big.utf16.count))
+    return SingleEdits(big, offsets: editOffsets(utf16Count: big.utf16.count))
   }
 
   // A native String finds a UTF-16 offset through its breadcrumbs, which
   // every mutation discards: the next edit rebuilds them, in O(n).
-  Benchmark(name("random edit", size, "String"), configuration: linear) { benchmark, state in
-    state.run(benchmark) { string, insert, offset in
+  Benchmark(name("random edit", size, "String"), configuration: linear) { benchmark, edits in
+    edits.make(benchmark.scaledIterations.count) { string, insert, offset in
       // An index between the halves of a surrogate pair is rounded down to
       // its scalar by the scalar view (Swift 5.7 and later), as the rope's
       // and BigString's edits round it.
@@ -164,23 +125,23 @@ private func registerEditPoints(_ size: TextSize) {
         _ = string.unicodeScalars.remove(at: index)
       }
     }
-  } setup: { () -> EditState<String> in
+  } setup: { () -> SingleEdits<String> in
     let string = text(size)
-    return EditState(string, offsets: editOffsets(utf16Count: string.utf16.count))
+    return SingleEdits(string, offsets: editOffsets(utf16Count: string.utf16.count))
   }
 
   Benchmark(name("random edit", size, "Flat [UInt8]"), configuration: linear) {
-    benchmark, state in
-    state.run(benchmark) { flat, insert, offset in
+    benchmark, edits in
+    edits.make(benchmark.scaledIterations.count) { flat, insert, offset in
       if insert {
         flat.insertCharacter(atUTF16: offset)
       } else {
         flat.deleteScalar(atUTF16: offset)
       }
     }
-  } setup: { () -> EditState<FlatText> in
+  } setup: { () -> SingleEdits<FlatText> in
     let string = text(size)
-    return EditState(
+    return SingleEdits(
       FlatText(Array(string.utf8)), offsets: editOffsets(utf16Count: string.utf16.count))
   }
 }

@@ -205,24 +205,16 @@ public func registerOriginEditBenchmarks(
   unseenEdits count: Int, engine: Benchmark.Configuration, loop: Benchmark.Configuration,
   name: (String) -> String
 ) {
-  Benchmark(name("Document"), configuration: engine) { benchmark, scenario in
-    measureOnce(benchmark, { try scenario.prepare() }) { document in
-      try document.edit("body", range: scenario.range, with: "y", origin: "peer", basis: 0)
-    } check: {
-      $0.range.lowerBound == scenario.landing
+  for (structure, keepingMap) in [("Document", false), ("Document, map kept", true)] {
+    Benchmark(name(structure), configuration: engine) { benchmark, scenario in
+      measureOnce(benchmark, { try scenario.prepare(keepingMap: keepingMap) }) { document in
+        try document.edit("body", range: scenario.range, with: "y", origin: "peer", basis: 0)
+      } check: {
+        $0.range.lowerBound == scenario.landing
+      }
+    } setup: {
+      try OriginEditScenario(editCount: count, seed: 4)
     }
-  } setup: {
-    try OriginEditScenario(editCount: count, seed: 4)
-  }
-
-  Benchmark(name("Document, map kept"), configuration: engine) { benchmark, scenario in
-    measureOnce(benchmark, { try scenario.prepare(keepingMap: true) }) { document in
-      try document.edit("body", range: scenario.range, with: "y", origin: "peer", basis: 0)
-    } check: {
-      $0.range.lowerBound == scenario.landing
-    }
-  } setup: {
-    try OriginEditScenario(editCount: count, seed: 4)
   }
 
   Benchmark(name("sequential"), configuration: loop) { benchmark, scenario in
