@@ -293,7 +293,8 @@ public final class Document: @unchecked Sendable {
   ///   nothing changes.
   /// - Complexity: O(log n) without basis; O(log m) with the basis the
   ///   context was made at when the tool replaced nothing since; else O(k)
-  ///   for k edits since the basis.
+  ///   for k edits since the basis; in each case also O(R) for the
+  ///   session's R replacements, which follow the edit.
   public func replace(
     context: UUID, range: Range<Int>, with text: String, basis: ContextVersion? = nil,
     policy: ReplacementPolicy = .refuse

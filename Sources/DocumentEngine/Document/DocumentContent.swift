@@ -230,10 +230,14 @@ public struct DocumentContent: Sendable {
     _mustSucceed("moving the exclusions with an edit") { () throws(AttributeRunsError) in
       try storage.exclusions.replace(range, withLength: newLength)
     }
-    for key in storage.attributes.keys {
+    // Each key's runs are changed where they lie in the dictionary: no
+    // lookup, and no copy of the dictionary or of the runs.
+    var i = storage.attributes.values.startIndex
+    while i != storage.attributes.values.endIndex {
       _mustSucceed("moving attribute runs with an edit") { () throws(AttributeRunsError) in
-        try storage.attributes[key]?.replace(range, withLength: newLength)
+        try storage.attributes.values[i].replace(range, withLength: newLength)
       }
+      storage.attributes.values.formIndex(after: &i)
     }
     storage.version = storage.version.next
     storage.changes.record(record, keepingHistory: keepingHistory)

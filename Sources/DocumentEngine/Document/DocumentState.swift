@@ -56,9 +56,6 @@ extension DocumentState {
       for context in session.contexts where context.storage == id {
         precondition(inside(context.range), "a live context outside its storage")
         precondition(
-          context.history.count == context.contextVersion.rawValue + 1,
-          "a context version without its history")
-        precondition(
           context.history[0].version >= storage.changes.oldestVersion,
           "a context's history dropped")
       }
@@ -258,12 +255,10 @@ extension DocumentState {
           && (swapped == nil || (old.lowerBound <= edge.s && edge.e <= old.upperBound))
         {
           // Its own text changed: the context grows or shrinks with it.
-          live.contexts[i].range = old.lowerBound..<(old.upperBound + edge.n - range.count)
+          live.contexts[i].range = old.lowerBound..<(old.upperBound + edge.delta)
           if swapped != nil {
             // Undo and redo are edits the tool hears about.
-            live.contexts[i].contextVersion = live.contexts[i].contextVersion.next
-            let now = live.contexts[i].range
-            live.contexts[i].history.append((version, now.lowerBound, now.count))
+            live.contexts[i].advance(at: version)
             events.append(
               .textUpdated(
                 context: live.contexts[i].id,
@@ -278,8 +273,7 @@ extension DocumentState {
           let lo = max(edge.s, old.lowerBound)
           let hi = max(lo, min(edge.e, old.upperBound))
           let inside = edge.n > 0 && new.lowerBound <= edge.s && edge.s + edge.n <= new.upperBound
-          live.contexts[i].contextVersion = live.contexts[i].contextVersion.next
-          live.contexts[i].history.append((version, new.lowerBound, new.count))
+          live.contexts[i].advance(at: version)
           events.append(
             .textUpdated(
               context: live.contexts[i].id, range: (lo - old.lowerBound)..<(hi - old.lowerBound),
@@ -379,7 +373,6 @@ extension DocumentState {
     } catch {
       throw .staleVersion(version)
     }
-    guard party != .person else { return 0 }
     return records.reduce(0) {
       $0 + ($1.party == party ? $1.insertedLength - $1.range.count : 0)
     }

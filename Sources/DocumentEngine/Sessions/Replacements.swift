@@ -17,15 +17,14 @@ extension DocumentState {
     let id: StorageID
     let prepared:
       (
-        operation: _Operation, original: _Operation, basis: StorageVersion, touched: Bool,
-        oldTexts: [String]
+        operation: _Operation, original: _Operation, basis: StorageVersion, oldTexts: [String]
       )
     do {
       let live = try liveContext(contextID)
       id = live.storage
       prepared = try prepareReplacement(live, range, n, basis: basis, policy: policy)
     }
-    let (operation, original, basisVersion, _, oldTexts) = prepared
+    let (operation, original, basisVersion, oldTexts) = prepared
     let first = operation.pieces[0].range
     if range.isEmpty && n == 0 {
       // A no-op as the tool made it: checked, and it makes no version.
@@ -67,9 +66,7 @@ extension DocumentState {
     guard var live2 = self.session.take() else { throw .noSession }
     let landed = first.lowerBound..<(first.lowerBound + n)
     if let i = live2.contexts.firstIndex(where: { $0.id == contextID }) {
-      live2.contexts[i].contextVersion = live2.contexts[i].contextVersion.next
-      let now = live2.contexts[i].range
-      live2.contexts[i].history.append((version, now.lowerBound, now.count))
+      live2.contexts[i].advance(at: version)
     }
     if live2.streamingGroup != nil {
       live2.streamingGroup? += made
@@ -86,14 +83,14 @@ extension DocumentState {
   }
 
   /// Where a tool replacement lands, checked: the operation, as the tool
-  /// made it, the storage version it was made on, whether an unseen edit
-  /// touched it, and the text each of its pieces replaces.
+  /// made it, the storage version it was made on, and the text each of its
+  /// pieces replaces. An unseen edit that touched it is a conflict under
+  /// `.refuse`.
   func prepareReplacement(
     _ live: _LiveContext, _ range: Range<Int>, _ n: Int, basis: ContextVersion?,
     policy: ReplacementPolicy
   ) throws(DocumentError) -> (
-    operation: _Operation, original: _Operation, basis: StorageVersion, touched: Bool,
-    oldTexts: [String]
+    operation: _Operation, original: _Operation, basis: StorageVersion, oldTexts: [String]
   ) {
     guard let session else { throw .noSession }
     let contextID = live.id
@@ -165,7 +162,7 @@ extension DocumentState {
     // The text each piece replaces (every range holds now: the pieces are
     // applied from the last).
     let oldTexts = operation.pieces.map { (try? String(storage.text.slice($0.range))) ?? "" }
-    return (operation, original, basisVersion, touched, oldTexts)
+    return (operation, original, basisVersion, oldTexts)
   }
 
   /// Puts a replacement's original text back (undo, revert), or its new

@@ -12,10 +12,19 @@ struct _LiveContext: Sendable {
   let storage: StorageID
   /// Where its text is now in the storage.
   var range: Range<Int>
-  var contextVersion: ContextVersion = 0
   /// For each context version: the storage version at which the context
   /// reached it, and where its text was then.
   var history: [(version: StorageVersion, start: Int, length: Int)]
+
+  /// The context's version: one for each entry of its history after the
+  /// first.
+  var contextVersion: ContextVersion { ContextVersion(history.count - 1) }
+
+  /// Moves the context to its next version, reached at storage `version`
+  /// with its text at ``range``.
+  mutating func advance(at version: StorageVersion) {
+    history.append((version, range.lowerBound, range.count))
+  }
 }
 
 /// A replacement the session made, followed through later edits so that undo
