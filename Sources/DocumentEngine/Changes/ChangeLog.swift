@@ -1,4 +1,5 @@
 import SummaryTrees
+
 /// One recorded edit of a storage: `range` (UTF-16, in the version before
 /// it) replaced by `insertedLength` units, by `party`.
 public struct ChangeRecord: Hashable, Sendable {

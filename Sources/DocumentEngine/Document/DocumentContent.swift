@@ -174,13 +174,7 @@ public struct DocumentContent: Sendable {
   ) throws(DocumentError) -> StorageVersion {
     if range.isEmpty && text.isEmpty {
       // A no-op: its offset is still checked, and it makes no version.
-      let storage = try storage(id)
-      do {
-        _ = try storage.text.utf8Offset(of: range.lowerBound, in: .utf16)
-      } catch {
-        throw .invalidRange(id, error)
-      }
-      return storage.version
+      return try checked(range, in: id).version
     }
     return try edit(
       id, range: range, with: text,

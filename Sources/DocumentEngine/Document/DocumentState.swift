@@ -163,8 +163,8 @@ extension DocumentState {
     let n = text.utf16.count
     if range.isEmpty && n == 0 {
       // A no-op: its offset is still checked, and it makes no version.
-      try checkBounds(_Operation(range, length: 0, party: .person), in: id)
-      return EditResult(version: try content.storage(id).version, range: range, events: [])
+      return EditResult(
+        version: try content.checked(range, in: id).version, range: range, events: [])
     }
     let record = ChangeRecord(range: range, insertedLength: n, party: .person)
     let (version, events) = try apply(id, range, text, record: record, actor: .other)
@@ -340,15 +340,8 @@ extension DocumentState {
   /// Checks that every piece of `operation` has its bounds on scalar
   /// boundaries of the storage's current text.
   func checkBounds(_ operation: _Operation, in id: StorageID) throws(DocumentError) {
-    let storage = try content.storage(id)
     for piece in operation.pieces {
-      for offset in [piece.range.lowerBound, piece.range.upperBound] {
-        do {
-          _ = try storage.text.utf8Offset(of: offset, in: .utf16)
-        } catch {
-          throw .invalidRange(id, error)
-        }
-      }
+      _ = try content.checked(piece.range, in: id)
     }
   }
 

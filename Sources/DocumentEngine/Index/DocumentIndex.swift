@@ -172,11 +172,7 @@ public struct DocumentIndex: Sendable {
   public mutating func setLength(of id: StorageID, to length: Int) throws(DocumentIndexError) {
     let position = try position(of: id)
     guard length >= 0 else { throw .negativeLength(length) }
-    tree.updateItem(_CountMetric.self, at: position, bias: .right) {
-      (slot: inout _StorageSlot, _: _CountAndLength) -> (Void, TreeItemChange<_StorageSlot>) in
-      slot.length = length
-      return ((), .keep)
-    }
+    setLength(at: position, to: length)
   }
 
   /// Records the new length of the storage at `position` (which the caller
@@ -205,14 +201,10 @@ public struct DocumentIndex: Sendable {
   }
 
   mutating func renumber(from position: Int) {
-    guard position < count else { return }
-    var cursor = tree.cursor(_CountMetric.self, at: position, bias: .right)
-    var p = position
-    while let slot = cursor.item {
-      positions[slot.id] = p
-      p += 1
-      cursor.moveNext()
-    }
+    var positions = self.positions
+    self.positions = [:]  // moved out, so that it is changed in place
+    forEachID(from: position) { positions[$0] = $1 }
+    self.positions = positions
   }
 
   /// Checks that positions and the tree agree; traps otherwise. Compiled in

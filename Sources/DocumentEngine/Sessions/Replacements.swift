@@ -77,9 +77,10 @@ extension DocumentState {
     live2.regroupReplacements(in: id)
     self.session = live2
     let contextVersion = live2.contexts.first { $0.id == contextID }?.contextVersion ?? 0
-    let events = applied.filter { $0.context != contextID }
+    // The tool's own context hears nothing of its replacement (`apply`
+    // sends no event to the context that made an edit), only the others.
     return ReplacementResult(
-      storage: id, storageRange: landed, contextVersion: contextVersion, events: events)
+      storage: id, storageRange: landed, contextVersion: contextVersion, events: applied)
   }
 
   /// Where a tool replacement lands, checked: the operation, as the tool
@@ -102,12 +103,7 @@ extension DocumentState {
     var touched = false
     var basisVersion = storage.version
     if basis == nil || basis == live.contextVersion {
-      guard range.upperBound <= live.range.count else {
-        throw .outsideContext(range, length: live.range.count)
-      }
-      let start = live.range.lowerBound
-      operation = _Operation(
-        (start + range.lowerBound)..<(start + range.upperBound), length: n, party: session.party)
+      operation = _Operation(try storageRange(of: range, in: live), length: n, party: session.party)
       // As the tool made it: on the storage version at which the context
       // reached its current version (later edits only moved the context).
       let then = live.history[live.contextVersion.rawValue]

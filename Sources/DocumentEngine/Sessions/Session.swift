@@ -32,12 +32,8 @@ extension DocumentState {
       // tool's replacements on it map in O(log m).
       // The context was just made from the storage at its version.
       _mustSucceed("pinning a new context's version") { () throws(DocumentError) in
-        try content.withChanges(context.storage) { (log) throws(DocumentError) in
-          do {
-            try log.pin(context.version, composing: true)
-          } catch {
-            throw .staleVersion(context.version)
-          }
+        try withLog(context.storage, context.version) { (log) throws(ChangeLogError) in
+          try log.pin(context.version, composing: true)
         }
       }
     }
