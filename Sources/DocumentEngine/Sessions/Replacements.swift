@@ -201,9 +201,10 @@ extension DocumentState {
     guard session != nil else { throw .noSession }
     session?.closeGroup()
     if session?.state == .interactiveStreaming { session?.streamingGroup = [] }
-    let stack = redo ? session?.redoStack : session?.undoStack
-    guard let group = stack?.last else { return [] }
-    if redo { session?.redoStack.removeLast() } else { session?.undoStack.removeLast() }
+    // Popped in place: no copy of the stack is held while it changes.
+    guard let group = redo ? session?.redoStack.popLast() : session?.undoStack.popLast() else {
+      return []
+    }
     var events: [DocumentEvent] = []
     // Only what went back (or forth) can be redone (or undone) later.
     var swapped: [Int] = []
