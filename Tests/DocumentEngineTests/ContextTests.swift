@@ -2,7 +2,7 @@ import DocumentEngine
 import Testing
 import TextRope
 
-/// The scope contract of DESIGN.md ("Contexts"), rule by rule.
+/// The scope contract of docs/DESIGN.md ("Contexts"), rule by rule.
 @Suite struct ContextTests {
   /// title "Draft\n" (0..<6), empty "", body "One two.\nThree fuor.\nFive.\n":
   /// paragraphs 0..<9, 9..<21, 21..<27.

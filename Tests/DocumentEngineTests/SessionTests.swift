@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TextRope
 
-/// Events, replacements, origins and sessions (DESIGN.md, "Replacements,
+/// Events, replacements, origins and sessions (docs/DESIGN.md, "Replacements,
 /// edits and versions" and "Sessions"), rule by rule.
 @Suite struct SessionTests {
   /// title "Draft\n", body "One two.\nThree fuor.\nFive.\n", the selection

@@ -8,7 +8,7 @@
 ///   start (an end). Contexts, replacements, marks, the selection and the
 ///   visible ranges all follow edits by it.
 /// - **Whether the edit touches a range** (``touches(_:)``, the conflict
-///   rule of DESIGN.md, "Replacements"): it replaces a unit inside the range,
+///   rule of docs/DESIGN.md, "Replacements, edits and versions"): it replaces a unit inside the range,
 ///   or its new text lands strictly inside it; an empty range is touched
 ///   when the edit deletes across it. Transformation (``_Operation``) and
 ///   conflict checks use it; ``ChangeMap/touches(_:)`` answers the same

@@ -104,7 +104,7 @@ extension DocumentContent {
   }
 
   /// The contexts a writing tool gets for `scope` (the contract in
-  /// DESIGN.md, "Contexts"), in document order.
+  /// docs/DESIGN.md, "Contexts"), in document order.
   ///
   /// - Parameters:
   ///   - scope: which text to hand out.

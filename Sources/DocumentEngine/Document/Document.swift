@@ -281,7 +281,7 @@ public final class Document: @unchecked Sendable {
   /// `basis`, it is relative to the text of that context version plus the
   /// tool's own later replacements, and is transformed through the edits the
   /// tool had not seen. If one of those touched the range (see
-  /// DESIGN.md, "Replacements"), the replacement is refused as a conflict,
+  /// docs/DESIGN.md, "Replacements, edits and versions"), the replacement is refused as a conflict,
   /// unless `policy` is `.merge`.
   ///
   /// - Throws: ``DocumentError/noSession``,
