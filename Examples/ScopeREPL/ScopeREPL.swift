@@ -102,7 +102,7 @@ struct ScopeREPL: ParsableCommand {
         try engine.document.add(StorageID(storage.name), text: Rope(storage.text))
         if storage.excluded {
           try engine.document.setExcluded(
-            true, StorageID(storage.name), range: 0..<storage.text.utf16.count)
+            true, in: StorageID(storage.name), range: 0..<storage.text.utf16.count)
         }
       }
       startup.append("The sample document (a title, a body in several scripts, excluded code):")

@@ -210,8 +210,8 @@ import TextRope
 
   @Test func exclusionsRelativeToTheContext() throws {
     var document = try document()
-    try document.setExcluded(true, "body", range: 15..<19)
-    try document.setExcluded(true, "body", range: 0..<3)
+    try document.setExcluded(true, in: "body", range: 15..<19)
+    try document.setExcluded(true, in: "body", range: 0..<3)
     let contexts = try document.contexts(
       for: .userSelection, selection: [SelectionRange("body", 10..<12)])
     #expect(contexts[0].excluded == [6..<10])

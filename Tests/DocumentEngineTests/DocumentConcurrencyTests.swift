@@ -114,8 +114,8 @@ import TextRope
     let context = try #require(session.contexts.first).id
     let events = document.events()
     var returned = try document.replace(context: context, range: 6..<10, with: "four").events
-    returned += try document.undo()
-    returned += try document.redo()
+    returned += try document.undo().events
+    returned += try document.redo().events
     returned += try document.revert().events
     #expect(returned.count >= 3)
     var observed: [DocumentEvent] = []
@@ -149,8 +149,8 @@ import TextRope
     try document.select([SelectionRange("body", 90..<100)])
     let session = try document.startSession(scope: .userSelection)
     let context = try #require(session.contexts.first).id
-    try document.setState(.interactiveResting)
-    try document.setState(.interactiveStreaming)
+    try document.setWritingToolsState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveStreaming)
     try await withThrowingTaskGroup(of: Int.self) { group in
       for task in 0..<3 {
         group.addTask {
@@ -185,7 +185,7 @@ import TextRope
       }
       for try await _ in group {}
     }
-    try document.setState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveResting)
     let text = String(try document.content.storage("body").text)
     for task in 0..<3 {
       #expect(text.filter { $0 == Character("\(task)") }.count == 60)

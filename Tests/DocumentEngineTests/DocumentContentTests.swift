@@ -29,7 +29,7 @@ import _EngineTestSupport
 
   @Test func editsBumpVersionsAndMoveExclusions() throws {
     var document = try sample()
-    try document.setExcluded(true, "body", range: 9..<14)  // "Three"
+    try document.setExcluded(true, in: "body", range: 9..<14)  // "Three"
     let snapshot = document
     #expect(try document.edit("body", range: 0..<0, with: "Zero. ") == 1)
     #expect(try document.storage("body").excludedRanges == [15..<20])
@@ -58,7 +58,9 @@ import _EngineTestSupport
     }
     #expect(throws: DocumentError.self) { try document.edit("body", range: 0..<99, with: "") }
     #expect(throws: DocumentError.self) { try document.edit("nope", range: 0..<0, with: "") }
-    #expect(throws: DocumentError.self) { try document.setExcluded(true, "title", range: 0..<7) }
+    #expect(throws: DocumentError.self) {
+      try document.setExcluded(true, in: "title", range: 0..<7)
+    }
     try document.add("emoji", text: "a😀")
     #expect(
       throws: DocumentError.invalidRange("emoji", .splitsSurrogatePair(utf16Offset: 2))

@@ -109,7 +109,7 @@ import _EngineTestSupport
         tracked[j].range = (r.lowerBound + delta)..<(r.upperBound + delta)
       }
     }
-    #expect(reverted.reverted == count)
+    #expect(reverted.replacementCount == count)
     #expect(
       Array(String(try document.content.storage("a").text).utf16) == expected,
       "variant \(variant): revert differs from the model")

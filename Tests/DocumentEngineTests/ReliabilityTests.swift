@@ -74,7 +74,7 @@ import _EngineTestSupport
     #expect(replaced.contextVersion == 0)
     #expect(try document.content.storage("a").version == 0)
     #expect(try document.liveContext(context.id).contextVersion == 0)
-    #expect(try document.revert().reverted == 0)
+    #expect(try document.revert().replacementCount == 0)
     #expect(try text(document, "a") == "👋b")
   }
 
@@ -126,7 +126,7 @@ import _EngineTestSupport
         #expect(try text(document, "a") == "cdef")
         _ = try document.undo()
       } else {
-        #expect(try document.revert().reverted == 2)
+        #expect(try document.revert().replacementCount == 2)
       }
       #expect(try text(document, "a") == "abcdef")
     }
@@ -134,11 +134,11 @@ import _EngineTestSupport
 
   @Test func undoAndRedoOfOverlappingReplacementsInOneGroup() throws {
     let (document, context) = try session("abcdefgh")
-    try document.setState(.interactiveResting)
-    try document.setState(.interactiveStreaming)
+    try document.setWritingToolsState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveStreaming)
     _ = try document.replace(context: context, range: 0..<3, with: "XYZ")
     _ = try document.replace(context: context, range: 2..<5, with: "W")
-    try document.setState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveResting)
     #expect(try text(document, "a") == "XYWfgh")
     _ = try document.undo()
     #expect(try text(document, "a") == "abcdefgh")
@@ -159,7 +159,7 @@ import _EngineTestSupport
     _ = try document.undo()
     #expect(try text(document, "a") == "one HELLO three")
     _ = try document.redo()
-    #expect(try document.revert().reverted == 2)
+    #expect(try document.revert().replacementCount == 2)
     #expect(try text(document, "a") == "one two three")
   }
 
@@ -174,7 +174,7 @@ import _EngineTestSupport
     #expect(try text(document, "a") == "XYW!Vfgh?")
     // The second is the person's now; the first is partly overwritten by it,
     // so it stays too: nothing is scrambled, nothing the person typed goes.
-    #expect(try document.revert().reverted == 0)
+    #expect(try document.revert().replacementCount == 0)
     #expect(try text(document, "a") == "XYW!Vfgh?")
   }
 
@@ -185,7 +185,7 @@ import _EngineTestSupport
     _ = try document.edit("a", range: 0..<0, with: "<")
     _ = try document.edit("a", range: 6..<6, with: ">")
     #expect(try text(document, "a") == "<Qefgh>")
-    #expect(try document.revert().reverted == 2)
+    #expect(try document.revert().replacementCount == 2)
     #expect(try text(document, "a") == "<abcdefgh>")
   }
 
@@ -205,12 +205,12 @@ import _EngineTestSupport
       let place = "seed \(seed) round \(round)"
       let original = random.randomText(pieces: Int.random(in: 1...10, using: &random))
       let (document, context) = try session(original)
-      try document.setState(.interactiveResting)
+      try document.setWritingToolsState(.interactiveResting)
       // The text before each undo group.
       var before: [String] = []
       for _ in 0..<Int.random(in: 1...5, using: &random) {
         let streaming = Bool.random(using: &random)
-        if streaming { try document.setState(.interactiveStreaming) }
+        if streaming { try document.setWritingToolsState(.interactiveStreaming) }
         let start = try text(document, "a")
         var made = 0
         for _ in 0..<(streaming ? Int.random(in: 1...4, using: &random) : 1) {
@@ -225,7 +225,7 @@ import _EngineTestSupport
           _ = try document.replace(context: context, range: valid[a]..<valid[b], with: new)
           made += 1
         }
-        if streaming { try document.setState(.interactiveResting) }
+        if streaming { try document.setWritingToolsState(.interactiveResting) }
         if made > 0 { before.append(start) }
       }
       let final = try text(document, "a")
@@ -312,9 +312,9 @@ import _EngineTestSupport
     _ = try document.replace(context: context, range: 0..<5, with: "Howdy")
     try document.remove("a")
     try document.add("a", text: Rope(newText))
-    #expect(try document.revert().reverted == 0)
-    #expect(try document.undo().isEmpty)
-    #expect(try document.redo().isEmpty)
+    #expect(try document.revert().replacementCount == 0)
+    #expect(try document.undo().events.isEmpty)
+    #expect(try document.redo().events.isEmpty)
     #expect(try text(document, "a") == newText)
     #expect(try document.content.storage("a").version == 0)
     #expect(throws: DocumentError.unknownContext(context)) {
@@ -322,7 +322,7 @@ import _EngineTestSupport
     }
     // The new life's own edits map and version from zero.
     _ = try document.edit("a", range: 0..<0, with: ">")
-    #expect(try document.map("a", 0, from: 0).offset == 1)
+    #expect(try document.map(0, in: "a", from: 0).offset == 1)
   }
 
   @Test func undoKeepsItsGroupWhenAReplacementCannotGoBack() throws {
@@ -332,11 +332,11 @@ import _EngineTestSupport
     try document.select([SelectionRange(caret: TextPosition("a", 0))])
     let first = try document.startSession(scope: .fullDocument).contexts
     #expect(first.count == 2)
-    try document.setState(.interactiveResting)
-    try document.setState(.interactiveStreaming)
+    try document.setWritingToolsState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveStreaming)
     _ = try document.replace(context: first[0].id, range: 0..<3, with: "ONE")
     _ = try document.replace(context: first[1].id, range: 0..<3, with: "TWO")
-    try document.setState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveResting)
     // The person rewrites the first; the second can still go back.
     _ = try document.edit("a", range: 1..<2, with: "n")
     _ = try document.undo()
@@ -395,18 +395,18 @@ import _EngineTestSupport
           }
           _ = try? document.toolSelect(context: context, ranges: [range])
           _ = try? document.mark(context: context, ranges: [range], as: .underline("x"))
-          _ = try? document.setExcluded(true, "a", range: range)
+          _ = try? document.setExcluded(true, in: "a", range: range)
           _ = try? document.select([SelectionRange("a", range)])
           _ = try? document.setVisible(["a": range])
-          _ = try? document.touched("a", range, since: StorageVersion(a))
-          _ = try? document.touched("a", range, since: 0)
+          _ = try? document.isTouched(range, in: "a", since: StorageVersion(a))
+          _ = try? document.isTouched(range, in: "a", since: 0)
         }
         _ = try? document.select([
           SelectionRange(from: TextPosition("a", a), to: TextPosition("a", b))
         ])
       }
-      _ = try? document.map("a", a, from: 0, bias: a < 0 ? .left : .right)
-      _ = try? document.map("a", 0, from: StorageVersion(a))
+      _ = try? document.map(a, in: "a", from: 0, bias: a < 0 ? .left : .right)
+      _ = try? document.map(0, in: "a", from: StorageVersion(a))
       _ = try? document.pin("a", version: StorageVersion(a))
       document.unpin("a", version: StorageVersion(a))
       _ = try? document.select([SelectionRange(caret: TextPosition("a", a))])
@@ -429,7 +429,7 @@ import _EngineTestSupport
       try document.mark(context: context, ranges: [1..<2], as: .hidden)
     }
     #expect(throws: DocumentError.invalidRange("a", .splitsSurrogatePair(utf16Offset: 1))) {
-      try document.setExcluded(true, "a", range: 1..<2)
+      try document.setExcluded(true, in: "a", range: 1..<2)
     }
     #expect(throws: DocumentError.invalidRange("a", .splitsSurrogatePair(utf16Offset: 1))) {
       try document.setVisible(["a": 1..<3])
@@ -440,9 +440,9 @@ import _EngineTestSupport
 
   @Test func touchedPastTheTextIsAnError() throws {
     let (document, _) = try session("ab")
-    #expect(throws: DocumentError.self) { try document.touched("a", 0..<9, since: 0) }
-    #expect(throws: DocumentError.self) { try document.touched("a", -1..<1, since: 0) }
-    #expect(try document.touched("a", 0..<2, since: 0) == false)
+    #expect(throws: DocumentError.self) { try document.isTouched(0..<9, in: "a", since: 0) }
+    #expect(throws: DocumentError.self) { try document.isTouched(-1..<1, in: "a", since: 0) }
+    #expect(try document.isTouched(0..<2, in: "a", since: 0) == false)
   }
 
   @Test func redoAfterRevertGivesBackTheTextBeforeTheUndo() throws {
@@ -451,8 +451,8 @@ import _EngineTestSupport
     _ = try document.revert()
     #expect(try text(document, "a") == "one two")
     // The undo has nothing left to do, so the redo has nothing either.
-    #expect(try document.undo().isEmpty)
-    #expect(try document.redo().isEmpty)
+    #expect(try document.undo().events.isEmpty)
+    #expect(try document.redo().events.isEmpty)
     #expect(try text(document, "a") == "one two")
   }
 
@@ -490,7 +490,7 @@ import _EngineTestSupport
     #expect(try text(document, "s") == "01234PEER56789\n")
     _ = try document.redo()
     #expect(try text(document, "s") == "01234PEER\(new)89\n")
-    #expect(try document.revert().reverted == 1)
+    #expect(try document.revert().replacementCount == 1)
     #expect(try text(document, "s") == "01234PEER56789\n")
   }
 

@@ -117,7 +117,7 @@ import TextRope
     #expect(throws: DocumentError.unknownContext(unknown)) {
       try document.replace(context: unknown, range: 0..<1, with: "x")
     }
-    try document.setExcluded(true, "body", range: 9..<14)
+    try document.setExcluded(true, in: "body", range: 9..<14)
     #expect(throws: DocumentError.excluded(12..<13)) {
       try document.replace(context: context, range: 3..<4, with: "x")
     }
@@ -168,19 +168,20 @@ import TextRope
     try document.add("doc", text: "0123456789")
     try document.edit("doc", range: 2..<4, with: "")
     try document.edit("doc", range: 0..<0, with: "ab")
-    #expect(try document.map("doc", 5, from: 0) == MappedOffset(offset: 5, deleted: false))
+    #expect(try document.map(5, in: "doc", from: 0) == MappedOffset(offset: 5, deleted: false))
     #expect(
-      try document.map("doc", 3, from: 0, bias: .left) == MappedOffset(offset: 4, deleted: true))
-    #expect(try document.map("doc", 0, from: 1, bias: .right).offset == 2)
-    #expect(try document.map("doc", 0, from: 1, bias: .left).offset == 0)
-    #expect(try document.touched("doc", 1..<5, since: 0))
-    #expect(try !document.touched("doc", 5..<9, since: 0))
-    #expect(throws: DocumentError.staleVersion(4)) { try document.map("doc", 0, from: 4) }
+      try document.map(3, in: "doc", from: 0, bias: .left) == MappedOffset(offset: 4, deleted: true)
+    )
+    #expect(try document.map(0, in: "doc", from: 1, bias: .right).offset == 2)
+    #expect(try document.map(0, in: "doc", from: 1, bias: .left).offset == 0)
+    #expect(try document.isTouched(1..<5, in: "doc", since: 0))
+    #expect(try !document.isTouched(5..<9, in: "doc", since: 0))
+    #expect(throws: DocumentError.staleVersion(4)) { try document.map(0, in: "doc", from: 4) }
     #expect(
       throws: DocumentError.invalidRange(
         "doc", .offsetOutOfBounds(offset: 11, unit: .utf16, count: 10))
     ) {
-      try document.map("doc", 11, from: 0)
+      try document.map(11, in: "doc", from: 0)
     }
   }
 
@@ -188,13 +189,13 @@ import TextRope
     let document = Document()
     try document.add("doc", text: "abc")
     try document.edit("doc", range: 0..<0, with: "x")
-    #expect(throws: DocumentError.staleVersion(0)) { try document.map("doc", 0, from: 0) }
+    #expect(throws: DocumentError.staleVersion(0)) { try document.map(0, in: "doc", from: 0) }
     try document.pin("doc", version: 1)
     try document.edit("doc", range: 0..<0, with: "y")
-    #expect(try document.map("doc", 0, from: 1).offset == 1)
+    #expect(try document.map(0, in: "doc", from: 1).offset == 1)
     document.unpin("doc", version: 1)
     try document.edit("doc", range: 0..<0, with: "z")
-    #expect(throws: DocumentError.staleVersion(1)) { try document.map("doc", 0, from: 1) }
+    #expect(throws: DocumentError.staleVersion(1)) { try document.map(0, in: "doc", from: 1) }
     #expect(try document.content.storage("doc").changes.records.isEmpty)
   }
 
@@ -204,45 +205,45 @@ import TextRope
     #expect(
       throws: DocumentError.invalidStateTransition(from: .inactive, to: .interactiveStreaming)
     ) {
-      try document.setState(.interactiveStreaming)
+      try document.setWritingToolsState(.interactiveStreaming)
     }
-    try document.setState(.interactiveResting)
-    try document.setState(.interactiveStreaming)
-    try document.setState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveStreaming)
+    try document.setWritingToolsState(.interactiveResting)
     #expect(
       throws: DocumentError.invalidStateTransition(from: .interactiveResting, to: .noninteractive)
     ) {
-      try document.setState(.noninteractive)
+      try document.setWritingToolsState(.noninteractive)
     }
-    try document.setState(.inactive)
-    try document.setState(.noninteractive)
+    try document.setWritingToolsState(.inactive)
+    try document.setWritingToolsState(.noninteractive)
     #expect(
       throws: DocumentError.invalidStateTransition(from: .noninteractive, to: .interactiveResting)
     ) {
-      try document.setState(.interactiveResting)
+      try document.setWritingToolsState(.interactiveResting)
     }
     document.endSession()
-    #expect(throws: DocumentError.noSession) { try document.setState(.inactive) }
+    #expect(throws: DocumentError.noSession) { try document.setWritingToolsState(.inactive) }
   }
 
   @Test func oneStreamingPhaseIsOneUndoGroup() throws {
     let (document, context) = try started()
-    try document.setState(.interactiveResting)
-    try document.setState(.interactiveStreaming)
+    try document.setWritingToolsState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveStreaming)
     _ = try document.replace(context: context, range: 0..<5, with: "Six")  // "Six fuor.\n"
     _ = try document.replace(context: context, range: 4..<8, with: "four")  // "Six four.\n"
-    try document.setState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveResting)
     _ = try document.replace(context: context, range: 8..<9, with: "!")  // its own group
     #expect(try text(document, "body") == "One two.\nSix four!\nFive.\n")
-    let first = try document.undo()
+    let first = try document.undo().events
     #expect(try text(document, "body") == "One two.\nSix four.\nFive.\n")
     #expect(first == [.textUpdated(context: context, range: 8..<9, text: ".", contextVersion: 4)])
     _ = try document.undo()
     #expect(try text(document, "body") == "One two.\nThree fuor.\nFive.\n")
     _ = try document.redo()
     #expect(try text(document, "body") == "One two.\nSix four.\nFive.\n")
-    #expect(try document.undo().count == 2)
-    #expect(try document.undo().count == 0)
+    #expect(try document.undo().events.count == 2)
+    #expect(try document.undo().events.count == 0)
   }
 
   @Test func revertKeepsThePersonsEdits() throws {
@@ -255,7 +256,7 @@ import TextRope
     try document.edit("body", range: 17..<17, with: "-")  // "[Six] fo-ur.\n"
     #expect(try text(document, "body") == "One two.\n[Six] fo-ur.\nFive.\n")
     let reverted = try document.revert()
-    #expect(reverted.reverted == 1)
+    #expect(reverted.replacementCount == 1)
     #expect(reverted.events.count == 1)
     #expect(try text(document, "body") == "One two.\n[Three] fo-ur.\nFive.\n")
   }

@@ -329,7 +329,10 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
       .text("Hi\u{2028}", version: 2), #"{"ok":true,"text":"Hi\u2028","version":2}"#,
       "Hi\u{2028}\n(version 2)"
     ),
-    (.undone([]), #"{"ok":true,"events":[]}"#, "nothing to undo"),
+    (
+      .undone(UndoResult(replacementCount: 0, events: [])), #"{"ok":true,"events":[]}"#,
+      "nothing to undo"
+    ),
     (
       .state(.interactiveResting), #"{"ok":true,"state":"interactiveResting"}"#,
       "state: interactiveResting"

@@ -214,8 +214,8 @@ struct StreamingScenario: @unchecked Sendable {
     try document.select([selection])
     let context = try document.startSession(scope: .userSelection).contexts[0]
     precondition(context.storageRange == self.context)
-    try document.setState(.interactiveResting)
-    try document.setState(.interactiveStreaming)
+    try document.setWritingToolsState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveStreaming)
     return (document, context.id)
   }
 }

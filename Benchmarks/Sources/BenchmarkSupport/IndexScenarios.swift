@@ -319,7 +319,7 @@ public struct OriginEditScenario: Sendable {
     if keepingMap { try document.pin("body", version: 0) }
     for (k, edit) in edits.enumerated() {
       guard personEdit(document, edit) else { fatalError("edit \(edit) refused on replay") }
-      if keepingMap && k == 0 { _ = try document.map("body", range.lowerBound, from: 0) }
+      if keepingMap && k == 0 { _ = try document.map(range.lowerBound, in: "body", from: 0) }
     }
     return document
   }

@@ -316,8 +316,8 @@ extension Worker {
     var groupHasReplacements = false
     var last: Range<Int>? = nil
     func setState(_ next: WritingToolsState) throws {
-      try call(.setState, "setState(\(next))") { try document.setState(next) }
-      trace(k, "try d.setState(.\(next))")
+      try call(.setState, "setState(\(next))") { try document.setWritingToolsState(next) }
+      trace(k, "try d.setWritingToolsState(.\(next))")
       if state == .interactiveStreaming && next != .interactiveStreaming && groupHasReplacements {
         groups += 1
       }
@@ -401,7 +401,7 @@ extension Worker {
         slots[k].version = version + 3 * applied
       }
     } else if roll < 7 {
-      let reverted = try call(.revert, "revert") { try document.revert() }.reverted
+      let reverted = try call(.revert, "revert") { try document.revert() }.replacementCount
       trace(k, "_ = try d.revert()  // reverted \(reverted)")
       let what = "reverting \(applied) replacements in \(context.storageRange)"
       try fullCheck(k, against: startText, version: version + applied, "after \(what)")

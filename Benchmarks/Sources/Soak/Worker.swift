@@ -387,7 +387,7 @@ final class Worker {
       }
     let (outcome, elapsed) = try attempt {
       try document.map(
-        id, offset, from: StorageVersion(from), bias: random.percent(50) ? .right : .left)
+        offset, in: id, from: StorageVersion(from), bias: random.percent(50) ? .right : .left)
     }
     tally.add(.hostileQuery, elapsed)
     switch outcome {
@@ -463,10 +463,10 @@ final class Worker {
     let count = slots[k].model.count
     for (offset, assoc) in queries {
       let result = try call(.map, "map(\(id), \(offset), from: \(v), assoc: \(assoc))") {
-        try document.map(id, offset, from: StorageVersion(v), bias: assoc < 0 ? .left : .right)
+        try document.map(offset, in: id, from: StorageVersion(v), bias: assoc < 0 ? .left : .right)
       }
       let expected = steps.reduce(offset) { $1.map($0, assoc: assoc) }
-      trace(k, "_ = try d.map(\"\(id)\", \(offset), from: \(v), assoc: \(assoc))  // \(result)")
+      trace(k, "_ = try d.map(\(offset), in: \"\(id)\", from: \(v), assoc: \(assoc))  // \(result)")
       guard result.offset == expected else {
         let edits = steps.suffix(40).map { "\($0.s)..<\($0.e)→\($0.n)" }
         throw failure(

@@ -922,11 +922,11 @@ final class Harness {
     let id = pickID(&input)
     let range = pickRange(&input, in: id)
     let flag = input.byte() % 4 != 0
-    let what = "try document.setExcluded(\(flag), \(describe(id)), range: \(describe(range)))"
+    let what = "try document.setExcluded(\(flag), in: \(describe(id)), range: \(describe(range)))"
     trace(what)
     let old = before()
     do {
-      try document.setExcluded(flag, id, range: range)
+      try document.setExcluded(flag, in: id, range: range)
       guard var model = storages[id], model.text.boundary(range.lowerBound, .utf16) != nil,
         model.text.boundary(range.upperBound, .utf16) != nil
       else {
@@ -1241,11 +1241,11 @@ final class Harness {
 
   func setState(_ input: inout FuzzInput) {
     let next = input.pick(WritingToolsState.allCases)
-    let what = "try document.setState(.\(next))"
+    let what = "try document.setWritingToolsState(.\(next))"
     trace(what)
     let old = before()
     do {
-      try document.setState(next)
+      try document.setWritingToolsState(next)
       guard var session else { oracleFailed("\(what) succeeded without a session") }
       expect(session.state.canMove(to: next), "\(what) from .\(session.state)")
       if session.state == .interactiveStreaming && next != .interactiveStreaming {
@@ -1321,7 +1321,7 @@ final class Harness {
     let versions = storages.mapValues(\.version)
     let textsBefore = texts()
     do {
-      let events = redo ? try document.redo() : try document.undo()
+      let events = (redo ? try document.redo() : try document.undo()).events
       guard self.session != nil else { oracleFailed("\(what) succeeded without a session") }
       // Undo and redo are the session's edits, not the person's.
       followSessionEdit(versions, events, what)
@@ -1372,7 +1372,7 @@ final class Harness {
     do {
       let reverted = try document.revert()
       let events = reverted.events
-      trace("  // reverted \(reverted.reverted)")
+      trace("  // reverted \(reverted.replacementCount)")
       guard var session else { oracleFailed("\(what) succeeded without a session") }
       // Oracle 5: the person's last keystroke, untouched since, stays.
       if let stroke, let model = storages[stroke.storage], model.generation == stroke.generation,
@@ -1457,11 +1457,11 @@ final class Harness {
     let assoc = input.pick([1, -1, 0, Int.min, Int.max, 2])
     let bias: Bias = assoc < 0 ? .left : .right
     var what =
-      "try document.map(\(describe(id)), \(offset), from: \(version), bias: .\(bias))"
+      "try document.map(\(offset), in: \(describe(id)), from: \(version), bias: .\(bias))"
     trace(what)
     var old = before()
     do {
-      let mapped = try document.map(id, offset, from: StorageVersion(version), bias: bias)
+      let mapped = try document.map(offset, in: id, from: StorageVersion(version), bias: bias)
       trace("  // \(mapped)")
       guard let records, let oldLength else {
         oracleFailed("\(what) answered for an unknown storage or version")
@@ -1481,11 +1481,11 @@ final class Harness {
       expectUnchanged(old, what, error)
     }
     let range = input.range(length: oldLength ?? length(id))
-    what = "try document.touched(\(describe(id)), \(describe(range)), since: \(version))"
+    what = "try document.isTouched(\(describe(range)), in: \(describe(id)), since: \(version))"
     trace(what)
     old = before()
     do {
-      let touched = try document.touched(id, range, since: StorageVersion(version))
+      let touched = try document.isTouched(range, in: id, since: StorageVersion(version))
       trace("  // \(touched)")
       guard let records, let oldLength else {
         oracleFailed("\(what) answered for an unknown storage or version")
@@ -1655,12 +1655,14 @@ final class Harness {
           (0..<input.int(below: 3)).map { _ in
             input.int(below: 6)
           })
-      trace("document.removeMarks(\(ids.map { "\($0.sorted())" } ?? "nil"))")
-      document.removeMarks(ids)
       if let ids {
+        trace("document.removeMarks(\(ids.sorted()))")
+        document.removeMarks(ids)
         expect(!document.marks.contains { ids.contains($0.id) }, "removeMarks left some")
       } else {
-        expect(document.marks.isEmpty, "removeMarks(nil) left some")
+        trace("document.removeAllMarks()")
+        document.removeAllMarks()
+        expect(document.marks.isEmpty, "removeAllMarks() left some")
       }
       checkAll("removeMarks")
     default:

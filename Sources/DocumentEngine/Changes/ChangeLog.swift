@@ -71,7 +71,7 @@ public struct ChangeLog: Sendable {
     @exclusivity(unchecked) var length: Int
     @exclusivity(unchecked) var lastOriginVersion: StorageVersion = 0
     @exclusivity(unchecked) var lastEdit: [EditParty: StorageVersion] = [:]
-    @exclusivity(unchecked) var pins: [StorageVersion: Int] = [:]
+    @exclusivity(unchecked) var pins: [StorageVersion: _PinCount] = [:]
     @exclusivity(unchecked) var maps: [StorageVersion: ChangeMap] = [:]
     @exclusivity(unchecked) var recent: [StorageVersion] = []
 
@@ -133,11 +133,10 @@ public struct ChangeLog: Sendable {
     get { state.lastOriginVersion }
     set { own().lastOriginVersion = newValue }
   }
-  /// Pinned versions with their pin counts.
-  public internal(set) var pins: [StorageVersion: Int] {
-    get { state.pins }
-    _modify { yield &own().pins }
-  }
+  /// Pinned versions with their pin counts (every holder's).
+  ///
+  /// - Complexity: O(p) for p pinned versions.
+  public var pins: [StorageVersion: Int] { state.pins.mapValues(\.total) }
   /// Composed maps by base version.
   var maps: [StorageVersion: ChangeMap] {
     get { state.maps }
@@ -224,7 +223,8 @@ public struct ChangeLog: Sendable {
       precondition(after == next, "lengths out of step with the records")
     }
     for (version, count) in state.pins {
-      precondition(count > 0, "a pin counted zero")
+      precondition(
+        count.caller >= 0 && count.session >= 0 && count.total > 0, "a pin counted zero")
       precondition(version >= oldestVersion && version <= currentVersion, "a pin outside the log")
     }
     for (version, map) in state.maps {
@@ -294,22 +294,38 @@ public struct ChangeLog: Sendable {
   public mutating func pin(_ version: StorageVersion, composing: Bool = false)
     throws(ChangeLogError)
   {
+    try pin(version, composing: composing, for: .caller)
+  }
+
+  /// ``pin(_:composing:)`` for `holder`, whose pins only its own
+  /// ``unpin(_:for:)`` undoes.
+  mutating func pin(
+    _ version: StorageVersion, composing: Bool, for holder: _PinHolder
+  ) throws(ChangeLogError) {
     try check(version)
-    pins[version, default: 0] += 1
+    own().pins[version, default: _PinCount()].add(1, for: holder)
     if composing && maps[version] == nil {
       maps[version] = composedMap(from: version)
       recent.removeAll { $0 == version }
     }
   }
 
-  /// Undoes one ``pin(_:composing:)``; the history it held is dropped by the next
-  /// ``trim()``.
+  /// Undoes one ``pin(_:composing:)``; the history it held is dropped by
+  /// the next ``trim()``. A version with no pin of the caller's (only a
+  /// session's) keeps its pins.
   public mutating func unpin(_ version: StorageVersion) {
-    guard let count = pins[version] else { return }
-    if count > 1 {
-      pins[version] = count - 1
+    unpin(version, for: .caller)
+  }
+
+  /// Undoes one pin of `holder`'s; a version `holder` did not pin is left
+  /// alone.
+  mutating func unpin(_ version: StorageVersion, for holder: _PinHolder) {
+    guard var count = state.pins[version], count[holder] > 0 else { return }
+    count.add(-1, for: holder)
+    if count.total > 0 {
+      own().pins[version] = count
     } else {
-      pins[version] = nil
+      own().pins[version] = nil
       if !recent.contains(version) { maps[version] = nil }
     }
   }
@@ -317,7 +333,7 @@ public struct ChangeLog: Sendable {
   /// Drops the records older than the oldest pinned version (all of them if
   /// nothing is pinned), and the unpinned maps from before it.
   public mutating func trim() {
-    let keep = pins.keys.min() ?? currentVersion
+    let keep = state.pins.keys.min() ?? currentVersion
     guard keep > oldestVersion else { return }
     let dropped = keep - oldestVersion
     let state = own()
@@ -351,7 +367,7 @@ public struct ChangeLog: Sendable {
   mutating func map(from version: StorageVersion) throws(ChangeLogError) -> ChangeMap {
     try check(version)
     if let map = maps[version] {
-      if pins[version] == nil, let i = recent.firstIndex(of: version) {
+      if state.pins[version] == nil, let i = recent.firstIndex(of: version) {
         recent.remove(at: i)
         recent.append(version)
       }
@@ -360,7 +376,7 @@ public struct ChangeLog: Sendable {
     let map = composedMap(from: version)
     maps[version] = map
     // A pinned version keeps its map; others join the recent ones.
-    if pins[version] != nil { return map }
+    if state.pins[version] != nil { return map }
     recent.append(version)
     if recent.count > Self.recentLimit {
       maps[recent.removeFirst()] = nil
@@ -563,5 +579,39 @@ public struct ChangeLog: Sendable {
     }
     waiting = queue.last ?? waiting
     return (waiting, touched)
+  }
+}
+
+/// Who holds a pin of a version: the document's caller
+/// (``Document/pin(_:version:)``, or a log used on its own) or a Writing
+/// Tools session (for its contexts' versions). Each unpins only its own
+/// pins, so that no caller drops the history a session needs.
+enum _PinHolder: Hashable, Sendable {
+  case caller
+  case session
+}
+
+/// How many pins each holder has on one version.
+struct _PinCount: Hashable, Sendable {
+  var caller = 0
+  var session = 0
+
+  /// Every holder's pins.
+  var total: Int { caller + session }
+
+  /// `holder`'s pins.
+  subscript(holder: _PinHolder) -> Int {
+    switch holder {
+    case .caller: caller
+    case .session: session
+    }
+  }
+
+  /// Adds `count` (negative: removes) to `holder`'s pins.
+  mutating func add(_ count: Int, for holder: _PinHolder) {
+    switch holder {
+    case .caller: caller += count
+    case .session: session += count
+    }
   }
 }

@@ -30,6 +30,10 @@ struct _EditStep: Hashable, Sendable {
   /// How much the edit changes the text's length.
   var delta: Int { n - (e - s) }
 
+  /// Whether the edit changes nothing: an empty range replaced by empty
+  /// text. Such an edit is still checked, but makes no version.
+  var changesNothing: Bool { s == e && n == 0 }
+
   /// Where the start of a tracked range goes.
   func start(_ p: Int) -> Int {
     if p < s { return p }

@@ -14,7 +14,7 @@ public final class Document: @unchecked Sendable {
   /// An empty document.
   ///
   /// - Parameter keepsAllHistory: keep every edit of every storage, so that
-  ///   ``map(_:_:from:bias:)`` and a `basis` may name any version since the
+  ///   ``map(_:in:from:bias:)`` and a `basis` may name any version since the
   ///   storage was added. Otherwise the history is dropped once no live
   ///   context and no ``pin(_:version:)`` refers to it.
   public init(keepsAllHistory: Bool = false) {
@@ -103,8 +103,9 @@ public final class Document: @unchecked Sendable {
   /// The visible range of each storage that shows one.
   public var visible: [StorageID: Range<Int>] { withState { $0.visible } }
 
-  /// The current session, if contexts were asked for.
-  public var session: WritingSession? { withState { $0.session?.session } }
+  /// The current session, as it was handed out, if contexts were asked
+  /// for.
+  public var session: WritingSession? { withState { $0.session?.handout } }
 
   /// The current session's state (`.inactive` without a session).
   public var writingToolsState: WritingToolsState {
@@ -113,9 +114,7 @@ public final class Document: @unchecked Sendable {
 
   /// Adds a storage (see ``DocumentContent/add(_:text:after:)``).
   public func add(_ id: StorageID, text: Rope, after: StorageID? = nil) throws(DocumentError) {
-    try withState { (state) throws(DocumentError) in
-      try state.content.add(id, text: text, after: after)
-    }
+    try withState { (state) throws(DocumentError) in try state.add(id, text: text, after: after) }
   }
 
   /// Removes a storage, with the parts of the selection and visible ranges
@@ -126,7 +125,7 @@ public final class Document: @unchecked Sendable {
 
   /// Moves a storage (see ``DocumentContent/move(_:after:)``).
   public func move(_ id: StorageID, after: StorageID?) throws(DocumentError) {
-    try withState { (state) throws(DocumentError) in try state.content.move(id, after: after) }
+    try withState { (state) throws(DocumentError) in try state.move(id, after: after) }
   }
 
   /// Edits a storage: the person typing (no origin, no basis), or an edit
@@ -174,8 +173,9 @@ public final class Document: @unchecked Sendable {
   /// try document.edit("body", range: 3..<4, in: .unicodeScalars, with: "é")
   /// ```
   ///
-  /// - Returns: as ``edit(_:range:with:origin:basis:)``, with the range
-  ///   where the text landed in UTF-16.
+  /// - Returns: as ``edit(_:range:with:origin:basis:)``: where the text
+  ///   landed in UTF-16 (``EditResult/range``) and in `unit`
+  ///   (``EditResult/unitRange``).
   /// - Throws: ``DocumentError/unknownStorage(_:)``, or
   ///   ``DocumentError/invalidRange(_:_:)`` for a bound out of bounds or
   ///   inside a scalar (UTF-8) or a surrogate pair (UTF-16); nothing changes.
@@ -192,7 +192,8 @@ public final class Document: @unchecked Sendable {
   /// Makes one edit as a batch would take it (see ``DocumentEdit``): the
   /// person's edit in any unit, or an origin's on an older version.
   ///
-  /// - Returns: as ``edit(_:range:with:origin:basis:)``.
+  /// - Returns: as ``edit(_:range:with:origin:basis:)``, with
+  ///   ``EditResult/unitRange`` in the edit's unit.
   /// - Throws: as the edit it stands for; nothing changes.
   @discardableResult
   public func edit(_ edit: DocumentEdit) throws(DocumentError) -> EditResult {
@@ -223,12 +224,20 @@ public final class Document: @unchecked Sendable {
     }.results
   }
 
-  /// Marks a range excluded from Writing Tools, or clears the mark.
+  /// Marks a range of a storage excluded from Writing Tools
+  /// (`excluded` true), or clears the mark.
+  ///
+  /// ```swift
+  /// try document.setExcluded(true, in: "body", range: 40..<52)   // a code sample
+  /// ```
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)`` or
+  ///   ``DocumentError/invalidRange(_:_:)``; nothing changes.
   public func setExcluded(
-    _ excluded: Bool, _ id: StorageID, range: Range<Int>
+    _ excluded: Bool, in id: StorageID, range: Range<Int>
   ) throws(DocumentError) {
     try withState { (state) throws(DocumentError) in
-      try state.content.setExcluded(excluded, id, range: range)
+      try state.setExcluded(excluded, in: id, range: range)
     }
   }
 
@@ -255,7 +264,7 @@ public final class Document: @unchecked Sendable {
 
   /// Whether `session` is the document's current session (not ended).
   public func isLive(_ session: WritingSession) -> Bool {
-    withState { $0.session?.session.id == session.id }
+    withState { $0.session?.handout.id == session.id }
   }
 
   /// Ends the current session: its contexts stop being live, its marks go,
@@ -269,7 +278,7 @@ public final class Document: @unchecked Sendable {
   /// - Throws: ``DocumentError/noSession`` or
   ///   ``DocumentError/unknownContext(_:)``.
   public func liveContext(_ id: UUID) throws(DocumentError) -> LiveContext {
-    try withState { (state) throws(DocumentError) in try state.liveContextNow(id) }
+    try withState { (state) throws(DocumentError) in try state.liveContext(id) }
   }
 
   /// Replaces `range` of a context's text with `text`, for the session's
@@ -319,30 +328,35 @@ public final class Document: @unchecked Sendable {
     }
   }
 
-  /// Moves the session to `next` (see ``WritingToolsState/canMove(to:)``).
-  /// Leaving `.interactiveStreaming` closes the undo group of its
-  /// replacements.
+  /// Moves the session to `next` (see ``WritingToolsState/canMove(to:)``),
+  /// the state ``writingToolsState`` reads. Leaving `.interactiveStreaming`
+  /// closes the undo group of its replacements.
   ///
   /// - Throws: ``DocumentError/noSession`` or
   ///   ``DocumentError/invalidStateTransition(from:to:)``.
-  public func setState(_ next: WritingToolsState) throws(DocumentError) {
-    try withState { (state) throws(DocumentError) in try state.setState(next) }
+  public func setWritingToolsState(_ next: WritingToolsState) throws(DocumentError) {
+    try withState { (state) throws(DocumentError) in try state.setWritingToolsState(next) }
   }
 
   /// Undoes the session's last group of replacements: each that is still
   /// intact gets its original text back (an edit like any other, with
   /// events). Replacements the person has edited since stay.
   ///
+  /// - Returns: how many replacements went back, and the events.
   /// - Throws: ``DocumentError/noSession``.
-  public func undo() throws(DocumentError) -> [DocumentEvent] {
-    try withStateAndEvents { (state) throws(DocumentError) in try state.undo(redo: false) }
+  @discardableResult
+  public func undo() throws(DocumentError) -> UndoResult {
+    try withStateAndEvents { (state) throws(DocumentError) in try state.undo() }
   }
 
-  /// Redoes the last undone group.
+  /// Redoes the last undone group: each of its replacements that went back
+  /// gets the tool's text again.
   ///
+  /// - Returns: how many replacements went forth, and the events.
   /// - Throws: ``DocumentError/noSession``.
-  public func redo() throws(DocumentError) -> [DocumentEvent] {
-    try withStateAndEvents { (state) throws(DocumentError) in try state.undo(redo: true) }
+  @discardableResult
+  public func redo() throws(DocumentError) -> UndoResult {
+    try withStateAndEvents { (state) throws(DocumentError) in try state.redo() }
   }
 
   /// Reverts the session: every replacement it made that is still intact
@@ -350,7 +364,8 @@ public final class Document: @unchecked Sendable {
   ///
   /// - Returns: how many replacements went back, and the events.
   /// - Throws: ``DocumentError/noSession``.
-  public func revert() throws(DocumentError) -> RevertResult {
+  @discardableResult
+  public func revert() throws(DocumentError) -> UndoResult {
     try withStateAndEvents { (state) throws(DocumentError) in try state.revert() }
   }
 
@@ -371,11 +386,15 @@ public final class Document: @unchecked Sendable {
     }
   }
 
-  /// Removes marks by id (all of them if `ids` is nil).
-  public func removeMarks(_ ids: Set<Int>? = nil) {
-    withState { state in
-      state.session?.marks.removeAll { ids?.contains($0.id) ?? true }
-    }
+  /// Removes the marks with these ids; an id that names no mark is passed
+  /// over.
+  public func removeMarks(_ ids: Set<Int>) {
+    withState { $0.removeMarks(ids) }
+  }
+
+  /// Removes every mark of the session.
+  public func removeAllMarks() {
+    withState { $0.removeAllMarks() }
   }
 
   /// The session's marks, where they are now.
@@ -386,13 +405,13 @@ public final class Document: @unchecked Sendable {
   /// since (see ``ChangeMap``).
   ///
   /// ```swift
-  /// let caret = try document.map("body", 120, from: sent)   // after text typed at 120
-  /// let anchor = try document.map("body", 120, from: sent, bias: .left)
+  /// let caret = try document.map(120, in: "body", from: sent)   // after text typed at 120
+  /// let anchor = try document.map(120, in: "body", from: sent, bias: .left)
   /// ```
   ///
   /// - Parameters:
-  ///   - id: the storage.
   ///   - offset: a position (UTF-16) in the storage's text at `version`.
+  ///   - id: the storage.
   ///   - version: the storage version the offset belongs to.
   ///   - bias: where the position goes if text was inserted right at it:
   ///     `.right` (the default) after the new text, `.left` before it.
@@ -402,25 +421,29 @@ public final class Document: @unchecked Sendable {
   /// - Complexity: O(log m) from a pinned version or a recently mapped one;
   ///   else O(k log k) for the k edits since.
   public func map(
-    _ id: StorageID, _ offset: Int, from version: StorageVersion, bias: Bias = .right
+    _ offset: Int, in id: StorageID, from version: StorageVersion, bias: Bias = .right
   ) throws(DocumentError) -> MappedOffset {
     try withState { (state) throws(DocumentError) in
-      try state.map(id, offset, from: version, bias: bias)
+      try state.map(offset, in: id, from: version, bias: bias)
     }
   }
 
   /// Whether any edit since `version` touched `range` (of that version) of
   /// storage `id`: deleted or replaced a unit in it, or inserted strictly
-  /// inside it.
+  /// inside it (the conflict rule of tool replacements).
+  ///
+  /// ```swift
+  /// if try document.isTouched(120..<130, in: "body", since: sent) { … }
+  /// ```
   ///
   /// - Throws: ``DocumentError/unknownStorage(_:)`` or
   ///   ``DocumentError/staleVersion(_:)``; a range past the text of that
   ///   version is ``DocumentError/invalidRange(_:_:)``.
-  public func touched(
-    _ id: StorageID, _ range: Range<Int>, since version: StorageVersion
+  public func isTouched(
+    _ range: Range<Int>, in id: StorageID, since version: StorageVersion
   ) throws(DocumentError) -> Bool {
     try withState { (state) throws(DocumentError) in
-      try state.touched(id, range, since: version)
+      try state.isTouched(range, in: id, since: version)
     }
   }
 
@@ -429,13 +452,13 @@ public final class Document: @unchecked Sendable {
   /// stay possible. The first mapping from it composes a map that is then
   /// kept up to date (O(log m) per mapping and per edit).
   public func pin(_ id: StorageID, version: StorageVersion) throws(DocumentError) {
-    try withState { (state) throws(DocumentError) in try state.pinForCaller(id, version: version) }
+    try withState { (state) throws(DocumentError) in try state.pin(id, version: version) }
   }
 
   /// Undoes one ``pin(_:version:)``. A version this caller did not pin
   /// (one a session keeps for its contexts) is left alone.
   public func unpin(_ id: StorageID, version: StorageVersion) {
-    withState { $0.unpinForCaller(id, version: version) }
+    withState { $0.unpin(id, version: version) }
   }
 }
 
@@ -446,14 +469,10 @@ protocol _EventfulResult {
 
 extension EditResult: _EventfulResult {}
 extension ReplacementResult: _EventfulResult {}
-extension RevertResult: _EventfulResult {}
+extension UndoResult: _EventfulResult {}
 
 /// The results of a batch of edits.
 struct _Batch: _EventfulResult {
   var results: [EditResult]
   var events: [DocumentEvent] { results.flatMap(\.events) }
-}
-
-extension Array: _EventfulResult where Element == DocumentEvent {
-  var events: [DocumentEvent] { self }
 }

@@ -9,24 +9,24 @@ import Foundation
 
 /// Everything a ``Document`` holds, as one value: the storages and their
 /// index (``DocumentContent``), the selection, the visible ranges and the
-/// Writing Tools session. The class only locks and calls it; every rule
-/// lives here and in the types it holds.
+/// Writing Tools session (``_LiveSession``). The class only locks and calls
+/// it.
 ///
-/// Every change goes through one function, ``apply(_:_:_:record:actor:)``:
-/// the storage edit, its change record, and everything that follows an edit
-/// (the live contexts and their events, the session's replacements and
-/// marks, the selection and the visible ranges). A method that throws
-/// changes nothing.
+/// Every edit of a storage's text, whoever makes it, ends in one function,
+/// ``apply(_:_:_:record:actor:)``: the storage edit and its change record
+/// (``DocumentContent``), then the session (``_LiveSession/follow(_:in:at:text:by:)``,
+/// which owns every rule of what an edit does to contexts, replacements and
+/// marks), then the selection and the visible ranges. Each layer changes only
+/// itself. Other changes (adding a storage, setting the selection or a mark)
+/// go to the one layer they change. A method that throws changes nothing.
 struct DocumentState: Sendable {
   var content = DocumentContent()
   var selection: [SelectionRange] = []
   var visible: [StorageID: Range<Int>] = [:]
-  var session: _SessionState? = nil
+  var session: _LiveSession? = nil
   /// How many sessions were started: the next one's tool party.
   var sessionCount = 0
   var keepsAllHistory = false
-  /// The pins the caller made, by storage and version, with their counts.
-  var callerPins: [StorageID: [StorageVersion: Int]] = [:]
 
   init(keepsAllHistory: Bool) {
     self.keepsAllHistory = keepsAllHistory
@@ -43,10 +43,7 @@ extension DocumentState {
   /// the selection and the visible range — inside the text. Traps on a
   /// violation. Compiled in only with `-DENGINE_INTERNAL_CHECKS`; a no-op
   /// otherwise.
-  ///
-  /// - Parameter swapped: a replacement whose range the caller updates
-  ///   after the edit (undo, redo, revert), not checked.
-  func _invariantCheck(_ id: StorageID, swapped: Int? = nil) {
+  func _invariantCheck(_ id: StorageID) {
     #if ENGINE_INTERNAL_CHECKS
     content._invariantCheck(id)
     guard let storage = content.storageIfAny(id) else { return }
@@ -61,7 +58,7 @@ extension DocumentState {
       }
       var tracked = 0
       for block in session.tracked.blocks[id] ?? [] {
-        for i in block.members where i != swapped {
+        for i in block.members {
           let replacement = session.replacements[i]
           precondition(replacement.storage == id && replacement.intact, "a stray replacement")
           let r = replacement.range
@@ -76,9 +73,7 @@ extension DocumentState {
       let intact = session.replacements.indices.filter {
         session.replacements[$0].storage == id && session.replacements[$0].intact
       }
-      precondition(
-        tracked == intact.count || (swapped != nil && tracked + 1 >= intact.count),
-        "an intact replacement not tracked")
+      precondition(tracked == intact.count, "an intact replacement not tracked")
       for mark in session.marks where mark.storage == id {
         precondition(inside(mark.range), "a mark outside its storage")
       }
@@ -96,12 +91,25 @@ extension DocumentState {
 // MARK: - Storages, selection and visible ranges
 
 extension DocumentState {
+  mutating func add(_ id: StorageID, text: Rope, after: StorageID?) throws(DocumentError) {
+    try content.add(id, text: text, after: after)
+  }
+
+  mutating func move(_ id: StorageID, after: StorageID?) throws(DocumentError) {
+    try content.move(id, after: after)
+  }
+
   mutating func remove(_ id: StorageID) throws(DocumentError) {
     try content.remove(id)
-    callerPins[id] = nil
     selection.removeAll { $0.start.storage == id || $0.end.storage == id }
     visible[id] = nil
     session?.forget(id)
+  }
+
+  mutating func setExcluded(
+    _ excluded: Bool, in id: StorageID, range: Range<Int>
+  ) throws(DocumentError) {
+    try content.setExcluded(excluded, in: id, range: range)
   }
 
   mutating func select(_ selection: [SelectionRange]) throws(DocumentError) {
@@ -147,12 +155,12 @@ extension DocumentState {
     }
     try checkBounds(transformed, in: id)
     let start = transformed.pieces.first?.range.lowerBound ?? 0
-    if range.isEmpty && n == 0 {
+    if _EditStep(range, insertedLength: n).changesNothing {
       // A no-op as it was made: checked, and it makes no version.
       return EditResult(version: current, range: start..<start, events: [])
     }
     let (after, events) = try apply(
-      id, transformed, text: text, original: original, basis: version, actor: .other)
+      id, transformed, text: text, original: original, basis: version)
     return EditResult(version: after, range: start..<(start + n), events: events)
   }
 
@@ -161,7 +169,7 @@ extension DocumentState {
     _ id: StorageID, _ range: Range<Int>, _ text: String
   ) throws(DocumentError) -> EditResult {
     let n = text.utf16.count
-    if range.isEmpty && n == 0 {
+    if _EditStep(range, insertedLength: n).changesNothing {
       // A no-op: its offset is still checked, and it makes no version.
       return EditResult(
         version: try content.checked(range, in: id).version, range: range, events: [])
@@ -178,8 +186,10 @@ extension DocumentState {
   ) throws(DocumentError) -> EditResult {
     // No copy of the storage may live on into the edit: it would share the
     // rope's nodes and make the edit copy them.
-    let (utf16, _) = try content.utf16Range(of: range, in: unit, of: id)
-    return try editAsPerson(id, utf16, text)
+    let utf16 = try content.convert(range, in: id, from: unit, to: .utf16)
+    var result = try editAsPerson(id, utf16, text)
+    result.unitRange = try content.convert(result.range, in: id, from: .utf16, to: unit)
+    return result
   }
 
   /// A batch of edits, all or nothing (see ``Document/apply(_:)``).
@@ -215,9 +225,11 @@ extension DocumentState {
 // MARK: - The one path of every edit
 
 extension DocumentState {
-  /// Applies one storage edit and everything that follows from it: the
-  /// change record, the live contexts (with their events), the session's
-  /// replacements and marks, the selection and visible ranges.
+  /// Applies one storage edit and everything that follows from it, each
+  /// layer changing only itself: the storage and its change record
+  /// (``DocumentContent/edit(_:range:with:record:keepingHistory:)``), the
+  /// session (``_LiveSession/follow(_:in:at:text:by:)``: contexts and their
+  /// events, replacements, marks), then the selection and visible ranges.
   ///
   /// - Throws: ``DocumentError``; nothing changes.
   mutating func apply(
@@ -226,101 +238,21 @@ extension DocumentState {
     let version = try content.edit(
       id, range: range, with: text, record: record,
       keepingHistory: keepsAllHistory || session != nil)
-    let edge = _EditStep(range, insertedLength: record.insertedLength)
-    var events: [DocumentEvent] = []
-    if var live = session.take() {
-      // Moved out (not copied), so that the session's arrays are changed in
-      // place (a context's history grows with every edit inside it).
-      // The context whose text the session's own edit changes, and the
-      // replacement swapped back or forth (undo, redo, revert).
-      var owner: UUID? = nil
-      var swapped: Int? = nil
-      switch actor {
-      case .other: break
-      case .tool(let context): owner = context
-      case .session(let index):
-        owner = live.replacements[index].context
-        swapped = index
-      }
-      if owner == nil {
-        live.followReplacements(throughOthersEdit: edge, in: id)
-      } else {
-        live.settleReplacements()
-        live.followReplacements(through: edge, in: id, swapped: swapped)
-        live.regroupReplacements(in: id)
-      }
-      for i in live.contexts.indices where live.contexts[i].storage == id {
-        let old = live.contexts[i].range
-        if owner == live.contexts[i].id
-          && (swapped == nil || (old.lowerBound <= edge.s && edge.e <= old.upperBound))
-        {
-          // Its own text changed: the context grows or shrinks with it.
-          live.contexts[i].range = old.lowerBound..<(old.upperBound + edge.delta)
-          if swapped != nil {
-            // Undo and redo are edits the tool hears about.
-            live.contexts[i].advance(at: version)
-            events.append(
-              .textUpdated(
-                context: live.contexts[i].id,
-                range: (edge.s - old.lowerBound)..<(edge.e - old.lowerBound), text: text,
-                contextVersion: live.contexts[i].contextVersion))
-          }
-          continue
-        }
-        let new = edge.range(old)
-        live.contexts[i].range = new
-        if edge.changesText(in: old) {
-          let lo = max(edge.s, old.lowerBound)
-          let hi = max(lo, min(edge.e, old.upperBound))
-          let inside = edge.n > 0 && new.lowerBound <= edge.s && edge.s + edge.n <= new.upperBound
-          live.contexts[i].advance(at: version)
-          events.append(
-            .textUpdated(
-              context: live.contexts[i].id, range: (lo - old.lowerBound)..<(hi - old.lowerBound),
-              text: inside ? text : "", contextVersion: live.contexts[i].contextVersion))
-        } else if edge.e <= old.lowerBound && !(edge.e == edge.s && edge.n == 0) {
-          events.append(.reflowed(context: live.contexts[i].id, storageRange: new))
-        }
-      }
-      for i in live.marks.indices where live.marks[i].storage == id {
-        live.marks[i].range = edge.range(live.marks[i].range)
-      }
-      session = consume live
-    }
-    // In place: the selection is rarely empty, and a keystroke should not
-    // allocate a new one.
-    for i in selection.indices {
-      let selected = selection[i]
-      var mapped = selected
-      if selected.isCaret {
-        if selected.start.storage == id {
-          let p = edge.start(selected.start.offset)
-          mapped = SelectionRange(caret: TextPosition(id, p))
-        }
-        selection[i] = mapped
-        continue
-      }
-      if selected.start.storage == id { mapped.start.offset = edge.start(selected.start.offset) }
-      if selected.end.storage == id { mapped.end.offset = edge.end(selected.end.offset) }
-      if mapped.start.storage == mapped.end.storage && mapped.end.offset < mapped.start.offset {
-        mapped.end.offset = mapped.start.offset
-      }
-      selection[i] = mapped
-    }
-    if !visible.isEmpty, let shown = visible[id] { visible[id] = edge.range(shown) }
-    if case .session(let index) = actor {
-      _invariantCheck(id, swapped: index)
-    } else {
-      _invariantCheck(id)
-    }
+    let edit = _EditStep(range, insertedLength: record.insertedLength)
+    let events = session?.follow(edit, in: id, at: version, text: text, by: actor) ?? []
+    followSelectionAndVisible(edit, in: id)
+    _invariantCheck(id)
     return (version, events)
   }
 
-  /// Applies a transformed operation, its pieces from the last to the first;
-  /// the first piece carries `text`, the first applied record `original`.
+  /// Applies an operation, its pieces from the last to the first (so that
+  /// each one's range holds when it is applied); the first piece carries
+  /// `text`, the first applied record `original`. For the session's tool
+  /// (`tool`), each piece is a replacement of its own, replacing the text of
+  /// `tool.replaced` at its index.
   mutating func apply(
     _ id: StorageID, _ operation: _Operation, text: String, original: _Operation?,
-    basis: StorageVersion, actor: _Actor
+    basis: StorageVersion, tool: (context: UUID, replaced: [String])? = nil
   ) throws(DocumentError) -> (version: StorageVersion, events: [DocumentEvent]) {
     var events: [DocumentEvent] = []
     var version: StorageVersion = 0
@@ -330,11 +262,39 @@ extension DocumentState {
         range: piece.range, insertedLength: i == 0 ? text.utf16.count : 0,
         party: operation.party, original: i == count - 1 ? original : nil, basis: basis,
         isContinuation: i != count - 1)
+      let actor: _Actor =
+        tool.map { .tool(context: $0.context, replaced: $0.replaced[i], closes: i == 0) }
+        ?? .other
       let result = try apply(id, piece.range, i == 0 ? text : "", record: record, actor: actor)
       version = result.version
       events += result.events
     }
     return (version, events)
+  }
+
+  /// Moves the selection and the visible range of storage `id` with an
+  /// edit, in place (the selection is rarely empty, and a keystroke should
+  /// not allocate a new one).
+  mutating func followSelectionAndVisible(_ edit: _EditStep, in id: StorageID) {
+    for i in selection.indices {
+      let selected = selection[i]
+      var mapped = selected
+      if selected.isCaret {
+        if selected.start.storage == id {
+          let p = edit.start(selected.start.offset)
+          mapped = SelectionRange(caret: TextPosition(id, p))
+        }
+        selection[i] = mapped
+        continue
+      }
+      if selected.start.storage == id { mapped.start.offset = edit.start(selected.start.offset) }
+      if selected.end.storage == id { mapped.end.offset = edit.end(selected.end.offset) }
+      if mapped.start.storage == mapped.end.storage && mapped.end.offset < mapped.start.offset {
+        mapped.end.offset = mapped.start.offset
+      }
+      selection[i] = mapped
+    }
+    if !visible.isEmpty, let shown = visible[id] { visible[id] = edit.range(shown) }
   }
 
   /// Checks that every piece of `operation` has its bounds on scalar
@@ -400,63 +360,67 @@ extension DocumentState {
     }
   }
 
-  mutating func map(
-    _ id: StorageID, _ offset: Int, from version: StorageVersion, bias: Bias
-  ) throws(DocumentError) -> MappedOffset {
-    let (mapped, length) = try withLog(id, version) {
-      (log) throws(ChangeLogError) -> (MappedOffset?, Int) in
-      try log.check(version)
-      let length = log.length(at: version)
-      guard offset >= 0 && offset <= length else { return (nil, length) }
-      return (try log.map(offset, from: version, bias: bias), length)
-    }
-    guard let mapped else {
-      throw .invalidRange(id, .offsetOutOfBounds(offset: offset, unit: .utf16, count: length))
-    }
-    return mapped
-  }
-
-  mutating func touched(
-    _ id: StorageID, _ range: Range<Int>, since version: StorageVersion
-  ) throws(DocumentError) -> Bool {
-    let (touched, length) = try withLog(id, version) {
-      (log) throws(ChangeLogError) -> (Bool?, Int) in
+  /// Runs `body` on the change log of storage `id` for `range` of its text
+  /// at `version`, after checking that the log holds that version and that
+  /// the range lies in that text: what ``map(_:in:from:bias:)`` and
+  /// ``isTouched(_:in:since:)`` share.
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)``,
+  ///   ``DocumentError/staleVersion(_:)``, or
+  ///   ``DocumentError/invalidRange(_:_:)`` for a range past that text.
+  mutating func withLog<R>(
+    _ id: StorageID, at version: StorageVersion, checking range: Range<Int>,
+    _ body: (inout ChangeLog) throws(ChangeLogError) -> R
+  ) throws(DocumentError) -> R {
+    let (answer, length) = try withLog(id, version) {
+      (log) throws(ChangeLogError) -> (R?, Int) in
       try log.check(version)
       let length = log.length(at: version)
       guard range.lowerBound >= 0 && range.upperBound <= length else { return (nil, length) }
-      return (try log.touches(range, since: version), length)
+      return (try body(&log), length)
     }
-    guard let touched else {
+    guard let answer else {
       throw .invalidRange(
         id, .offsetOutOfBounds(offset: range.upperBound, unit: .utf16, count: length))
     }
-    return touched
+    return answer
   }
 
-  mutating func pin(_ id: StorageID, version: StorageVersion) throws(DocumentError) {
-    try withLog(id, version) { (log) throws(ChangeLogError) in try log.pin(version) }
+  mutating func map(
+    _ offset: Int, in id: StorageID, from version: StorageVersion, bias: Bias
+  ) throws(DocumentError) -> MappedOffset {
+    try withLog(id, at: version, checking: offset..<offset) { (log) throws(ChangeLogError) in
+      try log.map(offset, from: version, bias: bias)
+    }
   }
 
-  mutating func unpin(_ id: StorageID, version: StorageVersion) {
-    let keepAll = keepsAllHistory
-    try? content.withChanges(id) { (log) throws(DocumentError) in
-      log.unpin(version)
-      if !keepAll { log.trim() }
+  mutating func isTouched(
+    _ range: Range<Int>, in id: StorageID, since version: StorageVersion
+  ) throws(DocumentError) -> Bool {
+    try withLog(id, at: version, checking: range) { (log) throws(ChangeLogError) in
+      try log.touches(range, since: version)
     }
   }
 
   /// A pin of the document's caller (``Document/pin(_:version:)``).
-  mutating func pinForCaller(_ id: StorageID, version: StorageVersion) throws(DocumentError) {
-    try pin(id, version: version)
-    callerPins[id, default: [:]][version, default: 0] += 1
+  mutating func pin(_ id: StorageID, version: StorageVersion) throws(DocumentError) {
+    try withLog(id, version) { (log) throws(ChangeLogError) in try log.pin(version) }
   }
 
-  /// Undoes one pin of the caller's; a pin the caller did not make (a
-  /// session's) is left alone, so that no caller drops the history a
-  /// session needs.
-  mutating func unpinForCaller(_ id: StorageID, version: StorageVersion) {
-    guard let count = callerPins[id]?[version], count > 0 else { return }
-    callerPins[id]?[version] = count > 1 ? count - 1 : nil
-    unpin(id, version: version)
+  /// Undoes one pin of the caller's (``Document/unpin(_:version:)``); a
+  /// pin the caller did not make (a session's) is left alone, so that no
+  /// caller drops the history a session needs.
+  mutating func unpin(_ id: StorageID, version: StorageVersion) {
+    unpin(id, version: version, for: .caller)
+  }
+
+  /// Undoes one pin of `holder`'s, and drops the history nothing needs any
+  /// more (unless the document keeps it all).
+  mutating func unpin(_ id: StorageID, version: StorageVersion, for holder: _PinHolder) {
+    let keepAll = keepsAllHistory
+    try? content.withChanges(id) { (log) throws(DocumentError) in
+      log.unpin(version, for: holder)
+      if !keepAll { log.trim() }
+    }
   }
 }

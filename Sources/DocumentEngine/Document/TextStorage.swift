@@ -6,6 +6,13 @@ import TextRope
 /// A storage is a value: a copy is a snapshot (O(1)) that later edits of the
 /// document never change. Its parts live in one copy-on-write object, so
 /// that a copy costs one reference however many parts there are.
+///
+/// Each fact is kept once: the version is the change index's current
+/// version. The length (UTF-16) is the rope's; the attribute runs and the
+/// change index each hold it too, as the length of what they describe (a
+/// run tree's summary, the length that maps and transformation start
+/// from), and are checked against it (``_invariantCheck()``): each is a
+/// structure of its own that works without the text.
 public struct TextStorage: Sendable {
   // The parts change only through `own()`, which makes them this value's
   // alone first; accesses to them are therefore checked statically, with the
@@ -13,18 +20,16 @@ public struct TextStorage: Sendable {
   final class Parts: @unchecked Sendable {
     let id: StorageID
     @exclusivity(unchecked) var text: Rope
-    @exclusivity(unchecked) var version: StorageVersion
     @exclusivity(unchecked) var exclusions: AttributeRuns<Bool>
     @exclusivity(unchecked) var attributes: [String: AttributeRuns<String>]
     @exclusivity(unchecked) var changes: ChangeLog
 
     init(
-      id: StorageID, text: Rope, version: StorageVersion, exclusions: AttributeRuns<Bool>,
+      id: StorageID, text: Rope, exclusions: AttributeRuns<Bool>,
       attributes: [String: AttributeRuns<String>], changes: ChangeLog
     ) {
       self.id = id
       self.text = text
-      self.version = version
       self.exclusions = exclusions
       self.attributes = attributes
       self.changes = changes
@@ -32,7 +37,7 @@ public struct TextStorage: Sendable {
 
     func copy() -> Parts {
       Parts(
-        id: id, text: text, version: version, exclusions: exclusions, attributes: attributes,
+        id: id, text: text, exclusions: exclusions, attributes: attributes,
         changes: changes)
     }
   }
@@ -48,7 +53,7 @@ public struct TextStorage: Sendable {
   /// A storage holding `text`, at version 0, without attributes.
   public init(id: StorageID, text: Rope) {
     parts = Parts(
-      id: id, text: text, version: 0, exclusions: AttributeRuns(length: text.utf16Count),
+      id: id, text: text, exclusions: AttributeRuns(length: text.utf16Count),
       attributes: [:], changes: ChangeLog(version: 0, length: text.utf16Count))
   }
 
@@ -61,11 +66,9 @@ public struct TextStorage: Sendable {
     _modify { yield &own().text }
   }
 
-  /// Bumped by one by every edit; 0 when the storage was added.
-  public internal(set) var version: StorageVersion {
-    get { parts.version }
-    set { own().version = newValue }
-  }
+  /// Bumped by one by every edit; 0 when the storage was added: the change
+  /// index's current version.
+  public var version: StorageVersion { parts.changes.currentVersion }
 
   /// The units excluded from Writing Tools (`excludeFromWritingTools`).
   public internal(set) var exclusions: AttributeRuns<Bool> {
@@ -91,8 +94,7 @@ public struct TextStorage: Sendable {
   public var length: Int { parts.text.utf16Count }
 
   /// Checks that the parts agree: the attribute runs and the change index
-  /// cover the text's length, and the change index is at the storage's
-  /// version. Traps on a violation. Compiled in only with
+  /// cover the text's length. Traps on a violation. Compiled in only with
   /// `-DENGINE_INTERNAL_CHECKS`; a no-op otherwise.
   public func _invariantCheck() {
     #if ENGINE_INTERNAL_CHECKS
@@ -104,7 +106,6 @@ public struct TextStorage: Sendable {
     }
     changes._invariantCheck()
     precondition(changes.length == length, "change index out of step with the text")
-    precondition(changes.currentVersion == version, "change index at another version")
     #endif
   }
 

@@ -28,7 +28,7 @@ extension VersionNumber {
 /// each edit of its text.
 ///
 /// A storage version names a state of a storage's text, and is what an edit
-/// made elsewhere gives as its `basis` and what ``Document/map(_:_:from:bias:)``
+/// made elsewhere gives as its `basis` and what ``Document/map(_:in:from:bias:)``
 /// maps from. It is a type of its own so that it cannot be passed where a
 /// ``ContextVersion`` is meant; an integer literal reads as one.
 public struct StorageVersion: VersionNumber {

@@ -65,16 +65,9 @@ public final class REPLEngine {
       }
       return .text(String(part ?? storage.text), version: storage.version)
     case .edit(let edit):
-      let result =
-        edit.unit == .utf16
-        ? try document.edit(
-          edit.storage, range: edit.range, with: edit.text, origin: edit.origin, basis: edit.basis)
-        : try document.edit(edit.storage, range: edit.range, in: edit.unit, with: edit.text)
-      // Where the text landed, in the edit's unit.
-      let range = try onText(edit.storage) { (text) throws(RopeError) in
-        try text.convert(result.range, from: .utf16, to: edit.unit)
-      }
-      return .edited(edit.storage, version: result.version, range: range, events: result.events)
+      let result = try document.edit(edit)
+      return .edited(
+        edit.storage, version: result.version, range: result.unitRange, events: result.events)
     case .select(.ranges(let spans), let unit):
       try document.select(
         try spans.map { (span) throws(DocumentError) in
@@ -97,7 +90,7 @@ public final class REPLEngine {
       return .ok
     case .exclude(let span, let unit):
       let range = try utf16(span.range, in: unit, of: span.storage)
-      try document.setExcluded(true, span.storage, range: range)
+      try document.setExcluded(true, in: span.storage, range: range)
       return .ok
     case .contexts(let scope, let surroundingParagraphs):
       if surroundingParagraphs > 0 && scope != .userSelection {
@@ -113,7 +106,7 @@ public final class REPLEngine {
     case .toolSelect(let context, let ranges):
       return .toolSelected(try document.toolSelect(context: context, ranges: ranges))
     case .state(let state):
-      try document.setState(state)
+      try document.setWritingToolsState(state)
       return .state(state)
     case .undo: return .undone(try document.undo())
     case .redo: return .redone(try document.redo())
@@ -124,7 +117,8 @@ public final class REPLEngine {
       return .ended
     case .map(let id, let offset, let version, let bias):
       return .mapped(
-        offset: offset, from: version, to: try document.map(id, offset, from: version, bias: bias))
+        offset: offset, from: version,
+        to: try document.map(offset, in: id, from: version, bias: bias))
     case .locate(let offset):
       return .located(offset: offset, at: try document.content.locate(offset))
     case .paragraph(let id, let offset, let unit):
@@ -169,7 +163,7 @@ public final class REPLEngine {
   private func utf16(
     _ range: Range<Int>, in unit: TextUnit, of id: StorageID
   ) throws(DocumentError) -> Range<Int> {
-    try onText(id) { (text) throws(RopeError) in try text.convert(range, from: unit, to: .utf16) }
+    try document.content.convert(range, in: id, from: unit, to: .utf16)
   }
 
   /// Replays the trace at `path` into a new storage `id`, one

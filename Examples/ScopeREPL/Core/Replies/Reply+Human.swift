@@ -37,12 +37,12 @@ extension Reply {
         + selection.map { "\($0.start.storage) \($0.start.offset)..<\($0.end.offset)" }
         .joined(separator: ", ")
     case .state(let state): return "state: \(state.rawValue)"
-    case .undone(let events):
-      return events.isEmpty ? "nothing to undo" : lines("undo done", events)
-    case .redone(let events):
-      return events.isEmpty ? "nothing to redo" : lines("redo done", events)
+    case .undone(let result):
+      return result.events.isEmpty ? "nothing to undo" : lines("undo done", result.events)
+    case .redone(let result):
+      return result.events.isEmpty ? "nothing to redo" : lines("redo done", result.events)
     case .reverted(let result):
-      return lines("reverted \(result.reverted) replacement(s)", result.events)
+      return lines("reverted \(result.replacementCount) replacement(s)", result.events)
     case .ended: return "session ended"
     case .mapped(let offset, let from, let mapped):
       return

@@ -42,9 +42,9 @@ extension Reply {
         )
       ]
     case .state(let state): [("state", .string(state.rawValue))]
-    case .undone(let events), .redone(let events): [("events", Self.json(events))]
+    case .undone(let result), .redone(let result): [("events", Self.json(result.events))]
     case .reverted(let result):
-      [("reverted", .int(result.reverted)), ("events", Self.json(result.events))]
+      [("reverted", .int(result.replacementCount)), ("events", Self.json(result.events))]
     case .mapped(_, _, let mapped):
       [("offset", .int(mapped.offset)), ("deleted", .bool(mapped.deleted))]
     case .located(_, let position):

@@ -27,13 +27,13 @@ public enum Reply: Sendable {
   case toolSelected([SelectionRange])
   /// `state`: the session's new state.
   case state(WritingToolsState)
-  /// `undo`: what the live contexts heard (nothing if there was nothing to
-  /// undo).
-  case undone([DocumentEvent])
+  /// `undo`: how many replacements went back, and what the live contexts
+  /// heard (nothing if there was nothing to undo).
+  case undone(UndoResult)
   /// `redo`: as `undone`.
-  case redone([DocumentEvent])
+  case redone(UndoResult)
   /// `revert`: how many replacements went back, and the events.
-  case reverted(RevertResult)
+  case reverted(UndoResult)
   /// `end`: the session ended.
   case ended
   /// `map`: where `offset` of version `from` is now.

@@ -1,0 +1,183 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension DocumentState {
+  /// A tool replacement (see ``Document/replace(context:range:with:basis:policy:)``):
+  /// checked and transformed first (``prepareReplacement(_:_:_:basis:policy:)``,
+  /// which changes nothing), then applied as any edit, through
+  /// ``apply(_:_:text:original:basis:tool:)``; the session records it
+  /// there (``_LiveSession/follow(_:in:at:text:by:)``).
+  mutating func replace(
+    _ contextID: UUID, _ range: Range<Int>, _ text: String, basis: ContextVersion?,
+    policy: ReplacementPolicy
+  ) throws(DocumentError) -> ReplacementResult {
+    let n = text.utf16.count
+    let context = try trackedContext(contextID)
+    let id = context.storage
+    let prepared = try prepareReplacement(context, range, n, basis: basis, policy: policy)
+    let first = prepared.operation.pieces[0].range
+    var events: [DocumentEvent] = []
+    if !_EditStep(range, insertedLength: n).changesNothing {
+      // The tool's own context hears nothing of its replacement, only the
+      // others.
+      events = try apply(
+        id, prepared.operation, text: text, original: prepared.original, basis: prepared.basis,
+        tool: (contextID, prepared.oldTexts)
+      ).events
+    }  // else a no-op as the tool made it: checked, and it makes no version.
+    return ReplacementResult(
+      storage: id, storageRange: first.lowerBound..<(first.lowerBound + n),
+      contextVersion: try trackedContext(contextID).contextVersion, events: events)
+  }
+
+  /// Where a tool replacement lands, checked: the operation, as the tool
+  /// made it, the storage version it was made on, and the text each of its
+  /// pieces replaces. An unseen edit that touched it is a conflict under
+  /// `.refuse`.
+  func prepareReplacement(
+    _ live: _TrackedContext, _ range: Range<Int>, _ n: Int, basis: ContextVersion?,
+    policy: ReplacementPolicy
+  ) throws(DocumentError) -> (
+    operation: _Operation, original: _Operation, basis: StorageVersion, oldTexts: [String]
+  ) {
+    let session = try liveSession()
+    let contextID = live.id
+    let id = live.storage
+    let storage = try content.storage(id)
+    guard range.lowerBound >= 0 else { throw .outsideContext(range, length: live.range.count) }
+    var operation: _Operation
+    var original: _Operation
+    var touched = false
+    var basisVersion = storage.version
+    if basis == nil || basis == live.contextVersion {
+      operation = _Operation(try storageRange(of: range, in: live), length: n, party: session.party)
+      // As the tool made it: on the storage version at which the context
+      // reached its current version (later edits only moved the context).
+      let then = live.history[live.contextVersion.rawValue]
+      basisVersion = then.version
+      original = _Operation(
+        (then.start + range.lowerBound)..<(then.start + range.upperBound), length: n,
+        party: session.party)
+    } else {
+      guard let basis, basis >= 0 && basis < live.contextVersion else {
+        throw .staleContextVersion(basis ?? 0)
+      }
+      let then = live.history[basis.rawValue]
+      basisVersion = then.version
+      // The tool's view: the context at `basis` plus its own replacements.
+      let viewLength =
+        then.length + (try ownDelta(of: id, since: then.version, party: session.party))
+      guard range.upperBound <= viewLength else {
+        throw .outsideContext(range, length: viewLength)
+      }
+      original = _Operation(
+        (then.start + range.lowerBound)..<(then.start + range.upperBound), length: n,
+        party: session.party)
+      do {
+        (operation, touched) = try storage.changes.transform(original, from: then.version)
+      } catch {
+        throw .staleContextVersion(basis)
+      }
+      if touched && policy == .refuse { throw .conflict(context: contextID) }
+    }
+    // Where it lands must be inside the context, outside excluded text, on
+    // scalar boundaries.
+    for piece in operation.pieces {
+      guard
+        piece.range.lowerBound >= live.range.lowerBound
+          && piece.range.upperBound <= live.range.upperBound
+      else {
+        let start = live.range.lowerBound
+        throw .outsideContext(
+          (piece.range.lowerBound - start)..<(piece.range.upperBound - start),
+          length: live.range.count)
+      }
+      let r = piece.range
+      let probe = r.isEmpty ? max(0, r.lowerBound - 1)..<min(storage.length, r.lowerBound + 1) : r
+      let runs = storage.exclusions.runs(in: probe).filter(\.value)
+      let hits =
+        r.isEmpty
+        ? runs.contains { $0.range.lowerBound < r.lowerBound && r.lowerBound < $0.range.upperBound }
+        : !runs.isEmpty
+      if hits { throw .excluded(r) }
+    }
+    try checkBounds(operation, in: id)
+    // The text each piece replaces (every range holds now: the pieces are
+    // applied from the last).
+    let oldTexts = operation.pieces.map { (try? String(storage.text.slice($0.range))) ?? "" }
+    return (operation, original, basisVersion, oldTexts)
+  }
+
+  /// Puts a replacement's original text back (undo, revert), or its new
+  /// text (redo), if it can go: the session's records let it
+  /// (``_LiveSession/swapEdit(of:toOriginal:)``) and its range holds exactly the
+  /// text it should. Otherwise nothing changes: the text is never swapped
+  /// where it would scramble.
+  ///
+  /// - Returns: the events, or nil if it could not go.
+  mutating func swapText(_ index: Int, toOriginal: Bool) -> [DocumentEvent]? {
+    guard let swap = session?.swapEdit(of: index, toOriginal: toOriginal),
+      let storage = content.storageIfAny(swap.storage),
+      let now = try? storage.text.slice(swap.range), String(now) == swap.expected
+    else { return nil }
+    let record = ChangeRecord(
+      range: swap.range, insertedLength: swap.text.utf16.count, party: .person)
+    // The range holds the expected text, so it is valid: this cannot throw.
+    return try? apply(
+      swap.storage, swap.range, swap.text, record: record,
+      actor: .swap(index, toOriginal: toOriginal)
+    ).events
+  }
+
+  /// Undoes the last group of replacements, the last first. A replacement
+  /// that cannot go back (see ``swapText(_:toOriginal:)``) stays as it is,
+  /// and is not part of what a later redo does.
+  mutating func undo() throws(DocumentError) -> UndoResult {
+    guard session != nil else { throw .noSession }
+    guard let group = session?.popUndoGroup() else { return UndoResult() }
+    let result = swapTexts(group.reversed(), toOriginal: true)
+    // Even when nothing went: each undo has its redo.
+    session?.redoStack.append(result.swapped.reversed())
+    return result.result
+  }
+
+  /// Redoes the last undone group, the first first. A replacement that
+  /// cannot go forth stays as it is, and is not part of what a later undo
+  /// does.
+  mutating func redo() throws(DocumentError) -> UndoResult {
+    guard session != nil else { throw .noSession }
+    guard let group = session?.popRedoGroup() else { return UndoResult() }
+    let result = swapTexts(group, toOriginal: false)
+    session?.undoStack.append(result.swapped)
+    return result.result
+  }
+
+  /// Reverts every replacement of the session that can go back, the last
+  /// first.
+  mutating func revert() throws(DocumentError) -> UndoResult {
+    let count = try liveSession().replacements.count
+    let result = swapTexts((0..<count).reversed(), toOriginal: true)
+    session?.redoStack.removeAll()
+    return result.result
+  }
+
+  /// Swaps the text of each replacement in `indices`, in that order, where
+  /// it can go (``swapText(_:toOriginal:)``).
+  ///
+  /// - Returns: what went, in order, and the result.
+  mutating func swapTexts(
+    _ indices: some Sequence<Int>, toOriginal: Bool
+  ) -> (swapped: [Int], result: UndoResult) {
+    var events: [DocumentEvent] = []
+    var swapped: [Int] = []
+    for index in indices {
+      guard let more = swapText(index, toOriginal: toOriginal) else { continue }
+      events += more
+      swapped.append(index)
+    }
+    return (swapped, UndoResult(replacementCount: swapped.count, events: events))
+  }
+}

@@ -1,0 +1,128 @@
+import TextRope
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// The session's side of ``DocumentState``: starting and ending it, its
+// contexts, states and marks. What an edit does to a session is the
+// session's own (``_LiveSession/follow(_:in:at:text:by:)``); replacements,
+// undo and revert are in DocumentState+Replacements.swift.
+extension DocumentState {
+  /// Starts a session (see ``Document/startSession(scope:surroundingParagraphs:)``).
+  mutating func startSession(
+    scope: ContextScope, surroundingParagraphs: Int
+  ) throws(DocumentError) -> WritingSession {
+    let contexts = try content.contexts(
+      for: scope, selection: selection, visible: visible,
+      surroundingParagraphs: surroundingParagraphs)
+    endSession()
+    sessionCount += 1
+    let handout = WritingSession(id: _Identifiers.make(), scope: scope, contexts: contexts)
+    session = _LiveSession(handout, party: .tool(sessionCount))
+    for context in contexts {
+      // Every context's version is pinned with a composed map, so that the
+      // tool's replacements on it map in O(log m).
+      // The context was just made from the storage at its version.
+      _mustSucceed("pinning a new context's version") { () throws(DocumentError) in
+        try withLog(context.storage, context.version) { (log) throws(ChangeLogError) in
+          try log.pin(context.version, composing: true, for: .session)
+        }
+      }
+    }
+    return handout
+  }
+
+  /// Ends the current session and drops the history only it pinned.
+  mutating func endSession() {
+    guard let ended = session else { return }
+    session = nil
+    for context in ended.contexts {
+      unpin(context.storage, version: context.history[0].version, for: .session)
+    }
+  }
+
+  /// The current session.
+  ///
+  /// - Throws: ``DocumentError/noSession``.
+  func liveSession() throws(DocumentError) -> _LiveSession {
+    guard let session else { throw .noSession }
+    return session
+  }
+
+  /// A context of the current session, as it is followed.
+  ///
+  /// - Throws: ``DocumentError/noSession`` or
+  ///   ``DocumentError/unknownContext(_:)``.
+  func trackedContext(_ id: UUID) throws(DocumentError) -> _TrackedContext {
+    try liveSession().context(id)
+  }
+
+  /// A live context as it is now, with its text.
+  func liveContext(_ id: UUID) throws(DocumentError) -> LiveContext {
+    let context = try trackedContext(id)
+    let text = try content.storage(context.storage).text
+    return LiveContext(
+      id: id, storage: context.storage, storageRange: context.range,
+      contextVersion: context.contextVersion,
+      text: (try? text.slice(context.range)) ?? Rope())
+  }
+
+  /// The storage range of `range` (relative to a live context's text),
+  /// checked against the context's length.
+  func storageRange(
+    of range: Range<Int>, in context: _TrackedContext
+  ) throws(DocumentError) -> Range<Int> {
+    guard range.lowerBound >= 0 && range.upperBound <= context.range.count else {
+      throw .outsideContext(range, length: context.range.count)
+    }
+    let start = context.range.lowerBound
+    return (start + range.lowerBound)..<(start + range.upperBound)
+  }
+
+  /// Sets the selection to ranges of a context's text.
+  mutating func toolSelect(
+    context: UUID, ranges: [Range<Int>]
+  ) throws(DocumentError) -> [SelectionRange] {
+    let tracked = try trackedContext(context)
+    var selection: [SelectionRange] = []
+    for range in ranges {
+      selection.append(SelectionRange(tracked.storage, try storageRange(of: range, in: tracked)))
+    }
+    self.selection = try content.validated(selection)
+    return self.selection
+  }
+
+  /// Moves the session to another state (see
+  /// ``_LiveSession/move(to:)``).
+  mutating func setWritingToolsState(_ next: WritingToolsState) throws(DocumentError) {
+    guard session != nil else { throw .noSession }
+    try session?.move(to: next)
+  }
+
+  /// Marks ranges of a context's text.
+  mutating func mark(
+    context: UUID, ranges: [Range<Int>], as kind: MarkKind
+  ) throws(DocumentError) -> [Mark] {
+    let tracked = try trackedContext(context)
+    var storageRanges: [Range<Int>] = []
+    for range in ranges {
+      let storageRange = try storageRange(of: range, in: tracked)
+      _ = try content.checked(storageRange, in: tracked.storage)
+      storageRanges.append(storageRange)
+    }
+    return session?.addMarks(storageRanges, in: tracked.storage, as: kind) ?? []
+  }
+
+  /// Removes the marks with these ids.
+  mutating func removeMarks(_ ids: Set<Int>) {
+    session?.marks.removeAll { ids.contains($0.id) }
+  }
+
+  /// Removes every mark.
+  mutating func removeAllMarks() {
+    session?.marks.removeAll()
+  }
+}

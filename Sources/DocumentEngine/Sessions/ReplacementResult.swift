@@ -1,0 +1,23 @@
+/// Where a tool replacement landed.
+public struct ReplacementResult: Hashable, Sendable {
+  /// The storage it was applied to.
+  public var storage: StorageID
+  /// Where its text is now, in the storage (UTF-16).
+  public var storageRange: Range<Int>
+  /// The context's version after it.
+  public var contextVersion: ContextVersion
+  /// What the other live contexts heard (the replaced context hears nothing:
+  /// the replacement is its own change).
+  public var events: [DocumentEvent]
+
+  /// A result, as a replacement gives it.
+  public init(
+    storage: StorageID, storageRange: Range<Int>, contextVersion: ContextVersion,
+    events: [DocumentEvent]
+  ) {
+    self.storage = storage
+    self.storageRange = storageRange
+    self.contextVersion = contextVersion
+    self.events = events
+  }
+}

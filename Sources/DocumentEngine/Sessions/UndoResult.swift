@@ -1,0 +1,22 @@
+/// What ``Document/undo()``, ``Document/redo()`` or ``Document/revert()``
+/// did: how many of the session's replacements swapped their text, and what
+/// the live contexts heard.
+public struct UndoResult: Hashable, Sendable {
+  /// How many replacements went back to their original text (undo,
+  /// revert) or forth to the tool's text (redo). A replacement the person
+  /// has edited since stays as it is and is not counted.
+  public var replacementCount: Int
+  /// What the live contexts heard, in order.
+  public var events: [DocumentEvent]
+
+  /// A result, as undo, redo and revert give it.
+  public init(replacementCount: Int, events: [DocumentEvent]) {
+    self.replacementCount = replacementCount
+    self.events = events
+  }
+}
+
+extension UndoResult {
+  /// Nothing swapped.
+  init() { self.init(replacementCount: 0, events: []) }
+}
