@@ -472,35 +472,27 @@ public struct ChangeLog: Sendable {
           // One range (the usual case): kept in locals, the edits read from
           // the dense pieces, a party looked at only where a tie needs it.
           var range = result.pieces[0].range
+          let length = result.pieces[0].length
+          var split = false
           while i < pieces.count {
-            let other = pieces[i].range
-            let n = pieces[i].length
+            let other = pieces[i]
             if !touched {
-              touched = _EditStep(other, insertedLength: n).touches(range)
+              touched = _EditStep(other.range, insertedLength: other.length).touches(range)
             }
-            if range.upperBound < other.lowerBound
-              || (range.upperBound == other.lowerBound && !range.isEmpty)
-            {
-              // Entirely before the edit: unchanged.
-            } else if range.lowerBound > other.upperBound {
-              // Entirely after it: shifted.
-              let delta = n - other.count
-              range = (range.lowerBound + delta)..<(range.upperBound + delta)
-            } else {
-              var single = result
-              single.pieces[0].range = range
-              single.transform(against: pieces[i], by: records[i].party)
-              guard single.pieces.count == 1 else {
-                // Split by the edit: the rest goes the general way.
-                result = single
-                i += 1
-                break
-              }
-              range = single.pieces[0].range
-            }
+            let (first, second) = _Operation.transform(
+              _Piece(range: range, length: length), of: party, against: other,
+              by: records[i].party)
             i += 1
+            guard second == nil else {
+              // Split by the edit: the rest goes the general way.
+              result.pieces[0].range = range
+              result.transform(against: other, by: records[i - 1].party)
+              split = true
+              break
+            }
+            range = first.range
           }
-          if result.pieces.count == 1 { result.pieces[0].range = range }
+          if !split { result.pieces[0].range = range }
         }
         while i < records.count {
           let piece = records[i].piece

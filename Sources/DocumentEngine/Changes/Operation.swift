@@ -24,68 +24,94 @@ struct _Operation: Hashable, Sendable {
     self.party = party
   }
 
-  /// Transforms the operation so that it applies after `other` (a single
-  /// replacement made concurrently by `otherParty`, in the same coordinates).
+  /// Where one piece goes when `other`, a single replacement made
+  /// concurrently by `otherParty` in the same coordinates, is applied
+  /// before it: the one case analysis of transformation, which every
+  /// transformation (``transformed(against:by:)``, ``transform(against:by:)``,
+  /// the loops of ``ChangeLog/transform(_:from:)``) goes through.
   ///
   /// The rules are two-party OT's (Jupiter, ot.js): a deletion that overlaps
   /// the other's counts the shared part once; an insertion inside a range the
   /// other deleted is kept (at the point the range collapsed to); an
-  /// insertion of the other's strictly inside this operation's deletion is
-  /// kept too (the deletion splits around it); two insertions at one place go
-  /// in party order. A replacement (or deletion) that starts where the other
-  /// only inserts stays whole, after the other's text, whatever the parties:
-  /// an insertion at the start of a range does not touch it, and the
-  /// replacement's text stays where its deleted text was (so that it can be
-  /// undone in one piece).
-  func transformed(
-    against other: _Piece, by otherParty: EditParty
-  ) -> _Operation {
+  /// insertion of the other's strictly inside this piece's deletion is kept
+  /// too (the deletion splits around it: a `second` piece); two insertions at
+  /// one place go in party order. A replacement (or deletion) that starts
+  /// where the other only inserts stays whole, after the other's text,
+  /// whatever the parties: an insertion at the start of a range does not
+  /// touch it, and the replacement's text stays where its deleted text was
+  /// (so that it can be undone in one piece).
+  ///
+  /// - Parameters:
+  ///   - piece: a piece of an operation of `party`.
+  ///   - otherParty: read only where a tie needs it (two insertions, or two
+  ///     replacements, at one place).
+  /// - Returns: the piece in the coordinates after `other`, and the rest of
+  ///   its deletion when `other`'s text split it (`nil` otherwise).
+  @inline(__always)
+  static func transform(
+    _ piece: _Piece, of party: EditParty, against other: _Piece,
+    by otherParty: @autoclosure () -> EditParty
+  ) -> (first: _Piece, second: _Piece?) {
     let s = other.range.lowerBound
     let e = other.range.upperBound
     let n = other.length
     let deleted = e - s
-    // This operation goes after the other at a tie when its party comes later.
-    let after = otherParty < party || otherParty == party
     func collapse(_ p: Int) -> Int { p <= s ? p : (p < e ? s : p - deleted) }
-    var result: [_Piece] = []
-    for piece in pieces {
-      // At the other's insertion point, a piece that started strictly inside
-      // the other's deleted range (or at its end) goes after the other's
-      // text, whatever the parties: the other way round, the other's
-      // deletion splits around it with its text first.
+    let a = collapse(piece.range.lowerBound)
+    let b = collapse(piece.range.upperBound)
+    // Whether this piece goes after the other's text where both are at `s`.
+    func goesAfter() -> Bool {
       let original = piece.range.lowerBound
+      // A piece that started strictly inside the other's deleted range (or
+      // at its end) goes after the other's text, whatever the parties.
+      if deleted > 0 && original > s && original <= e { return true }
       // An insertion where the other's deletion starts goes before the
       // other's text (the other stays whole: see above).
-      let after =
-        deleted > 0 && original > s && original <= e
-        ? true : (deleted > 0 && original == s && piece.range.isEmpty ? false : after)
-      let a = collapse(piece.range.lowerBound)
-      let b = collapse(piece.range.upperBound)
-      // Now insert `n` units at `s`.
-      if n == 0 {
-        result.append(_Piece(range: a..<b, length: piece.length))
-      } else if b < s || (b == s && a < b) {
-        result.append(_Piece(range: a..<b, length: piece.length))
-      } else if a > s {
-        result.append(_Piece(range: (a + n)..<(b + n), length: piece.length))
-      } else if a < s {
-        // The other's insertion falls strictly inside this deletion: keep it.
-        result.append(_Piece(range: a..<s, length: piece.length))
-        result.append(_Piece(range: (s + n)..<(b + n), length: 0))
-      } else if a == b {
-        // Both insert at `s`.
-        let p = after ? s + n : s
-        result.append(_Piece(range: p..<p, length: piece.length))
-      } else if after || deleted == 0 {
-        // This deletion starts where the other inserts: after the other's
-        // text, whole (always, when the other only inserts).
-        result.append(_Piece(range: (s + n)..<(b + n), length: piece.length))
-      } else {
-        // Both replace from `s` and this one goes first: its text, then the
-        // other's, then the rest of its deletion.
-        result.append(_Piece(range: s..<s, length: piece.length))
-        result.append(_Piece(range: (s + n)..<(b + n), length: 0))
-      }
+      if deleted > 0 && original == s && piece.range.isEmpty { return false }
+      // Otherwise the later party goes after.
+      let other = otherParty()
+      return other < party || other == party
+    }
+    if n == 0 || b < s || (b == s && a < b) {
+      // Before the other's insertion point (or it inserts nothing).
+      return (_Piece(range: a..<b, length: piece.length), nil)
+    }
+    if a > s {
+      return (_Piece(range: (a + n)..<(b + n), length: piece.length), nil)
+    }
+    if a < s {
+      // The other's insertion falls strictly inside this deletion: keep it.
+      return (
+        _Piece(range: a..<s, length: piece.length), _Piece(range: (s + n)..<(b + n), length: 0)
+      )
+    }
+    if a == b {
+      // Both insert at `s`.
+      let p = goesAfter() ? s + n : s
+      return (_Piece(range: p..<p, length: piece.length), nil)
+    }
+    if deleted == 0 || goesAfter() {
+      // This deletion starts where the other inserts: after the other's
+      // text, whole (always, when the other only inserts).
+      return (_Piece(range: (s + n)..<(b + n), length: piece.length), nil)
+    }
+    // Both replace from `s` and this one goes first: its text, then the
+    // other's, then the rest of its deletion.
+    return (_Piece(range: s..<s, length: piece.length), _Piece(range: (s + n)..<(b + n), length: 0))
+  }
+
+  /// Transforms the operation so that it applies after `other` (a single
+  /// replacement made concurrently by `otherParty`, in the same
+  /// coordinates): each piece by ``transform(_:of:against:by:)``, then the
+  /// pieces that do nothing dropped.
+  func transformed(
+    against other: _Piece, by otherParty: EditParty
+  ) -> _Operation {
+    var result: [_Piece] = []
+    for piece in pieces {
+      let (first, second) = Self.transform(piece, of: party, against: other, by: otherParty)
+      result.append(first)
+      if let second { result.append(second) }
     }
     // Drop pieces that do nothing, but keep the first (it says where the
     // text lands).
@@ -110,33 +136,9 @@ struct _Operation: Hashable, Sendable {
       self = transformed(against: other, by: otherParty)
       return
     }
-    let piece = pieces[0]
-    let s = other.range.lowerBound
-    let e = other.range.upperBound
-    let n = other.length
-    let deleted = e - s
-    let original = piece.range.lowerBound
-    let after =
-      (deleted > 0 && original > s && original <= e)
-      || (!(deleted > 0 && original == s && piece.range.isEmpty)
-        && (otherParty < party || otherParty == party))
-    func collapse(_ p: Int) -> Int { p <= s ? p : (p < e ? s : p - deleted) }
-    let a = collapse(piece.range.lowerBound)
-    let b = collapse(piece.range.upperBound)
-    let single: Range<Int>?
-    if n == 0 || b < s || (b == s && a < b) {
-      single = a..<b
-    } else if a > s {
-      single = (a + n)..<(b + n)
-    } else if a == b {
-      single = after ? (s + n)..<(s + n) : s..<s
-    } else if a == s && (after || deleted == 0) {
-      single = (s + n)..<(b + n)
-    } else {
-      single = nil
-    }
-    if let single {
-      pieces[0].range = single
+    let (first, second) = Self.transform(pieces[0], of: party, against: other, by: otherParty)
+    if second == nil {
+      pieces[0] = first
     } else {
       self = transformed(against: other, by: otherParty)
     }
