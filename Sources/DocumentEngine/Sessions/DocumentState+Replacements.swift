@@ -137,7 +137,7 @@ extension DocumentState {
   /// and is not part of what a later redo does.
   mutating func undo() throws(DocumentError) -> UndoResult {
     guard session != nil else { throw .noSession }
-    guard let group = session?.popUndoGroup() else { return UndoResult() }
+    guard let group = session?.popGroup(\.undoStack) else { return UndoResult() }
     let result = swapTexts(group.reversed(), toOriginal: true)
     // Even when nothing went: each undo has its redo.
     session?.redoStack.append(result.swapped.reversed())
@@ -149,7 +149,7 @@ extension DocumentState {
   /// does.
   mutating func redo() throws(DocumentError) -> UndoResult {
     guard session != nil else { throw .noSession }
-    guard let group = session?.popRedoGroup() else { return UndoResult() }
+    guard let group = session?.popGroup(\.redoStack) else { return UndoResult() }
     let result = swapTexts(group, toOriginal: false)
     session?.undoStack.append(result.swapped)
     return result.result

@@ -199,22 +199,16 @@ struct _LiveSession: Sendable {
     streamingGroup = nil
   }
 
-  /// The last undo group, taken off its stack (a streaming phase under way
-  /// closes its group first, and goes on in a new one).
-  mutating func popUndoGroup() -> [Int]? {
+  /// The last group of `stack` (``undoStack`` or ``redoStack``), taken
+  /// off it; a streaming phase under way closes its group first, and goes
+  /// on in a new one.
+  mutating func popGroup(_ stack: WritableKeyPath<Self, [[Int]]>) -> [Int]? {
     closeStreamingGroup()
     if state == .interactiveStreaming { streamingGroup = [] }
-    return undoStack.popLast()
+    return self[keyPath: stack].popLast()
   }
 
-  /// The last redo group, taken off its stack (see ``popUndoGroup()``).
-  mutating func popRedoGroup() -> [Int]? {
-    closeStreamingGroup()
-    if state == .interactiveStreaming { streamingGroup = [] }
-    return redoStack.popLast()
-  }
-
-  /// Adds marks over ranges (storage coordinates, checked) of `context`.
+  /// Adds marks over `ranges` of storage `storage` (checked by the caller).
   mutating func addMarks(
     _ ranges: [Range<Int>], in storage: StorageID, as kind: MarkKind
   ) -> [Mark] {
