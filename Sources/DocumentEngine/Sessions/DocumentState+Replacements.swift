@@ -15,9 +15,15 @@ extension DocumentState {
     policy: ReplacementPolicy
   ) throws(DocumentError) -> ReplacementResult {
     let n = text.utf16.count
-    let context = try trackedContext(contextID)
-    let id = context.storage
-    let prepared = try prepareReplacement(context, range, n, basis: basis, policy: policy)
+    // Everything read from the session is read in this scope, so that no
+    // copy of it is alive when the edit changes it (one would make the edit
+    // copy the context's history).
+    let (id, prepared) = try { () throws(DocumentError) in
+      let context = try trackedContext(contextID)
+      return (
+        context.storage, try prepareReplacement(context, range, n, basis: basis, policy: policy)
+      )
+    }()
     let first = prepared.operation.pieces[0].range
     var events: [DocumentEvent] = []
     if !_EditStep(range, insertedLength: n).changesNothing {
