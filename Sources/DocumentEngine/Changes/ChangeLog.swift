@@ -123,7 +123,11 @@ public struct ChangeLog: Sendable {
     get { state.lengthsBefore }
     _modify { yield &own().lengthsBefore }
   }
-  /// The current text length.
+  /// The current text length. In a ``TextStorage`` it is also the rope's
+  /// UTF-16 count; the log keeps its own because it works without the text
+  /// (a log used on its own, a map composed from any version, the lengths
+  /// before each record all start from it), and the storage's invariant
+  /// check compares the two.
   public internal(set) var length: Int {
     get { state.length }
     set { own().length = newValue }
