@@ -105,11 +105,11 @@ public final class Document: @unchecked Sendable {
 
   /// The current session, as it was handed out, if contexts were asked
   /// for.
-  public var session: WritingSession? { withState { $0.session?.handout } }
+  public var session: WritingSession? { withState { $0.handout } }
 
   /// The current session's state (`.inactive` without a session).
   public var writingToolsState: WritingToolsState {
-    withState { $0.session?.state ?? .inactive }
+    withState { $0.writingToolsState }
   }
 
   /// Adds a storage (see ``DocumentContent/add(_:text:after:)``).
@@ -264,7 +264,7 @@ public final class Document: @unchecked Sendable {
 
   /// Whether `session` is the document's current session (not ended).
   public func isLive(_ session: WritingSession) -> Bool {
-    withState { $0.session?.handout.id == session.id }
+    withState { $0.handout?.id == session.id }
   }
 
   /// Ends the current session: its contexts stop being live, its marks go,
@@ -398,7 +398,7 @@ public final class Document: @unchecked Sendable {
   }
 
   /// The session's marks, where they are now.
-  public var marks: [Mark] { withState { $0.session?.marks ?? [] } }
+  public var marks: [Mark] { withState { $0.marks } }
 
   /// Where `offset` of storage `id` at `version` is now, by ProseMirror's
   /// sequential rule, and whether the unit on the `bias` side was deleted

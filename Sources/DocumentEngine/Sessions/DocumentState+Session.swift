@@ -44,6 +44,15 @@ extension DocumentState {
     }
   }
 
+  /// The current session as it was handed out, if one lives.
+  var handout: WritingSession? { session?.handout }
+
+  /// The current session's state (`.inactive` without a session).
+  var writingToolsState: WritingToolsState { session?.state ?? .inactive }
+
+  /// The session's marks, where they are now (none without a session).
+  var marks: [Mark] { session?.marks ?? [] }
+
   /// The current session.
   ///
   /// - Throws: ``DocumentError/noSession``.
