@@ -118,16 +118,27 @@ struct ScopeREPL: ParsableCommand {
     }
     let human = HumanMode(engine: engine)
     let interactive = isatty(0) != 0
+    // A person at a terminal gets line editing and history; anything else
+    // (a pipe, a file, stdout redirected) is read as it always was.
+    var terminal =
+      TerminalLineReader.isAvailable
+      ? TerminalLineReader(prompt: "> ", maxLineBytes: maxLineBytes) : nil
     emit("scope-repl — Writing Tools contexts on a multi-storage document. Type 'help'.")
     for line in startup { emit(line) }
     if !load.isEmpty { emit("Loaded:") }
     emit(human.run("storages").output)
     while true {
-      if interactive {
-        print("> ", terminator: "")
-        fflush(nil)
+      let next: LineReader.Line?
+      if terminal != nil {
+        next = terminal?.next()
+      } else {
+        if interactive {
+          print("> ", terminator: "")
+          fflush(nil)
+        }
+        next = reader.next()
       }
-      guard let line = reader.next() else { break }
+      guard let line = next else { break }
       let (output, quit) = human.run(line)
       if !output.isEmpty { emit(output) }
       if quit { return }
