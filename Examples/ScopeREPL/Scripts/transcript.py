@@ -1,0 +1,86 @@
+"""Drives `scope-repl --json` through a fixed script that touches every
+request (units, sessions, replacements on old bases, conflicts and merges,
+streaming, undo, redo, revert, origins, errors) and prints each request with
+its response. Context ids are taken from the replies ($0, $1, ... in the
+requests) and printed as <id0>, <id1>, ..., so that the transcripts of two
+builds can be compared byte for byte:
+
+    python3 Examples/ScopeREPL/Scripts/transcript.py OLD/.build/debug/scope-repl > old.txt
+    python3 Examples/ScopeREPL/Scripts/transcript.py .build/debug/scope-repl > new.txt
+    diff old.txt new.txt
+"""
+import json, re, subprocess, sys
+repl = sys.argv[1]
+p = subprocess.Popen([repl, "--json"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+ids = []
+uuid = re.compile(r"[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}")
+def send(req):
+    line = req
+    for i, u in enumerate(ids): line = line.replace(f"${i}", u)
+    p.stdin.write(line + "\n"); p.stdin.flush()
+    out = p.stdout.readline()
+    found = uuid.findall(out)
+    if '"contexts":[' in out:
+        ids.clear(); ids.extend(found)
+    norm = out
+    for u in found:
+        if u not in ids: ids.append(u)
+        norm = norm.replace(u, f"<id{ids.index(u)}>")
+    print(req); print(norm, end="")
+script = [
+ '{"cmd":"add","storage":"title","text":"Draft 👋🏽\\n"}',
+ '{"cmd":"add","storage":"body","text":"One two.\\r\\nThree fuor.\\u2029Five e\\u0301.\\nSix 🇫🇷 seven.\\n"}',
+ '{"cmd":"add","storage":"code","text":"let x = 1\\n","after":"title"}',
+ '{"cmd":"storages"}',
+ '{"cmd":"exclude","storage":"code","offset":0,"length":9}',
+ '{"cmd":"edit","storage":"body","offset":0,"length":0,"text":"Zero. "}',
+ '{"cmd":"edit","storage":"body","offset":2,"length":1,"text":"é","unit":"scalar"}',
+ '{"cmd":"edit","storage":"body","offset":3,"length":2,"text":"ü","unit":"utf8"}',
+ '{"cmd":"edit","storage":"body","offset":0,"length":0,"text":""}',
+ '{"cmd":"text","storage":"body"}',
+ '{"cmd":"text","storage":"body","range":{"offset":2,"length":3},"unit":"scalar"}',
+ '{"cmd":"select","ranges":[{"storage":"body","offset":16,"length":4}]}',
+ '{"cmd":"contexts","scope":"userSelection","surroundingParagraphs":1}',
+ '{"cmd":"edit","storage":"body","offset":0,"length":0,"text":"A "}',
+ '{"cmd":"replace","context":"$0","offset":10,"length":4,"text":"four","basis":0}',
+ '{"cmd":"replace","context":"$0","offset":0,"length":2,"text":"XX","basis":0}',
+ '{"cmd":"edit","storage":"body","offset":12,"length":3,"text":"zz"}',
+ '{"cmd":"replace","context":"$0","offset":11,"length":2,"text":"q","basis":1}',
+ '{"cmd":"replace","context":"$0","offset":11,"length":2,"text":"q","basis":1,"policy":"merge"}',
+ '{"cmd":"toolSelect","context":"$0","ranges":[{"offset":1,"length":2}]}',
+ '{"cmd":"state","state":"interactiveResting"}',
+ '{"cmd":"state","state":"interactiveStreaming"}',
+ '{"cmd":"replace","context":"$0","offset":0,"length":1,"text":"Ω"}',
+ '{"cmd":"replace","context":"$0","offset":3,"length":0,"text":"++"}',
+ '{"cmd":"state","state":"interactiveResting"}',
+ '{"cmd":"state","state":"noninteractive"}',
+ '{"cmd":"undo"}', '{"cmd":"undo"}', '{"cmd":"redo"}', '{"cmd":"undo"}', '{"cmd":"undo"}', '{"cmd":"undo"}',
+ '{"cmd":"revert"}', '{"cmd":"redo"}',
+ '{"cmd":"text","storage":"body"}',
+ '{"cmd":"map","storage":"body","offset":5,"from":0}',
+ '{"cmd":"map","storage":"body","offset":5,"from":0,"assoc":-1}',
+ '{"cmd":"map","storage":"body","offset":500,"from":0}',
+ '{"cmd":"map","storage":"body","offset":0,"from":999}',
+ '{"cmd":"locate","offset":15}',
+ '{"cmd":"paragraph","storage":"body","offset":14}',
+ '{"cmd":"graphemes","storage":"title"}',
+ '{"cmd":"visible","ranges":[{"storage":"body","offset":0,"length":5}]}',
+ '{"cmd":"contexts","scope":"visibleArea"}',
+ '{"cmd":"edit","storage":"body","offset":0,"length":0,"text":"x","origin":"peer","basis":0}',
+ '{"cmd":"edit","storage":"body","offset":3,"length":0,"text":"y","origin":"peer","basis":1}',
+ '{"cmd":"contexts","scope":"fullDocument"}',
+ '{"cmd":"replace","context":"$1","offset":0,"length":3,"text":"no"}',
+ '{"cmd":"replace","context":"$2","offset":0,"length":999,"text":"no"}',
+ '{"cmd":"replace","context":"$2","offset":0,"length":1,"text":"no","basis":7}',
+ '{"cmd":"replace","context":"00000000-0000-0000-0000-000000000000","offset":0,"length":1,"text":"no"}',
+ '{"cmd":"edit","storage":"title","offset":7,"length":1,"text":"x"}',
+ '{"cmd":"edit","storage":"nope","offset":0,"length":0,"text":"x"}',
+ '{"cmd":"state","state":"interactiveStreaming"}',
+ '{"cmd":"end"}', '{"cmd":"end"}', '{"cmd":"undo"}', '{"cmd":"revert"}',
+ '{"cmd":"remove","storage":"code"}',
+ '{"cmd":"storages"}',
+ 'not json', '{"cmd":"frob"}',
+ '{"cmd":"quit"}',
+]
+for r in script: send(r)
+p.wait()
