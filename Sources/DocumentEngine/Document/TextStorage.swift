@@ -11,7 +11,7 @@ import TextRope
 /// version. The length (UTF-16) is the rope's; the attribute runs and the
 /// change index each hold it too, as the length of what they describe (a
 /// run tree's summary, the length that maps and transformation start
-/// from), and are checked against it (``_invariantCheck()``): each is a
+/// from), and are checked against it (`_invariantCheck()`): each is a
 /// structure of its own that works without the text.
 public struct TextStorage: Sendable {
   // The parts change only through `own()`, which makes them this value's
