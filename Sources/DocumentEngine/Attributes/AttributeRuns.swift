@@ -107,6 +107,60 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
     splice(range, with: _AttributeRun(length: newLength, value: value))
   }
 
+  /// Follows an edit of the text by the rule of
+  /// `NSMutableAttributedString.replaceCharacters(in:with:)`: the units in
+  /// `range` were replaced by `newLength` new ones, which take the value of
+  /// the first replaced unit; for an insertion, that of the unit before it;
+  /// at the start of the text, that of the unit after it; in an empty text,
+  /// none. (The exclusion keeps ``replace(_:withLength:)``'s rule.)
+  ///
+  /// - Throws: ``AttributeRunsError/outOfBounds(_:length:)``; nothing changes.
+  /// - Complexity: O(log r) when the edit lies in one run that the rule
+  ///   extends (typing: one descent, nothing allocated); O(log r + k)
+  ///   otherwise.
+  public mutating func replaceInheriting(
+    _ range: Range<Int>, withLength newLength: Int
+  ) throws(AttributeRunsError) {
+    try check(range)
+    guard newLength >= 0 else { throw .outOfBounds(range, length: length) }
+    if range.isEmpty && newLength == 0 { return }
+    // The unit whose value the new units take, and the run that holds it:
+    // the first replaced unit, or for an insertion the unit before it (the
+    // run that ends at the insertion point), or at the start the unit
+    // after it.
+    let p = range.lowerBound
+    let bias: Bias = range.isEmpty && p > 0 ? .left : .right
+    var inherited: Value? = nil
+    let done = tree.updateItem(_LengthMetric.self, at: p, bias: bias) {
+      (run: inout _AttributeRun<Value>, prefix: _CountAndLength) -> (Bool, TreeItemChange) in
+      inherited = run.value
+      let start = prefix.length
+      let end = start + run.length
+      // In place when the edit lies in this run and leaves it non-empty.
+      guard start <= range.lowerBound, range.upperBound <= end else { return (false, .keep) }
+      let resized = run.length - range.count + newLength
+      guard resized > 0 else { return (false, .keep) }
+      run.length = resized
+      return (true, .keep)
+    }
+    if done == true { return }
+    splice(range, with: _AttributeRun(length: newLength, value: inherited))
+  }
+
+  /// Follows an edit of the text whose new units take `value` (`nil`:
+  /// none), whatever their neighbours have.
+  ///
+  /// - Throws: ``AttributeRunsError/outOfBounds(_:length:)``; nothing changes.
+  /// - Complexity: O(log r + k)
+  public mutating func replace(
+    _ range: Range<Int>, withLength newLength: Int, value: Value?
+  ) throws(AttributeRunsError) {
+    try check(range)
+    guard newLength >= 0 else { throw .outOfBounds(range, length: length) }
+    if value != nil && newLength > 0 { neverSet = false }
+    splice(range, with: _AttributeRun(length: newLength, value: value))
+  }
+
   /// The fast path of ``replace(_:withLength:)``: when `range` lies in one
   /// run that keeps its value for the new units (the edit is strictly
   /// inside it, or the run has no value, which is what new units at its

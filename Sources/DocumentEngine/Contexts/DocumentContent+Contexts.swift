@@ -243,6 +243,7 @@ extension DocumentContent {
       id: Self.placeholderID, storage: storage.id, storageRange: bounds,
       version: storage.version,
       text: text,
-      range: relative, excluded: excluded, resolvedRange: 0..<bounds.count, contextVersion: 0)
+      range: relative, excluded: excluded, attributes: storage.attributeRuns(in: bounds),
+      resolvedRange: 0..<bounds.count, contextVersion: 0)
   }
 }

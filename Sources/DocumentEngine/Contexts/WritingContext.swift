@@ -27,6 +27,10 @@ public struct WritingContext: Sendable, Identifiable {
   public let range: Range<Int>
   /// The ranges of `text` excluded from Writing Tools, relative to `text`.
   public let excluded: [Range<Int>]
+  /// The attributes of `text` (rich text), as maximal runs of every key,
+  /// relative to `text`: what the host puts into the context's attributed
+  /// string.
+  public let attributes: [AttributeRun]
   /// The part of `text` the tool says it will consider; the whole text until
   /// the tool narrows it.
   public var resolvedRange: Range<Int>

@@ -112,9 +112,36 @@ public final class Document: @unchecked Sendable {
     withState { $0.writingToolsState }
   }
 
-  /// Adds a storage (see ``DocumentContent/add(_:text:after:)``).
-  public func add(_ id: StorageID, text: Rope, after: StorageID? = nil) throws(DocumentError) {
-    try withState { (state) throws(DocumentError) in try state.add(id, text: text, after: after) }
+  /// Adds a storage, with the attributes of its text (see
+  /// ``DocumentContent/add(_:text:after:attributes:)``).
+  public func add(
+    _ id: StorageID, text: Rope, after: StorageID? = nil, attributes: [AttributeRun] = []
+  ) throws(DocumentError) {
+    try withState { (state) throws(DocumentError) in
+      try state.add(id, text: text, after: after, attributes: attributes)
+    }
+  }
+
+  /// Sets attributes over a range of a storage: each value sets its key
+  /// there, `nil` removes the key; other keys stay. The text does not
+  /// change and no version is made; the live contexts hear nothing (a
+  /// context's attributes are those of its text when it was made).
+  ///
+  /// ```swift
+  /// try document.setAttributes(
+  ///   [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)],
+  ///   in: "body", range: 4..<9)
+  /// ```
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)``,
+  ///   ``DocumentError/invalidRange(_:_:)`` or
+  ///   ``DocumentError/invalidAttribute(_:reason:)``; nothing changes.
+  public func setAttributes(
+    _ attributes: [AttributeKey: AttributeValue?], in id: StorageID, range: Range<Int>
+  ) throws(DocumentError) {
+    try withState { (state) throws(DocumentError) in
+      try state.setAttributes(attributes, in: id, range: range)
+    }
   }
 
   /// Removes a storage, with the parts of the selection and visible ranges
@@ -140,10 +167,24 @@ public final class Document: @unchecked Sendable {
   /// origins in the byte order of their names. An empty range replaced by
   /// empty text is a no-op: its offset is checked, and it makes no version.
   ///
+  /// The new text takes `attributes`; without them, those of the first unit
+  /// it replaces, or for an insertion those of the unit before it, or at the
+  /// start of the text those of the unit after it
+  /// (`NSMutableAttributedString`'s rule). The Writing Tools exclusion keeps
+  /// its own rule: new text is excluded only strictly inside an excluded
+  /// run.
+  ///
+  /// ```swift
+  /// try document.edit("body", range: 9..<9, with: "bold",
+  ///   attributes: [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)])
+  /// ```
+  ///
   /// - Parameters:
   ///   - id: the storage edited.
   ///   - range: the replaced range (UTF-16), in the editor's view.
   ///   - text: the new text.
+  ///   - attributes: the attributes of the new text (`[:]`: none); `nil`
+  ///     for those the rule above gives it.
   ///   - origin: who made it; `nil` for the person.
   ///   - basis: the storage version it was made on; the current one if
   ///     `nil`.
@@ -152,16 +193,20 @@ public final class Document: @unchecked Sendable {
   /// - Throws: ``DocumentError/unknownStorage(_:)``,
   ///   ``DocumentError/invalidRange(_:_:)`` (out of bounds of the view, or
   ///   splitting a surrogate pair where it lands),
-  ///   ``DocumentError/staleVersion(_:)``; nothing changes.
-  /// - Complexity: O(log n) for a plain edit; O(k + u·o) for k edits since
-  ///   `basis`, u of them by others and o by the origin.
+  ///   ``DocumentError/staleVersion(_:)``,
+  ///   ``DocumentError/invalidAttribute(_:reason:)``; nothing changes.
+  /// - Complexity: O(log n) for a plain edit, plus O(k log r) for k keys of
+  ///   attributes; O(k + u·o) for k edits since `basis`, u of them by others
+  ///   and o by the origin.
   @discardableResult
   public func edit(
-    _ id: StorageID, range: Range<Int>, with text: String, origin: String? = nil,
+    _ id: StorageID, range: Range<Int>, with text: String,
+    attributes: [AttributeKey: AttributeValue]? = nil, origin: String? = nil,
     basis: StorageVersion? = nil
   ) throws(DocumentError) -> EditResult {
     try withStateAndEvents { (state) throws(DocumentError) in
-      try state.edit(id, range: range, with: text, origin: origin, basis: basis)
+      try state.edit(
+        id, range: range, with: text, attributes: attributes, origin: origin, basis: basis)
     }
   }
 
@@ -173,8 +218,8 @@ public final class Document: @unchecked Sendable {
   /// try document.edit("body", range: 3..<4, in: .unicodeScalars, with: "é")
   /// ```
   ///
-  /// - Returns: as ``edit(_:range:with:origin:basis:)``: where the text
-  ///   landed in UTF-16 (``EditResult/range``) and in `unit`
+  /// - Returns: as ``edit(_:range:with:attributes:origin:basis:)``: where
+  ///   the text landed in UTF-16 (``EditResult/range``) and in `unit`
   ///   (``EditResult/unitRange``).
   /// - Throws: ``DocumentError/unknownStorage(_:)``, or
   ///   ``DocumentError/invalidRange(_:_:)`` for a bound out of bounds or
@@ -182,17 +227,18 @@ public final class Document: @unchecked Sendable {
   /// - Complexity: O(log n) more than an edit in UTF-16.
   @discardableResult
   public func edit(
-    _ id: StorageID, range: Range<Int>, in unit: TextUnit, with text: String
+    _ id: StorageID, range: Range<Int>, in unit: TextUnit, with text: String,
+    attributes: [AttributeKey: AttributeValue]? = nil
   ) throws(DocumentError) -> EditResult {
     try withStateAndEvents { (state) throws(DocumentError) in
-      try state.edit(id, range: range, in: unit, with: text)
+      try state.edit(id, range: range, in: unit, with: text, attributes: attributes)
     }
   }
 
   /// Makes one edit as a batch would take it (see ``DocumentEdit``): the
   /// person's edit in any unit, or an origin's on an older version.
   ///
-  /// - Returns: as ``edit(_:range:with:origin:basis:)``, with
+  /// - Returns: as ``edit(_:range:with:attributes:origin:basis:)``, with
   ///   ``EditResult/unitRange`` in the edit's unit.
   /// - Throws: as the edit it stands for; nothing changes.
   @discardableResult
@@ -254,11 +300,17 @@ public final class Document: @unchecked Sendable {
   /// Starts a session with the contexts for `scope` (see
   /// ``DocumentContent/contexts(for:selection:visible:surroundingParagraphs:)``),
   /// ending the previous one. The session starts `.inactive`.
+  ///
+  /// - Parameter resultOptions: what kind of text the tool may give back
+  ///   (plain text unless said otherwise); its replacements' attributes are
+  ///   filtered by them (see ``ResultOptions``).
   public func startSession(
-    scope: ContextScope, surroundingParagraphs: Int = 0
+    scope: ContextScope, surroundingParagraphs: Int = 0,
+    resultOptions: ResultOptions = .plainText
   ) throws(DocumentError) -> WritingSession {
     try withState { (state) throws(DocumentError) in
-      try state.startSession(scope: scope, surroundingParagraphs: surroundingParagraphs)
+      try state.startSession(
+        scope: scope, surroundingParagraphs: surroundingParagraphs, resultOptions: resultOptions)
     }
   }
 
@@ -290,26 +342,37 @@ public final class Document: @unchecked Sendable {
   /// `basis`, it is relative to the text of that context version plus the
   /// tool's own later replacements, and is transformed through the edits the
   /// tool had not seen. If one of those touched the range (see
-  /// docs/DESIGN.md, "Replacements, edits and versions"), the replacement is refused as a conflict,
-  /// unless `policy` is `.merge`.
+  /// docs/DESIGN.md, "Replacements, edits and versions"), the replacement
+  /// is refused as a conflict, unless `policy` is `.merge`.
+  ///
+  /// The text may come with `attributes` (runs relative to `text`), which
+  /// the session's ``ResultOptions`` filter: under plain text they are
+  /// ignored; with rich text the tool decides the inline presentation
+  /// intents and links of its text, and with presentation intents the
+  /// blocks it gives. Every other key, and every key of a plain-text
+  /// replacement, follows the edit rule of
+  /// ``edit(_:range:with:attributes:origin:basis:)``. Undo, redo and revert
+  /// give back text and attributes exactly.
   ///
   /// - Throws: ``DocumentError/noSession``,
   ///   ``DocumentError/unknownContext(_:)``,
   ///   ``DocumentError/staleContextVersion(_:)``,
   ///   ``DocumentError/outsideContext(_:length:)``,
   ///   ``DocumentError/conflict(context:)``, ``DocumentError/excluded(_:)``,
-  ///   ``DocumentError/invalidRange(_:_:)`` (a surrogate pair split);
-  ///   nothing changes.
+  ///   ``DocumentError/invalidRange(_:_:)`` (a surrogate pair split, or a
+  ///   run past `text`), ``DocumentError/invalidAttribute(_:reason:)``,
+  ///   ``DocumentError/overlappingRuns(_:)``; nothing changes.
   /// - Complexity: O(log n) without basis; O(log m) with the basis the
   ///   context was made at when the tool replaced nothing since; else O(k)
   ///   for k edits since the basis; in each case also O(R) for the
   ///   session's R replacements, which follow the edit.
   public func replace(
-    context: UUID, range: Range<Int>, with text: String, basis: ContextVersion? = nil,
-    policy: ReplacementPolicy = .refuse
+    context: UUID, range: Range<Int>, with text: String, attributes: [AttributeRun]? = nil,
+    basis: ContextVersion? = nil, policy: ReplacementPolicy = .refuse
   ) throws(DocumentError) -> ReplacementResult {
     try withStateAndEvents { (state) throws(DocumentError) in
-      try state.replace(context, range, text, basis: basis, policy: policy)
+      try state.replace(
+        context, range, text, attributes: attributes, basis: basis, policy: policy)
     }
   }
 

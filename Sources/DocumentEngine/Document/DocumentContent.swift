@@ -94,15 +94,24 @@ public struct DocumentContent: Sendable {
     }
   }
 
-  /// Adds a storage at the end, or right after storage `after`.
+  /// Adds a storage at the end, or right after storage `after`, with the
+  /// attributes of its text.
   ///
-  /// - Throws: ``DocumentError/duplicateStorage(_:)`` or
-  ///   ``DocumentError/unknownStorage(_:)`` (for `after`).
-  /// - Complexity: O(s) (adding storages is rare)
+  /// - Parameters:
+  ///   - attributes: runs over `text` (UTF-16), in order and not
+  ///     overlapping; units no run covers have no attribute.
+  /// - Throws: ``DocumentError/duplicateStorage(_:)``,
+  ///   ``DocumentError/unknownStorage(_:)`` (for `after`), or for the
+  ///   runs ``DocumentError/invalidAttribute(_:reason:)``,
+  ///   ``DocumentError/overlappingRuns(_:)`` and
+  ///   ``DocumentError/invalidRange(_:_:)``; nothing changes.
+  /// - Complexity: O(s) (adding storages is rare), plus O(m log m) for m
+  ///   runs.
   public mutating func add(
-    _ id: StorageID, text: Rope, after: StorageID? = nil
+    _ id: StorageID, text: Rope, after: StorageID? = nil, attributes: [AttributeRun] = []
   ) throws(DocumentError) {
     guard entries[id] == nil else { throw .duplicateStorage(id) }
+    try AttributeRun.check(attributes, in: text, of: id)
     var position = index.count
     if let after {
       guard let p = try? index.position(of: after) else { throw .unknownStorage(after) }
@@ -114,7 +123,9 @@ public struct DocumentContent: Sendable {
       throw .duplicateStorage(id)
     }
     lastEdited = nil
-    entries[id] = _Entry(storage: TextStorage(id: id, text: text), position: position)
+    var storage = TextStorage(id: id, text: text)
+    for run in attributes { storage.setAttributes(run.attributes, in: run.range) }
+    entries[id] = _Entry(storage: storage, position: position)
     renumber(from: position + 1)
     _invariantCheck(id)
   }
@@ -202,9 +213,11 @@ public struct DocumentContent: Sendable {
   /// Edits a storage and records `record` (whose range and length must be
   /// the edit's) in its change index; without `keepingHistory`, the history
   /// no pin needs is dropped (see ``ChangeLog/record(_:keepingHistory:)``).
+  /// The new text takes `attributes` (checked) for the keys they decide, and
+  /// the edit rule's for the others.
   mutating func edit(
     _ id: StorageID, range: Range<Int>, with text: String, record: ChangeRecord,
-    keepingHistory: Bool
+    keepingHistory: Bool, attributes: _NewTextAttributes? = nil
   ) throws(DocumentError) -> StorageVersion {
     // One lookup finds the storage and its position in the index; the
     // storage is edited where it lies in the dictionary, so its rope's nodes
@@ -219,7 +232,7 @@ public struct DocumentContent: Sendable {
     }
     let (version, length) = try Self.edit(
       &entries.values[slot].storage, range: range, with: text, record: record,
-      keepingHistory: keepingHistory)
+      keepingHistory: keepingHistory, attributes: attributes)
     index.setLength(at: entries.values[slot].position, to: length)
     _invariantCheck(id)
     return version
@@ -228,7 +241,7 @@ public struct DocumentContent: Sendable {
   /// Edits one storage in place; returns its new version and length.
   static func edit(
     _ storage: inout TextStorage, range: Range<Int>, with text: String, record: ChangeRecord,
-    keepingHistory: Bool
+    keepingHistory: Bool, attributes: _NewTextAttributes?
   ) throws(DocumentError) -> (version: StorageVersion, length: Int) {
     do {
       try storage.text.replace(range, with: text)
@@ -240,15 +253,7 @@ public struct DocumentContent: Sendable {
     _mustSucceed("moving the exclusions with an edit") { () throws(AttributeRunsError) in
       try storage.exclusions.replace(range, withLength: newLength)
     }
-    // Each key's runs are changed where they lie in the dictionary: no
-    // lookup, and no copy of the dictionary or of the runs.
-    var i = storage.attributes.values.startIndex
-    while i != storage.attributes.values.endIndex {
-      _mustSucceed("moving attribute runs with an edit") { () throws(AttributeRunsError) in
-        try storage.attributes.values[i].replace(range, withLength: newLength)
-      }
-      storage.attributes.values.formIndex(after: &i)
-    }
+    storage.followEdit(range, newLength: newLength, attributes: attributes)
     storage.changes.record(record, keepingHistory: keepingHistory)
     return (storage.version, storage.length)
   }
@@ -275,6 +280,28 @@ public struct DocumentContent: Sendable {
     _mustSucceed("marking a checked range excluded") { () throws(AttributeRunsError) in
       try entries[id]?.storage.exclusions.set(excluded ? true : nil, in: range)
     }
+    _invariantCheck(id)
+  }
+
+  /// Sets attributes over `range` (UTF-16) of a storage: each value sets its
+  /// key there, `nil` removes the key; other keys stay. The text does not
+  /// change, and no version is made.
+  ///
+  /// ```swift
+  /// try content.setAttributes([.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)],
+  ///   in: "body", range: 4..<9)
+  /// ```
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)``,
+  ///   ``DocumentError/invalidRange(_:_:)`` or
+  ///   ``DocumentError/invalidAttribute(_:reason:)``; nothing changes.
+  /// - Complexity: O(k (log r + m)) for k keys.
+  public mutating func setAttributes(
+    _ attributes: [AttributeKey: AttributeValue?], in id: StorageID, range: Range<Int>
+  ) throws(DocumentError) {
+    _ = try checked(range, in: id)
+    try AttributeRun.check(attributes)
+    entries[id]?.storage.setAttributes(attributes, in: range)
     _invariantCheck(id)
   }
 

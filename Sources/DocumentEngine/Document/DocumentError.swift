@@ -44,6 +44,14 @@ public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A count that must not be negative was (the number of surrounding
   /// paragraphs of a context).
   case negativeCount(Int)
+  /// An attribute's value is not one its key takes (a well-known key with
+  /// a value of another kind, a host key with a value that is not a
+  /// string, an integer or a Boolean), or is not well formed (an empty set
+  /// of inline intents, a header of level 7): `reason` says which.
+  case invalidAttribute(AttributeKey, reason: String)
+  /// Attribute runs given with a text are out of order or overlap: `range`
+  /// is the first run that starts before the previous one ends.
+  case overlappingRuns(Range<Int>)
   /// The edit at `index` of a batch was refused, for the reason given; no
   /// edit of the batch was made.
   indirect case batchRefused(index: Int, DocumentError)
@@ -72,6 +80,10 @@ public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
     case .invalidStateTransition(let from, let to):
       "a session cannot go from \(from.rawValue) to \(to.rawValue)"
     case .negativeCount(let count): "the count \(count) is negative"
+    case .invalidAttribute(let key, let reason): "the attribute '\(key)' is not valid: \(reason)"
+    case .overlappingRuns(let range):
+      "the attribute run \(range.lowerBound)..<\(range.upperBound) starts before the run "
+        + "before it ends"
     case .batchRefused(let index, let error): "edit \(index) of the batch was refused: \(error)"
     }
   }

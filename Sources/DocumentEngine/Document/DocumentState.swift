@@ -91,8 +91,16 @@ extension DocumentState {
 // MARK: - Storages, selection and visible ranges
 
 extension DocumentState {
-  mutating func add(_ id: StorageID, text: Rope, after: StorageID?) throws(DocumentError) {
-    try content.add(id, text: text, after: after)
+  mutating func add(
+    _ id: StorageID, text: Rope, after: StorageID?, attributes: [AttributeRun]
+  ) throws(DocumentError) {
+    try content.add(id, text: text, after: after, attributes: attributes)
+  }
+
+  mutating func setAttributes(
+    _ attributes: [AttributeKey: AttributeValue?], in id: StorageID, range: Range<Int>
+  ) throws(DocumentError) {
+    try content.setAttributes(attributes, in: id, range: range)
   }
 
   mutating func move(_ id: StorageID, after: StorageID?) throws(DocumentError) {
@@ -126,18 +134,19 @@ extension DocumentState {
 
 extension DocumentState {
   /// An edit of the person, or of an origin on an older version (see
-  /// ``Document/edit(_:range:with:origin:basis:)``).
+  /// ``Document/edit(_:range:with:attributes:origin:basis:)``).
   mutating func edit(
-    _ id: StorageID, range: Range<Int>, with text: String, origin: String?,
-    basis: StorageVersion?
+    _ id: StorageID, range: Range<Int>, with text: String,
+    attributes: [AttributeKey: AttributeValue]? = nil, origin: String?, basis: StorageVersion?
   ) throws(DocumentError) -> EditResult {
     let n = text.utf16.count
+    if let attributes { try AttributeRun.check(attributes) }
     if origin == nil && basis == nil {
-      return try editAsPerson(id, range, text)
+      return try editAsPerson(id, range, text, attributes: attributes)
     }
     let current = try content.storage(id).version
     if origin == nil && basis == current {
-      return try editAsPerson(id, range, text)
+      return try editAsPerson(id, range, text, attributes: attributes)
     }
     let party = origin.map(EditParty.origin) ?? .person
     let version = basis ?? current
@@ -160,13 +169,15 @@ extension DocumentState {
       return EditResult(version: current, range: start..<start, events: [])
     }
     let (after, events) = try apply(
-      id, transformed, text: text, original: original, basis: version)
+      id, transformed, text: text, original: original, basis: version,
+      attributes: attributes.map { .uniform($0, length: n) })
     return EditResult(version: after, range: start..<(start + n), events: events)
   }
 
   /// The person's edit of `range` (UTF-16) in the current version.
   mutating func editAsPerson(
-    _ id: StorageID, _ range: Range<Int>, _ text: String
+    _ id: StorageID, _ range: Range<Int>, _ text: String,
+    attributes: [AttributeKey: AttributeValue]? = nil
   ) throws(DocumentError) -> EditResult {
     let n = text.utf16.count
     if _EditStep(range, insertedLength: n).changesNothing {
@@ -175,19 +186,23 @@ extension DocumentState {
         version: try content.checked(range, in: id).version, range: range, events: [])
     }
     let record = ChangeRecord(range: range, insertedLength: n, party: .person)
-    let (version, events) = try apply(id, range, text, record: record, actor: .other)
+    let (version, events) = try apply(
+      id, range, text, record: record, actor: .other,
+      attributes: attributes.map { .uniform($0, length: n) })
     return EditResult(
       version: version, range: range.lowerBound..<(range.lowerBound + n), events: events)
   }
 
   /// The person's edit with the range in `unit`.
   mutating func edit(
-    _ id: StorageID, range: Range<Int>, in unit: TextUnit, with text: String
+    _ id: StorageID, range: Range<Int>, in unit: TextUnit, with text: String,
+    attributes: [AttributeKey: AttributeValue]? = nil
   ) throws(DocumentError) -> EditResult {
+    if let attributes { try AttributeRun.check(attributes) }
     // No copy of the storage may live on into the edit: it would share the
     // rope's nodes and make the edit copy them.
     let utf16 = try content.convert(range, in: id, from: unit, to: .utf16)
-    var result = try editAsPerson(id, utf16, text)
+    var result = try editAsPerson(id, utf16, text, attributes: attributes)
     result.unitRange = try content.convert(result.range, in: id, from: .utf16, to: unit)
     return result
   }
@@ -215,9 +230,12 @@ extension DocumentState {
   mutating func edit(_ edit: DocumentEdit) throws(DocumentError) -> EditResult {
     if edit.unit == .utf16 {
       return try self.edit(
-        edit.storage, range: edit.range, with: edit.text, origin: edit.origin, basis: edit.basis)
+        edit.storage, range: edit.range, with: edit.text, attributes: edit.attributes,
+        origin: edit.origin, basis: edit.basis)
     }
-    return try self.edit(edit.storage, range: edit.range, in: edit.unit, with: edit.text)
+    return try self.edit(
+      edit.storage, range: edit.range, in: edit.unit, with: edit.text,
+      attributes: edit.attributes)
   }
 
 }
@@ -233,11 +251,12 @@ extension DocumentState {
   ///
   /// - Throws: ``DocumentError``; nothing changes.
   mutating func apply(
-    _ id: StorageID, _ range: Range<Int>, _ text: String, record: ChangeRecord, actor: _Actor
+    _ id: StorageID, _ range: Range<Int>, _ text: String, record: ChangeRecord, actor: _Actor,
+    attributes: _NewTextAttributes? = nil
   ) throws(DocumentError) -> (version: StorageVersion, events: [DocumentEvent]) {
     let version = try content.edit(
       id, range: range, with: text, record: record,
-      keepingHistory: keepsAllHistory || session != nil)
+      keepingHistory: keepsAllHistory || session != nil, attributes: attributes)
     let edit = _EditStep(range, insertedLength: record.insertedLength)
     let events = session?.follow(edit, in: id, at: version, text: text, by: actor) ?? []
     followSelectionAndVisible(edit, in: id)
@@ -247,12 +266,13 @@ extension DocumentState {
 
   /// Applies an operation, its pieces from the last to the first (so that
   /// each one's range holds when it is applied); the first piece carries
-  /// `text`, the first applied record `original`. For the session's tool
-  /// (`tool`), each piece is a replacement of its own, replacing the text of
-  /// `tool.replaced` at its index.
+  /// `text` and its `attributes`, the first applied record `original`. For
+  /// the session's tool (`tool`), each piece is a replacement of its own,
+  /// replacing the text of `tool.replaced` at its index.
   mutating func apply(
     _ id: StorageID, _ operation: _Operation, text: String, original: _Operation?,
-    basis: StorageVersion, tool: (context: UUID, replaced: [String])? = nil
+    basis: StorageVersion, attributes: _NewTextAttributes? = nil,
+    tool: (context: UUID, replaced: [_RemovedText])? = nil
   ) throws(DocumentError) -> (version: StorageVersion, events: [DocumentEvent]) {
     var events: [DocumentEvent] = []
     var version: StorageVersion = 0
@@ -265,7 +285,9 @@ extension DocumentState {
       let actor: _Actor =
         tool.map { .tool(context: $0.context, replaced: $0.replaced[i], closes: i == 0) }
         ?? .other
-      let result = try apply(id, piece.range, i == 0 ? text : "", record: record, actor: actor)
+      let result = try apply(
+        id, piece.range, i == 0 ? text : "", record: record, actor: actor,
+        attributes: i == 0 ? attributes : nil)
       version = result.version
       events += result.events
     }

@@ -6,7 +6,7 @@ public struct EditResult: Hashable, Sendable {
   /// Where the new text landed, in current coordinates (UTF-16).
   public var range: Range<Int>
   /// Where the new text landed, in the unit the edit's range was given in
-  /// (``Document/edit(_:range:in:with:)``): ``range`` converted, so that a
+  /// (``Document/edit(_:range:in:with:attributes:)``): ``range`` converted, so that a
   /// caller working in UTF-8 or scalars needs no conversion of its own. The
   /// same as ``range`` for an edit in UTF-16.
   public var unitRange: Range<Int>

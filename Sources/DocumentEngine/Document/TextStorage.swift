@@ -21,12 +21,12 @@ public struct TextStorage: Sendable {
     let id: StorageID
     @exclusivity(unchecked) var text: Rope
     @exclusivity(unchecked) var exclusions: AttributeRuns<Bool>
-    @exclusivity(unchecked) var attributes: [String: AttributeRuns<String>]
+    @exclusivity(unchecked) var attributes: [AttributeKey: AttributeRuns<AttributeValue>]
     @exclusivity(unchecked) var changes: ChangeLog
 
     init(
       id: StorageID, text: Rope, exclusions: AttributeRuns<Bool>,
-      attributes: [String: AttributeRuns<String>], changes: ChangeLog
+      attributes: [AttributeKey: AttributeRuns<AttributeValue>], changes: ChangeLog
     ) {
       self.id = id
       self.text = text
@@ -76,9 +76,12 @@ public struct TextStorage: Sendable {
     _modify { yield &own().exclusions }
   }
 
-  /// Other attributes, carried as opaque values by key (e.g. presentation
-  /// intents); they follow edits like the exclusion does.
-  public internal(set) var attributes: [String: AttributeRuns<String>] {
+  /// The text's attributes (rich text), as runs by key: every UTF-16 unit
+  /// has at most one value per key. A key is here once a unit has had a
+  /// value for it. Edits carry them by the rule of
+  /// `NSMutableAttributedString` (see ``AttributeRuns/replaceInheriting(_:withLength:)``);
+  /// ``attributeRuns(in:)`` reads them as runs of every key.
+  public internal(set) var attributes: [AttributeKey: AttributeRuns<AttributeValue>] {
     _read { yield parts.attributes }
     _modify { yield &own().attributes }
   }
@@ -107,6 +110,51 @@ public struct TextStorage: Sendable {
     changes._invariantCheck()
     precondition(changes.length == length, "change index out of step with the text")
     #endif
+  }
+
+  /// The attributes of `range` of the text, as maximal runs of every key
+  /// (two neighbours never have equal attributes; units with no attribute
+  /// are left out), in order, relative to `range.lowerBound`.
+  ///
+  /// - Complexity: O(k log r + m) for k keys and m runs in the range.
+  public func attributeRuns(in range: Range<Int>) -> [AttributeRun] {
+    let range =
+      max(0, range.lowerBound)..<max(max(0, range.lowerBound), min(range.upperBound, length))
+    if attributes.isEmpty || range.isEmpty { return [] }
+    // Every key's runs in the range, then a sweep over their bounds.
+    var perKey: [(key: AttributeKey, runs: [(range: Range<Int>, value: AttributeValue)])] = []
+    var bounds: Set<Int> = [range.lowerBound, range.upperBound]
+    for (key, runs) in attributes {
+      let inside = runs.runs(in: range)
+      if inside.isEmpty { continue }
+      perKey.append((key, inside))
+      for run in inside {
+        bounds.insert(run.range.lowerBound)
+        bounds.insert(run.range.upperBound)
+      }
+    }
+    if perKey.isEmpty { return [] }
+    let cuts = bounds.sorted()
+    var next = Array(repeating: 0, count: perKey.count)
+    var result: [AttributeRun] = []
+    for (a, b) in zip(cuts, cuts.dropFirst()) {
+      var set: [AttributeKey: AttributeValue] = [:]
+      for k in perKey.indices {
+        let runs = perKey[k].runs
+        while next[k] < runs.count && runs[next[k]].range.upperBound <= a { next[k] += 1 }
+        if next[k] < runs.count && runs[next[k]].range.lowerBound <= a {
+          set[perKey[k].key] = runs[next[k]].value
+        }
+      }
+      let local = (a - range.lowerBound)..<(b - range.lowerBound)
+      if set.isEmpty { continue }
+      if let last = result.last, last.attributes == set, last.range.upperBound == local.lowerBound {
+        result[result.count - 1].range = last.range.lowerBound..<local.upperBound
+      } else {
+        result.append(AttributeRun(local, set))
+      }
+    }
+    return result
   }
 
   /// The excluded ranges, in order.

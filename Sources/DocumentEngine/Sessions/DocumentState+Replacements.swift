@@ -1,3 +1,5 @@
+import TextRope
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -5,23 +7,25 @@ import Foundation
 #endif
 
 extension DocumentState {
-  /// A tool replacement (see ``Document/replace(context:range:with:basis:policy:)``):
+  /// A tool replacement (see ``Document/replace(context:range:with:attributes:basis:policy:)``):
   /// checked and transformed first (``prepareReplacement(_:_:_:basis:policy:)``,
   /// which changes nothing), then applied as any edit, through
   /// ``apply(_:_:text:original:basis:tool:)``; the session records it
   /// there (``_LiveSession/follow(_:in:at:text:by:)``).
   mutating func replace(
-    _ contextID: UUID, _ range: Range<Int>, _ text: String, basis: ContextVersion?,
-    policy: ReplacementPolicy
+    _ contextID: UUID, _ range: Range<Int>, _ text: String, attributes: [AttributeRun]?,
+    basis: ContextVersion?, policy: ReplacementPolicy
   ) throws(DocumentError) -> ReplacementResult {
     let n = text.utf16.count
     // Everything read from the session is read in this scope, so that no
     // copy of it is alive when the edit changes it (one would make the edit
     // copy the context's history).
-    let (id, prepared) = try { () throws(DocumentError) in
+    let (id, prepared, options) = try { () throws(DocumentError) in
       let context = try trackedContext(contextID)
+      if let attributes { try AttributeRun.check(attributes, in: Rope(text), of: context.storage) }
       return (
-        context.storage, try prepareReplacement(context, range, n, basis: basis, policy: policy)
+        context.storage, try prepareReplacement(context, range, n, basis: basis, policy: policy),
+        try liveSession().handout.resultOptions
       )
     }()
     let first = prepared.operation.pieces[0].range
@@ -31,7 +35,8 @@ extension DocumentState {
       // others.
       events = try apply(
         id, prepared.operation, text: text, original: prepared.original, basis: prepared.basis,
-        tool: (contextID, prepared.oldTexts)
+        attributes: attributes.flatMap { .forReplacement($0, options: options) },
+        tool: (contextID, prepared.replaced)
       ).events
     }  // else a no-op as the tool made it: checked, and it makes no version.
     return ReplacementResult(
@@ -41,13 +46,13 @@ extension DocumentState {
 
   /// Where a tool replacement lands, checked: the operation, as the tool
   /// made it, the storage version it was made on, and the text each of its
-  /// pieces replaces. An unseen edit that touched it is a conflict under
-  /// `.refuse`.
+  /// pieces replaces, with its attributes. An unseen edit that touched it
+  /// is a conflict under `.refuse`.
   func prepareReplacement(
     _ live: _TrackedContext, _ range: Range<Int>, _ n: Int, basis: ContextVersion?,
     policy: ReplacementPolicy
   ) throws(DocumentError) -> (
-    operation: _Operation, original: _Operation, basis: StorageVersion, oldTexts: [String]
+    operation: _Operation, original: _Operation, basis: StorageVersion, replaced: [_RemovedText]
   ) {
     let session = try liveSession()
     let contextID = live.id
@@ -111,10 +116,14 @@ extension DocumentState {
       if hits { throw .excluded(r) }
     }
     try checkBounds(operation, in: id)
-    // The text each piece replaces (every range holds now: the pieces are
-    // applied from the last).
-    let oldTexts = operation.pieces.map { (try? String(storage.text.slice($0.range))) ?? "" }
-    return (operation, original, basisVersion, oldTexts)
+    // The text each piece replaces, with its attributes (every range holds
+    // now: the pieces are applied from the last).
+    let replaced = operation.pieces.map {
+      _RemovedText(
+        text: (try? String(storage.text.slice($0.range))) ?? "",
+        runs: storage.attributeRuns(in: $0.range))
+    }
+    return (operation, original, basisVersion, replaced)
   }
 
   /// Puts a replacement's original text back (undo, revert), or its new
@@ -131,10 +140,12 @@ extension DocumentState {
     else { return nil }
     let record = ChangeRecord(
       range: swap.range, insertedLength: swap.text.utf16.count, party: .person)
+    let removed = storage.attributeRuns(in: swap.range)
     // The range holds the expected text, so it is valid: this cannot throw.
     return try? apply(
       swap.storage, swap.range, swap.text, record: record,
-      actor: .swap(index, toOriginal: toOriginal)
+      actor: .swap(index, toOriginal: toOriginal, removed: removed),
+      attributes: .exactly(swap.runs)
     ).events
   }
 

@@ -11,16 +11,17 @@ import Foundation
 // session's own (``_LiveSession/follow(_:in:at:text:by:)``); replacements,
 // undo and revert are in DocumentState+Replacements.swift.
 extension DocumentState {
-  /// Starts a session (see ``Document/startSession(scope:surroundingParagraphs:)``).
+  /// Starts a session (see ``Document/startSession(scope:surroundingParagraphs:resultOptions:)``).
   mutating func startSession(
-    scope: ContextScope, surroundingParagraphs: Int
+    scope: ContextScope, surroundingParagraphs: Int, resultOptions: ResultOptions
   ) throws(DocumentError) -> WritingSession {
     let contexts = try content.contexts(
       for: scope, selection: selection, visible: visible,
       surroundingParagraphs: surroundingParagraphs)
     endSession()
     sessionCount += 1
-    let handout = WritingSession(id: _Identifiers.make(), scope: scope, contexts: contexts)
+    let handout = WritingSession(
+      id: _Identifiers.make(), scope: scope, contexts: contexts, resultOptions: resultOptions)
     session = _LiveSession(handout, party: .tool(sessionCount))
     for context in contexts {
       // Every context's version is pinned with a composed map, so that the

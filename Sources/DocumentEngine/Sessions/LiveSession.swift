@@ -48,6 +48,11 @@ struct _Replacement: Sendable {
   var range: Range<Int>
   let oldText: String
   let newText: String
+  /// The attributes of the text that is not in place now: the original's
+  /// while the tool's text is in place, the tool's while the original is
+  /// back. The next swap puts them back, and keeps those of the text it
+  /// removes.
+  var swappedRuns: [AttributeRun]
   /// False once an edit of someone else touched its text, or its storage
   /// was removed: it is then left alone (and no longer followed).
   var intact = true
@@ -68,16 +73,25 @@ enum _Actor: Equatable {
   /// replacements it touches.
   case other
   /// The session's tool, replacing in `context`: one piece of its
-  /// replacement, which replaces `replaced`. The context hears nothing; the
+  /// replacement, which replaces `replaced` (with its attributes). The
+  /// context hears nothing; the
   /// piece is recorded as a replacement of its own (so that undo can take
   /// back a replacement that a concurrent insertion split), and the last
   /// piece applied `closes` the replacement: the context reaches its next
   /// version and the pieces become one undo group.
-  case tool(context: UUID, replaced: String, closes: Bool)
+  case tool(context: UUID, replaced: _RemovedText, closes: Bool)
   /// The session swapping the text of its replacement `index`: back to the
-  /// original (undo, revert) or forth to the tool's (redo). Its context
-  /// hears of it like of any edit.
-  case swap(Int, toOriginal: Bool)
+  /// original (undo, revert) or forth to the tool's (redo); `removed` are
+  /// the attributes of the text the swap takes out. Its context hears of
+  /// it like of any edit.
+  case swap(Int, toOriginal: Bool, removed: [AttributeRun])
+}
+
+/// The text an edit of the session's removes, with its attributes: what
+/// undo puts back.
+struct _RemovedText: Hashable, Sendable {
+  var text: String
+  var runs: [AttributeRun]
 }
 
 /// The session's intact replacements by storage, in blocks of up to
@@ -255,14 +269,15 @@ extension _LiveSession {
         made = replacements.count
         replacements.append(
           _Replacement(
-            storage: id, context: context, range: edit.s..<(edit.s + edit.n), oldText: replaced,
-            newText: text))
+            storage: id, context: context, range: edit.s..<(edit.s + edit.n),
+            oldText: replaced.text, newText: text, swappedRuns: replaced.runs))
         piecesUnderWay.append(replacements.count - 1)
       }
       followReplacements(throughOwnEdit: edit, in: id, by: made, isNew: true)
       regroupReplacements(in: id)
-    case .swap(let index, let toOriginal):
+    case .swap(let index, let toOriginal, let removed):
       owner = replacements[index].context
+      replacements[index].swappedRuns = removed
       isSwap = true
       settleReplacements()
       followReplacements(throughOwnEdit: edit, in: id, by: index, isNew: false)
@@ -372,18 +387,26 @@ extension _LiveSession {
   /// (`toOriginal`) or forth to the tool's, if the session's records let it
   /// go: it is intact, not already there, and (going back) every later
   /// replacement that changed part of its text is undone. The caller still
-  /// checks that its range holds `expected`.
+  /// checks that its range holds `expected`; the text goes in with `runs`.
   mutating func swapEdit(
     of index: Int, toOriginal: Bool
-  ) -> (storage: StorageID, range: Range<Int>, expected: String, text: String)? {
+  ) -> (
+    storage: StorageID, range: Range<Int>, expected: String, text: String, runs: [AttributeRun]
+  )? {
     settleReplacements()
     let replacement = replacements[index]
     guard replacement.intact, replacement.undone != toOriginal,
       !toOriginal || replacement.coveredBy.allSatisfy({ replacements[$0].undone })
     else { return nil }
     return toOriginal
-      ? (replacement.storage, replacement.range, replacement.newText, replacement.oldText)
-      : (replacement.storage, replacement.range, replacement.oldText, replacement.newText)
+      ? (
+        replacement.storage, replacement.range, replacement.newText, replacement.oldText,
+        replacement.swappedRuns
+      )
+      : (
+        replacement.storage, replacement.range, replacement.oldText, replacement.newText,
+        replacement.swappedRuns
+      )
   }
 }
 

@@ -13,4 +13,7 @@ public struct WritingSession: Sendable, Identifiable {
   public let scope: ContextScope
   /// The contexts, in document order.
   public let contexts: [WritingContext]
+  /// What kind of text the tool may give back; its replacements'
+  /// attributes are filtered by them.
+  public let resultOptions: ResultOptions
 }

@@ -167,7 +167,7 @@ public final class REPLEngine {
   }
 
   /// Replays the trace at `path` into a new storage `id`, one
-  /// ``Document/edit(_:range:in:with:)`` per patch; if a patch does not
+  /// ``Document/edit(_:range:in:with:attributes:)`` per patch; if a patch does not
   /// apply, the storage goes again.
   private func replay(_ path: String, into id: StorageID) throws -> Reply {
     let trace: EditingTrace

@@ -72,7 +72,7 @@ extension REPLError {
     case .excluded: "excluded"
     case .staleVersion, .staleContextVersion: "staleVersion"
     case .invalidStateTransition: "invalidState"
-    case .negativeCount: "badRequest"
+    case .negativeCount, .invalidAttribute, .overlappingRuns: "badRequest"
     case .batchRefused(_, let inner): code(of: inner)
     }
   }
