@@ -19,4 +19,5 @@ let benchmarks: @Sendable () -> Void = {
   registerOffsetIndexBenchmarks()
   registerDocumentEditBenchmarks()
   registerStreamingBenchmarks()
+  registerAttributeEditBenchmarks()
 }
