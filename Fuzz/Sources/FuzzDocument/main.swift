@@ -23,7 +23,11 @@
 //     order; the replaced context from its own replacement), and its
 //     contextVersion counts its changes;
 //  7. exclusions follow edits (inside one excluded run new text is
-//     excluded, elsewhere not), `map` follows ProseMirror's sequential rule
+//     excluded, elsewhere not); attributes follow edits by
+//     NSMutableAttributedString's rule, or take those the edit gives (a
+//     replacement's filtered by the session's result options), and undo,
+//     redo and revert give them back with the text (oracle 4, where the
+//     person set no attribute); `map` follows ProseMirror's sequential rule
 //     through the change records, `touched` agrees with what the records
 //     did, the index, selection, visible ranges and marks stay valid.
 //
@@ -46,6 +50,61 @@ struct StorageModel {
   let generation: Int
   /// Whether each UTF-16 unit is excluded from Writing Tools.
   var excluded: [Bool]
+  /// The attributes of each UTF-16 unit.
+  var attributes: [Attributes]
+}
+
+typealias Attributes = [AttributeKey: AttributeValue]
+
+/// The maximal runs of units with attributes.
+func attributeRuns(_ units: [Attributes]) -> [AttributeRun] {
+  var result: [AttributeRun] = []
+  for (i, unit) in units.enumerated() where !unit.isEmpty {
+    if let last = result.last, last.range.upperBound == i, last.attributes == unit {
+      result[result.count - 1].range = last.range.lowerBound..<(i + 1)
+    } else {
+      result.append(AttributeRun(i..<(i + 1), unit))
+    }
+  }
+  return result
+}
+
+/// The attributes of each unit of a text of `length` units, from runs.
+func units(_ runs: [AttributeRun], length: Int) -> [Attributes] {
+  var result = [Attributes](repeating: [:], count: length)
+  for run in runs where run.range.lowerBound >= 0 && run.range.upperBound <= length {
+    for i in run.range { result[i] = run.attributes }
+  }
+  return result
+}
+
+/// What the unit at `i` of a tool's replacement has under `options`, from
+/// the edit rule's `inherited` and the tool's `runs` (docs/DESIGN.md,
+/// "Attributes"), written out again for the model.
+func replacementUnit(
+  _ i: Int, inherited: Attributes, runs: [AttributeRun], options: ResultOptions
+) -> Attributes {
+  let rich = !options.isDisjoint(with: [.richText, .list, .table, .presentationIntent])
+  guard rich else { return inherited }
+  let given = runs.first { $0.range.contains(i) }?.attributes ?? [:]
+  var unit = inherited
+  unit[.inlinePresentationIntent] = given[.inlinePresentationIntent]
+  unit[.link] = given[.link]
+  if options.contains(.presentationIntent),
+    case .presentationIntent(let intent)? = given[.presentationIntent]
+  {
+    let components = intent.components.filter {
+      switch $0.kind {
+      case .orderedList, .unorderedList, .listItem: options.contains(.list)
+      case .table, .tableHeaderRow, .tableRow, .tableCell: options.contains(.table)
+      default: true
+      }
+    }
+    if !components.isEmpty {
+      unit[.presentationIntent] = .presentationIntent(PresentationIntent(components))
+    }
+  }
+  return unit
 }
 
 /// A live context as the model knows it.
@@ -66,6 +125,13 @@ struct SessionModel {
   var contexts: [UUID: ContextModel]
   /// Each storage's incarnation and text when the session started.
   var start: [StorageID: (generation: Int, text: String)]
+  /// Each storage's attributes when the session started.
+  var startAttributes: [StorageID: [AttributeRun]]
+  /// The storages (incarnations) whose attributes the person set since.
+  var attributesSet: Set<Int> = []
+  /// What the tool may give back: chosen from the session's number, so
+  /// that inputs decode as before.
+  var options: ResultOptions
   /// The storages (incarnations) the person or an origin edited since.
   var personEdited: Set<Int> = []
   var state: WritingToolsState = .inactive
@@ -75,6 +141,8 @@ struct SessionModel {
   var streaming: Int? = nil
   /// The texts before each undo still on the redo stack.
   var redoSnapshots: [[StorageID: (generation: Int, text: String)]] = []
+  /// The attributes before each undo still on the redo stack.
+  var redoAttributes: [[StorageID: [AttributeRun]]] = []
   /// Whether revert() ran in the session (for FUZZ_AVOID).
   var reverted = false
   /// Whether undo(), redo() or revert() ran in the session (for FUZZ_AVOID).
@@ -268,12 +336,25 @@ final class Harness {
       expect(
         a.excludedRanges == b.excludedRanges,
         "\(what) threw \(error) but changed the exclusions of \(describe(id))")
+      expect(
+        a.attributeRuns(in: 0..<a.length) == b.attributeRuns(in: 0..<b.length),
+        "\(what) threw \(error) but changed the attributes of \(describe(id))")
     }
     expect(document.selection == old.selection, "\(what) threw \(error) but changed the selection")
     expect(document.visible == old.visible, "\(what) threw \(error) but changed the visible ranges")
     expect(document.writingToolsState == old.state, "\(what) threw \(error) but changed the state")
     expect(document.session?.id == old.session, "\(what) threw \(error) but changed the session")
     expect(document.marks == old.marks, "\(what) threw \(error) but changed the marks")
+  }
+
+  /// The result options of the sessions, in turn.
+  static let resultOptions: [ResultOptions] = [
+    .plainText, .richText, .presentationIntent, [.presentationIntent, .list, .table], .list, [],
+  ]
+
+  /// The attributes of every storage now.
+  func attributeSnapshot() -> [StorageID: [AttributeRun]] {
+    storages.mapValues { attributeRuns($0.attributes) }
   }
 
   /// The texts of every storage now, by incarnation.
@@ -314,6 +395,14 @@ final class Harness {
         storage.excludedRanges == runs(model.excluded),
         "after \(what): \(describe(id)) excludes \(storage.excludedRanges), model"
           + " \(runs(model.excluded))")
+      expect(
+        model.attributes.count == model.text.utf16.count,
+        "after \(what): model attributes of \(describe(id)) out of step")
+      let attributes = storage.attributeRuns(in: 0..<storage.length)
+      expect(
+        attributes == attributeRuns(model.attributes),
+        "after \(what): \(describe(id)) has attributes \(attributes), model"
+          + " \(attributeRuns(model.attributes))")
       expect(
         storage.changes.currentVersion == storage.version,
         "after \(what): \(describe(id)) change log at \(storage.changes.currentVersion)")
@@ -419,7 +508,7 @@ final class Harness {
   /// the record that inserts), its exclusions, the keystroke.
   func apply(
     _ r: Range<Int>, _ n: Int, to id: StorageID, text: String?, _ what: String,
-    transformed: Bool = false
+    transformed: Bool = false, newUnits: ((Int, Attributes) -> Attributes)? = nil
   ) {
     guard var model = storages[id] else { oracleFailed("\(what): a record for a missing storage") }
     // Only an edit that is empty as made is a no-op. One that transformation
@@ -444,6 +533,13 @@ final class Harness {
       r.lowerBound > 0 && r.upperBound < model.excluded.count
       && model.excluded[(r.lowerBound - 1)...r.upperBound].allSatisfy { $0 }
     model.excluded.replaceSubrange(r, with: repeatElement(inside, count: n))
+    // Attributes: NSMutableAttributedString's rule, or what the edit gives.
+    let units = model.attributes
+    let inherited =
+      !r.isEmpty
+      ? units[r.lowerBound] : r.lowerBound > 0 ? units[r.lowerBound - 1] : units.first ?? [:]
+    model.attributes.replaceSubrange(
+      r, with: (0..<n).map { newUnits?($0, inherited) ?? inherited })
     storages[id] = model
     if let stroke = keystroke, stroke.storage == id {
       let edge = Edge(r, n)
@@ -460,7 +556,8 @@ final class Harness {
   /// checked against the engine's text) or, without records, by taking the
   /// engine's text.
   func follow(
-    _ id: StorageID, from oldVersion: Int, text: String?, _ what: String
+    _ id: StorageID, from oldVersion: Int, text: String?, _ what: String,
+    newUnits: ((Int, Attributes) -> Attributes)? = nil
   ) -> ArraySlice<ChangeRecord>? {
     guard let storage = storage(id), var model = storages[id] else { return nil }
     let newVersion = storage.version.rawValue
@@ -479,7 +576,9 @@ final class Harness {
         } else {
           inserted = nil
         }
-        apply(record.range, record.insertedLength, to: id, text: inserted, what, transformed: true)
+        apply(
+          record.range, record.insertedLength, to: id, text: inserted, what, transformed: true,
+          newUnits: newUnits)
       }
       model = storages[id] ?? model
     } else {
@@ -489,6 +588,8 @@ final class Harness {
       // Take the engine's text (the model could not say what was inserted).
       let engineText = String(storage.text)
       if records == nil { model.excluded = Self.excluded(storage) }
+      model.attributes = units(
+        storage.attributeRuns(in: 0..<storage.length), length: storage.length)
       model.text = TextModel(engineText)
     }
     model.version = newVersion
@@ -647,7 +748,8 @@ final class Harness {
       let model = TextModel(text)
       storages[id] = StorageModel(
         text: model, version: 0, generation: generations,
-        excluded: [Bool](repeating: false, count: model.utf16.count))
+        excluded: [Bool](repeating: false, count: model.utf16.count),
+        attributes: [Attributes](repeating: [:], count: model.utf16.count))
       if let after {
         guard let i = order.firstIndex(of: after) else {
           oracleFailed("\(what) succeeded after a missing storage")
@@ -754,19 +856,23 @@ final class Harness {
     let textUnit: TextUnit? = unit.map {
       $0 == .utf8 ? .utf8 : $0 == .utf16 ? .utf16 : .unicodeScalars
     }
+    let attributes = stepAttributes()
     let what =
       "try document.edit(\(describe(id)), range: \(describe(call)), "
       + (textUnit.map { "in: .\($0), " } ?? "") + "with: \(literal(text))"
+      + (attributes.map { ", attributes: \($0)" } ?? "")
       + (withBasis ? ", basis: \(describe(basis))" : "") + ")"
     trace(what)
     let old = before()
     do {
       let result: EditResult
       if let textUnit {
-        result = try document.edit(id, range: call, in: textUnit, with: text)
+        result = try document.edit(
+          id, range: call, in: textUnit, with: text, attributes: attributes)
       } else {
         result = try document.edit(
-          id, range: range, with: text, basis: basis.map { StorageVersion($0) })
+          id, range: range, with: text, attributes: attributes,
+          basis: basis.map { StorageVersion($0) })
       }
       trace("  // version \(result.version), range \(describe(result.range))")
       guard valid, var model = storages[id] else {
@@ -783,7 +889,8 @@ final class Harness {
       if noOp {
         expect(result.events.isEmpty, "\(what): a no-op edit has events")
       } else {
-        apply(range, n, to: id, text: text, what)
+        apply(
+          range, n, to: id, text: text, what, newUnits: attributes.map { set in { _, _ in set } })
         model = storages[id] ?? model
         model.version += 1
         storages[id] = model
@@ -882,15 +989,18 @@ final class Harness {
     // The range is in the editor's view: sometimes one of an older version.
     let range = pickRange(&input, in: id)
     let text = pickText(&input)
+    let attributes = stepAttributes()
     let what =
       "try document.edit(\(describe(id)), range: \(describe(range)), with: \(literal(text)),"
+      + (attributes.map { " attributes: \($0)," } ?? "")
       + " origin: \(origin.map(literal) ?? "nil"), basis: \(describe(basis)))"
     trace(what)
     let old = before()
     let oldVersion = storages[id]?.version ?? 0
     do {
       let result = try document.edit(
-        id, range: range, with: text, origin: origin, basis: basis.map { StorageVersion($0) })
+        id, range: range, with: text, attributes: attributes, origin: origin,
+        basis: basis.map { StorageVersion($0) })
       trace("  // version \(result.version), range \(describe(result.range))")
       guard storages[id] != nil else { oracleFailed("\(what) succeeded for a missing storage") }
       expect(
@@ -899,7 +1009,9 @@ final class Harness {
       if result.version.rawValue == oldVersion {
         expect(range.isEmpty && text.isEmpty, "\(what) changed nothing: no version")
       }
-      let records = follow(id, from: oldVersion, text: text, what)
+      let records = follow(
+        id, from: oldVersion, text: text, what,
+        newUnits: attributes.map { set in { _, _ in set } })
       apply(result.events, what)
       if result.version.rawValue != oldVersion { personEdited(id) }
       if let model = storages[id], !text.isEmpty {
@@ -1008,13 +1120,15 @@ final class Harness {
     }
     sessionCount += 1
     let name = "s\(sessionCount)"
+    let options = Self.resultOptions[sessionCount % Self.resultOptions.count]
     let what =
       "let \(name) = try document.startSession(scope: .\(scope), surroundingParagraphs:"
-      + " \(surrounding))"
+      + " \(surrounding), resultOptions: ResultOptions(rawValue: \(options.rawValue)))"
     trace(what)
     let old = before()
     do {
-      let started = try document.startSession(scope: scope, surroundingParagraphs: surrounding)
+      let started = try document.startSession(
+        scope: scope, surroundingParagraphs: surrounding, resultOptions: options)
       expect(surrounding >= 0, "\(what) accepted a negative count")
       var contexts: [UUID: ContextModel] = [:]
       var lastPosition = -1
@@ -1059,7 +1173,8 @@ final class Harness {
           "\(what): \(started.contexts.count) contexts for the full document")
       }
       session = SessionModel(
-        session: started, name: name, contexts: contexts, start: texts())
+        session: started, name: name, contexts: contexts, start: texts(),
+        startAttributes: attributeSnapshot(), options: options)
       expect(document.isLive(started), "\(what): the new session is not live")
     } catch {
       expectUnchanged(old, what, error)
@@ -1074,7 +1189,7 @@ final class Harness {
     return text.separators.contains { $0.upperBound == i }
   }
 
-  func replace(_ input: inout FuzzInput) {
+  func replace(_ input: inout FuzzInput, attributed: Bool = false) {
     let (contextID, contextName) = pickContext(&input)
     let context = session?.contexts[contextID]
     let contextLength = context?.text.utf16.count ?? 0
@@ -1096,9 +1211,12 @@ final class Harness {
     }
     var policy: ReplacementPolicy = input.byte() % 3 == 0 ? .merge : .refuse
     if Avoid.contains("merge-after-swap") && session?.swapped == true { policy = .refuse }
+    let (runs, runsValid) =
+      attributed ? pickRuns(&input, over: TextModel(text)) : (stepRuns(over: text), true)
     let what =
       "try document.replace(context: \(contextName), range: \(describe(range)), with:"
-      + " \(literal(text)), basis: \(describe(basis)), policy: .\(policy))"
+      + " \(literal(text))" + (runs.map { ", attributes: \($0)" } ?? "")
+      + ", basis: \(describe(basis)), policy: .\(policy))"
     trace(what)
     let old = before()
     let live = try? document.liveContext(contextID)
@@ -1124,13 +1242,15 @@ final class Harness {
           ? target.lowerBound > 0 && target.lowerBound < oldExcluded.count
             && oldExcluded[target.lowerBound - 1] && oldExcluded[target.lowerBound]
           : oldExcluded[target].contains(true)
-        mustSucceed = onBoundaries && !excluded
+        mustSucceed = onBoundaries && !excluded && runsValid
       }
     }
+    let options = session?.options ?? .plainText
     do {
       let result = try document.replace(
-        context: contextID, range: range, with: text, basis: basis.map { ContextVersion($0) },
-        policy: policy)
+        context: contextID, range: range, with: text, attributes: runs,
+        basis: basis.map { ContextVersion($0) }, policy: policy)
+      expect(runsValid, "\(what) accepted hostile attributes")
       trace("  // landed at \(describe(result.storageRange)), \(result.events.count) events")
       guard var session, var replaced = session.contexts[contextID], let live,
         let storageID
@@ -1145,7 +1265,11 @@ final class Harness {
           "\(what): landed at \(result.storageRange), expected at \(expected.lowerBound)")
       }
       let noOp = range.isEmpty && text.isEmpty
-      let records = follow(storageID, from: oldVersion, text: text, what)
+      let records = follow(
+        storageID, from: oldVersion, text: text, what,
+        newUnits: runs.map { runs in
+          { replacementUnit($0, inherited: $1, runs: runs, options: options) }
+        })
       guard let storage = storages[storageID] else { oracleFailed("\(what): storage vanished") }
       if let expected, records == nil {
         // No records: the exact prediction.
@@ -1205,11 +1329,216 @@ final class Harness {
         }
         session.redoCount = 0
         session.redoSnapshots = []
+        session.redoAttributes = []
       }
       self.session = session
       apply(result.events, what, skipping: contextID)
     } catch {
       expect(!mustSucceed, "\(what) threw \(error) for a valid replacement without basis")
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  /// Values of every kind, some of them hostile (a value of another kind
+  /// for its key, an empty or unknown inline intent, a malformed block).
+  static let attributeValues: [(AttributeKey, AttributeValue, valid: Bool)] = [
+    (.inlinePresentationIntent, .inlinePresentationIntent(.stronglyEmphasized), true),
+    (.inlinePresentationIntent, .inlinePresentationIntent([.emphasized, .code]), true),
+    (.link, .link("https://example.com/\u{1F600}"), true),
+    (
+      .presentationIntent,
+      .presentationIntent(PresentationIntent([.init(.header(level: 2), identity: 1)])), true
+    ),
+    (
+      .presentationIntent,
+      .presentationIntent(
+        PresentationIntent([
+          .init(.unorderedList, identity: 2), .init(.listItem(ordinal: 1), identity: 3),
+          .init(.paragraph, identity: 4),
+        ])), true
+    ),
+    (
+      .presentationIntent,
+      .presentationIntent(
+        PresentationIntent([
+          .init(.table(columns: [.left, .center]), identity: 5),
+          .init(.tableRow(rowIndex: 0), identity: 6),
+          .init(.tableCell(columnIndex: 1), identity: 7),
+        ])), true
+    ),
+    ("font", .string("Menlo"), true), ("size", .integer(12), true), ("x", .boolean(false), true),
+    (.link, .integer(1), false), (.inlinePresentationIntent, .inlinePresentationIntent([]), false),
+    (
+      .inlinePresentationIntent, .inlinePresentationIntent(InlinePresentationIntent(rawValue: 8)),
+      false
+    ),
+    ("font", .link("x"), false),
+    (.presentationIntent, .presentationIntent(PresentationIntent([])), false),
+    (
+      .presentationIntent,
+      .presentationIntent(PresentationIntent([.init(.header(level: 0), identity: 1)])), false
+    ),
+  ]
+
+  /// The valid values, for the attributes the plain operations give
+  /// without reading input (so that inputs decode as they always did).
+  static let validAttributeValues = attributeValues.filter(\.valid)
+
+  /// Attributes chosen by the step number, or nil (the edit rule): what the
+  /// person's and origins' edits give, without reading input.
+  func stepAttributes() -> Attributes? {
+    switch step % 4 {
+    case 0: return nil
+    case 1: return [:]
+    default:
+      let values = Self.validAttributeValues
+      var set: Attributes = [:]
+      // Two picks, the second winning where both name one key.
+      for (key, value, _) in [values[step % values.count], values[(step / 3) % values.count]] {
+        set[key] = value
+      }
+      return set
+    }
+  }
+
+  /// Runs over a replacement's `text` chosen by the step number, or nil:
+  /// what a plain replacement gives, without reading input.
+  func stepRuns(over text: String) -> [AttributeRun]? {
+    let n = text.utf16.count
+    guard step % 3 != 0, let attributes = stepAttributes() else { return nil }
+    let model = TextModel(text)
+    let middle = model.utf16Bounds[model.scalars.count / 2]
+    return [AttributeRun(0..<middle, attributes), AttributeRun(middle..<n, [.link: .link("m")])]
+  }
+
+  /// A set of attributes, and whether every value is valid for its key.
+  func pickAttributes(_ input: inout FuzzInput) -> (Attributes, valid: Bool) {
+    var set: Attributes = [:]
+    var valid = true
+    for _ in 0..<input.int(below: 3) {
+      let (key, value, ok) = input.pick(Self.attributeValues)
+      if !ok && input.byte() % 4 != 0 { continue }
+      set[key] = value
+      valid = valid && ok
+    }
+    // A key given twice keeps its last value: whether the set is valid
+    // depends on what stayed.
+    valid = set.allSatisfy { key, value in
+      Self.attributeValues.contains { $0.0 == key && $0.1 == value && $0.valid }
+    }
+    return (set, valid)
+  }
+
+  /// Runs over `text`, mostly valid (in order, on scalar boundaries), and
+  /// whether they are.
+  func pickRuns(_ input: inout FuzzInput, over text: TextModel) -> ([AttributeRun]?, Bool) {
+    var runs: [AttributeRun] = []
+    var valid = true
+    var start = 0
+    let bounds = text.utf16Bounds
+    for _ in 0..<input.int(below: 3) {
+      let (set, ok) = pickAttributes(&input)
+      let hostile = input.byte() % 8 == 0
+      let range: Range<Int>
+      if hostile {
+        range = input.range(length: text.utf16.count + 2)
+      } else {
+        let lower = bounds.firstIndex { $0 >= start } ?? bounds.count - 1
+        let a = lower + input.int(below: bounds.count - lower)
+        let b = a + input.int(below: bounds.count - a)
+        range = bounds[a]..<bounds[b]
+      }
+      let inOrder =
+        range.lowerBound >= start && range.upperBound <= text.utf16.count
+        && text.boundary(range.lowerBound, .utf16) != nil
+        && text.boundary(range.upperBound, .utf16) != nil
+      valid = valid && ok && inOrder
+      runs.append(AttributeRun(range, set))
+      start = max(start, range.upperBound)
+    }
+    return (runs, valid)
+  }
+
+  /// The person sets attributes over a range: no version, no event.
+  func setAttributes(_ input: inout FuzzInput) {
+    let id = pickID(&input)
+    let range = pickRange(&input, in: id)
+    var values: [AttributeKey: AttributeValue?] = pickAttributes(&input).0.mapValues { $0 }
+    if input.bool() { values[input.pick(Self.attributeValues).0] = .some(nil) }
+    // Valid when every value left is one its key takes (a removal always is).
+    let validValues = values.allSatisfy { key, value in
+      value.map { value in
+        Self.attributeValues.contains { $0.0 == key && $0.1 == value && $0.valid }
+      }
+        ?? true
+    }
+    let what =
+      "try document.setAttributes(\(values), in: \(describe(id)), range: \(describe(range)))"
+    trace(what)
+    let old = before()
+    let valid =
+      validValues
+      && storages[id].map {
+        $0.text.boundary(range.lowerBound, .utf16) != nil
+          && $0.text.boundary(range.upperBound, .utf16) != nil
+      } ?? false
+    do {
+      try document.setAttributes(values, in: id, range: range)
+      guard valid, var model = storages[id] else {
+        oracleFailed("\(what) accepted a hostile request")
+      }
+      for i in range {
+        for (key, value) in values { model.attributes[i][key] = value }
+      }
+      storages[id] = model
+      session?.attributesSet.insert(model.generation)
+      expect(
+        storage(id)?.version.rawValue == model.version, "\(what) made a version")
+    } catch {
+      expect(!valid, "\(what) threw \(error) for a valid request")
+      expectUnchanged(old, what, error)
+    }
+    checkAll(what)
+  }
+
+  /// The person's edit (UTF-16) with the attributes of its new text, some
+  /// of them hostile.
+  func attributedEdit(_ input: inout FuzzInput) {
+    let id = pickID(&input)
+    let range = pickRange(&input, in: id)
+    let text = pickText(&input)
+    let (set, validValues) = pickAttributes(&input)
+    let what =
+      "try document.edit(\(describe(id)), range: \(describe(range)), with: \(literal(text)),"
+      + " attributes: \(set))"
+    trace(what)
+    let old = before()
+    let valid =
+      validValues
+      && storages[id].map {
+        $0.text.boundary(range.lowerBound, .utf16) != nil
+          && $0.text.boundary(range.upperBound, .utf16) != nil
+      } ?? false
+    do {
+      let result = try document.edit(id, range: range, with: text, attributes: set)
+      guard valid, var model = storages[id] else {
+        oracleFailed("\(what) accepted a hostile request")
+      }
+      let n = text.utf16.count
+      if range.isEmpty && n == 0 {
+        expect(result.events.isEmpty, "\(what): a no-op edit has events")
+      } else {
+        apply(range, n, to: id, text: text, what, newUnits: { _, _ in set })
+        model = storages[id] ?? model
+        model.version += 1
+        storages[id] = model
+        apply(result.events, what)
+        personEdited(id)
+        keystroke = nil
+      }
+    } catch {
+      expect(!valid, "\(what) threw \(error) for a valid edit")
       expectUnchanged(old, what, error)
     }
     checkAll(what)
@@ -1294,6 +1623,14 @@ final class Harness {
         "\(what): \(describe(id)), which only the tool edited, is"
           + " \(literal(model.text.string)), not its text at the session start"
           + " \(literal(start.text))")
+      if !session.attributesSet.contains(model.generation),
+        let attributes = session.startAttributes[id]
+      {
+        expect(
+          attributeRuns(model.attributes) == attributes,
+          "\(what): \(describe(id)), which only the tool edited, has attributes"
+            + " \(attributeRuns(model.attributes)), not those of the session start \(attributes)")
+      }
     }
   }
 
@@ -1320,6 +1657,7 @@ final class Harness {
     let old = before()
     let versions = storages.mapValues(\.version)
     let textsBefore = texts()
+    let attributesBefore = attributeSnapshot()
     do {
       let events = (redo ? try document.redo() : try document.undo()).events
       guard self.session != nil else { oracleFailed("\(what) succeeded without a session") }
@@ -1330,14 +1668,17 @@ final class Harness {
       session.swapped = true
       if session.state == .interactiveStreaming { session.streaming = 0 }
       var snapshot: [StorageID: (generation: Int, text: String)]? = nil
+      var attributeSnapshot: [StorageID: [AttributeRun]]? = nil
       if redo && session.redoCount > 0 {
         session.redoCount -= 1
         session.undoCount += 1
         snapshot = session.redoSnapshots.popLast()
+        attributeSnapshot = session.redoAttributes.popLast()
       } else if !redo && session.undoCount > 0 {
         session.undoCount -= 1
         session.redoCount += 1
         session.redoSnapshots.append(textsBefore)
+        session.redoAttributes.append(attributesBefore)
       }
       self.session = session
       expectOthersUnchanged(textsBefore, what)
@@ -1350,6 +1691,14 @@ final class Harness {
             "\(what): \(describe(id)), which only the tool edited, is"
               + " \(literal(model.text.string)), not its text before the undo \(literal(then.text))"
           )
+          if !session.attributesSet.contains(model.generation),
+            let attributes = attributeSnapshot?[id]
+          {
+            expect(
+              attributeRuns(model.attributes) == attributes,
+              "\(what): \(describe(id)) has attributes \(attributeRuns(model.attributes)), not"
+                + " those before the undo \(attributes)")
+          }
         }
       }
       if !redo && session.undoCount == 0 {
@@ -1399,6 +1748,7 @@ final class Harness {
       session = self.session ?? session
       session.redoCount = 0
       session.redoSnapshots = []
+      session.redoAttributes = []
       session.reverted = true
       session.swapped = true
       self.session = session
@@ -1579,7 +1929,10 @@ final class Harness {
   /// The rest: ending the session, reading, contexts of a snapshot with an
   /// unchecked selection, locating document offsets, removing marks.
   func misc(_ input: inout FuzzInput) {
-    switch input.byte() % 6 {
+    switch input.byte() % 9 {
+    case 6: setAttributes(&input)
+    case 7: attributedEdit(&input)
+    case 8: replace(&input, attributed: true)
     case 0:
       trace("document.endSession()")
       document.endSession()
