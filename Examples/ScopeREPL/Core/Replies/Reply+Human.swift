@@ -23,10 +23,12 @@ extension Reply {
     case .storages(let storages):
       if storages.isEmpty { return "no storages" }
       return storages.map(Self.line).joined(separator: "\n")
-    case .text(let text, let version): return "\(text)\n(version \(version))"
+    case .text(let text, let version, _): return "\(text)\n(version \(version))"
     case .edited(let id, let version, let range, let events):
       return lines(
         "\(id) is now at version \(version); the new text is at \(Self.text(range))", events)
+    case .attributesSet(let id, let range, let version):
+      return "set the attributes of \(id) \(Self.text(range)); \(id) stays at version \(version)"
     case .contexts(let contexts): return Self.text(contexts)
     case .replaced(let result):
       return lines(
