@@ -116,7 +116,8 @@ struct ScopeREPL: ParsableCommand {
       }
       return
     }
-    let human = HumanMode(engine: engine)
+    // Attributes show as ANSI styles only when stdout is a terminal.
+    let human = HumanMode(engine: engine, styled: isatty(1) != 0)
     let interactive = isatty(0) != 0
     // A person at a terminal gets line editing and history; anything else
     // (a pipe, a file, stdout redirected) is read as it always was.

@@ -89,6 +89,67 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
       .contexts(.fullDocument, surroundingParagraphs: 0)
     ),
     (
+      #"{"cmd":"contexts","scope":"fullDocument","resultOptions":["richText","list"]}"#,
+      "contexts full richText list",
+      .contexts(.fullDocument, surroundingParagraphs: 0, resultOptions: [.richText, .list])
+    ),
+    (
+      #"{"cmd":"contexts","scope":"userSelection","resultOptions":["presentationIntent"]}"#,
+      "contexts presentationIntent",
+      .contexts(.userSelection, surroundingParagraphs: 0, resultOptions: .presentationIntent)
+    ),
+    (
+      #"{"cmd":"contexts","scope":"userSelection","surroundingParagraphs":1,"resultOptions":["plainText"]}"#,
+      "contexts sel 1 plainText", .contexts(.userSelection, surroundingParagraphs: 1)
+    ),
+    (
+      #"{"cmd":"setAttributes","storage":"body","offset":3,"length":4,"attributes":{"inlinePresentationIntent":["stronglyEmphasized"]}}"#,
+      "bold body 3 4",
+      .setAttributes(
+        StorageSpan("body", 3..<7),
+        [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)], unit: .utf16)
+    ),
+    (
+      #"{"cmd":"setAttributes","storage":"body","offset":8,"length":6,"attributes":{"inlinePresentationIntent":["emphasized"]}}"#,
+      "italic body 8 6",
+      .setAttributes(
+        StorageSpan("body", 8..<14),
+        [.inlinePresentationIntent: .inlinePresentationIntent(.emphasized)], unit: .utf16)
+    ),
+    (
+      #"{"cmd":"setAttributes","storage":"body","offset":8,"length":6,"attributes":{"link":"https://www.visitlisboa.com"}}"#,
+      "link body 8 6 https://www.visitlisboa.com",
+      .setAttributes(
+        StorageSpan("body", 8..<14), [.link: .link("https://www.visitlisboa.com")], unit: .utf16)
+    ),
+    (
+      #"{"cmd":"setAttributes","storage":"title","offset":2,"length":15,"attributes":{"presentationIntent":[{"kind":"header","identity":2,"level":1}]}}"#,
+      "header title 2 15 1",
+      .setAttributes(
+        StorageSpan("title", 2..<17),
+        [
+          .presentationIntent: .presentationIntent(
+            PresentationIntent([.init(.header(level: 1), identity: 2)]))
+        ], unit: .utf16)
+    ),
+    (
+      #"{"cmd":"setAttributes","storage":"body","offset":0,"length":64,"attributes":{"inlinePresentationIntent":null,"link":null,"presentationIntent":null}}"#,
+      "plain body 0 64",
+      .setAttributes(
+        StorageSpan("body", 0..<64),
+        [.inlinePresentationIntent: .none, .link: .none, .presentationIntent: .none], unit: .utf16)
+    ),
+    (
+      #"{"cmd":"setAttributes","storage":"body","offset":0,"length":7,"attributes":{"inlinePresentationIntent":["strikethrough","code"],"font":"Menlo","size":12,"old":null}}"#,
+      "attr body 0 7 inlinePresentationIntent=strikethrough,code font=Menlo size=12 old=",
+      .setAttributes(
+        StorageSpan("body", 0..<7),
+        [
+          .inlinePresentationIntent: .inlinePresentationIntent([.code, .strikethrough]),
+          "font": .string("Menlo"), "size": .integer(12), "old": .none,
+        ], unit: .utf16)
+    ),
+    (
       #"{"cmd":"replace","context":"\#(contextID)","offset":45,"length":3,"text":"the","basis":0,"policy":"merge"}"#,
       "replace 1 45 3 basis=0 merge the",
       .replace(context: contextID, range: 45..<48, text: "the", basis: 0, policy: .merge)
@@ -154,7 +215,8 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
       row.split(separator: "|")[0].split(separator: "`").enumerated()
         .filter { $0.offset % 2 == 1 }.map { String($0.element) }
     }
-    #expect(cmds.count == 22)
+    // 22 requests, and the 6 rows of the attributes table.
+    #expect(cmds.count == 28)
     let parsed = Self.requests.compactMap { try? JSONReader.parse(Array($0.json.utf8))["cmd"] }
     for cmd in cmds {
       #expect(parsed.contains(.string(cmd)), "\(cmd) has no case here")

@@ -1,6 +1,6 @@
 """Drives `scope-repl --json` through a fixed script that touches every
 request (units, sessions, replacements on old bases, conflicts and merges,
-streaming, undo, redo, revert, origins, errors) and prints each request with
+streaming, undo, redo, revert, origins, errors, then attributes) and prints each request with
 its response. Context ids are taken from the replies ($0, $1, ... in the
 requests) and printed as <id0>, <id1>, ..., so that the transcripts of two
 builds can be compared byte for byte:
@@ -80,6 +80,24 @@ script = [
  '{"cmd":"remove","storage":"code"}',
  '{"cmd":"storages"}',
  'not json', '{"cmd":"frob"}',
+ # Attributes (rich text): added last, so that the lines above stay comparable
+ # with the transcripts of builds before them.
+ '{"cmd":"add","storage":"rich","text":"Title\\nSome bold 👋🏽 text.\\n","attributes":[{"offset":0,"length":6,"attributes":{"presentationIntent":[{"kind":"header","identity":1,"level":1}]}},{"offset":11,"length":4,"attributes":{"link":"https://example.com","inlinePresentationIntent":["stronglyEmphasized"]}}]}',
+ '{"cmd":"setAttributes","storage":"rich","offset":16,"length":4,"attributes":{"font":"Menlo","size":12,"inlinePresentationIntent":["code"]}}',
+ '{"cmd":"edit","storage":"rich","offset":15,"length":0,"text":"!","attributes":{}}',
+ '{"cmd":"edit","storage":"rich","offset":21,"length":0,"text":"?"}',
+ '{"cmd":"text","storage":"rich","attributes":true}',
+ '{"cmd":"text","storage":"rich","range":{"offset":6,"length":10},"attributes":true}',
+ '{"cmd":"contexts","scope":"fullDocument","resultOptions":["richText","presentationIntent"]}',
+ '{"cmd":"replace","context":"$2","offset":11,"length":4,"text":"BOLD","attributes":[{"offset":0,"length":4,"attributes":{"inlinePresentationIntent":["emphasized"]}}]}',
+ '{"cmd":"text","storage":"rich","attributes":true}',
+ '{"cmd":"undo"}',
+ '{"cmd":"setAttributes","storage":"rich","offset":18,"length":1,"attributes":{"link":"x"}}',
+ '{"cmd":"setAttributes","storage":"rich","offset":0,"length":1,"attributes":{"presentationIntent":[{"kind":"aside","identity":1}]}}',
+ '{"cmd":"add","storage":"bad","text":"ab","attributes":[{"offset":0,"length":2,"attributes":{}},{"offset":1,"length":1,"attributes":{}}]}',
+ '{"cmd":"add","storage":"bad","text":"ab","attributes":[{"offset":0,"length":3,"attributes":{"link":"x"}}]}',
+ '{"cmd":"text","storage":"rich","attributes":true,"unit":"scalar"}',
+ '{"cmd":"text","storage":"rich","attributes":true}',
  '{"cmd":"quit"}',
 ]
 for r in script: send(r)

@@ -27,8 +27,10 @@ extension Command {
   ///
   /// - Throws: `badRequest` for a request that is not an object, an unknown
   ///   `cmd`, `unit`, scope, state or policy, a missing field or one of the
-  ///   wrong type, and a `unit` other than `utf16` where offsets are
-  ///   relative to a context, an older version or the whole document;
+  ///   wrong type (an attribute's value among them), and a `unit` other
+  ///   than `utf16` where offsets are relative to a context, an older
+  ///   version or the whole document, or where attribute runs are given or
+  ///   asked for (runs count UTF-16 units);
   ///   `outOfRange` for an offset and length that make no range;
   ///   `unknownContext` for a context id that is not a UUID.
   public init(json: JSON) throws(REPLError) {
@@ -49,20 +51,33 @@ extension Command {
         source = .text(try request.string("text"))
       }
       let after = try request.optionalString("after").map { StorageID($0) }
-      self = .add(try request.storage(), source, after: after, unit: unit)
+      let attributes = try request.runs("attributes")
+      if attributes != nil { try utf16Only("attribute runs") }
+      self = .add(
+        try request.storage(), source, after: after, unit: unit, attributes: attributes ?? [])
     case "remove": self = .remove(try request.storage())
     case "storages": self = .storages(unit: unit)
-    case "text": self = .text(try request.storage(), range: try request.range("range"), unit: unit)
+    case "text":
+      let (id, range) = (try request.storage(), try request.range("range"))
+      let attributes = try request.optionalBool("attributes") ?? false
+      if attributes { try utf16Only("attribute runs") }
+      self = .text(id, range: range, unit: unit, attributes: attributes)
     case "edit":
       let (span, text) = (try request.span(), try request.string("text"))
       let origin = try request.optionalString("origin")
       let basis = try request.optionalInt("basis").map { StorageVersion($0) }
+      // A set of attributes has no offsets: any unit goes.
+      let attributes = try request.attributes("attributes")
       if origin == nil && basis == nil {
-        self = .edit(DocumentEdit(span.storage, range: span.range, in: unit, with: text))
+        self = .edit(
+          DocumentEdit(
+            span.storage, range: span.range, in: unit, with: text, attributes: attributes))
       } else {
         try utf16Only("an edit with an origin or a basis")
         self = .edit(
-          DocumentEdit(span.storage, range: span.range, with: text, origin: origin, basis: basis))
+          DocumentEdit(
+            span.storage, range: span.range, with: text, attributes: attributes, origin: origin,
+            basis: basis))
       }
     case "select":
       if let spans = try request.optionalArray("ranges", Self.span) {
@@ -74,11 +89,14 @@ extension Command {
     case "visible":
       self = .visible(try request.array("ranges", Self.span), unit: unit)
     case "exclude": self = .exclude(try request.span(), unit: unit)
+    case "setAttributes":
+      self = .setAttributes(try request.span(), try request.changes("attributes"), unit: unit)
     case "contexts":
       try utf16Only("a context's offsets")
       self = .contexts(
         try Self.named(try request.string("scope"), "scope"),
-        surroundingParagraphs: try request.optionalInt("surroundingParagraphs") ?? 0)
+        surroundingParagraphs: try request.optionalInt("surroundingParagraphs") ?? 0,
+        resultOptions: try request.resultOptions("resultOptions") ?? .plainText)
     case "replace":
       try utf16Only("a context's offsets")
       let policy = try request.optionalString("policy").map {
@@ -86,7 +104,7 @@ extension Command {
       }
       self = .replace(
         context: try request.context(), range: try request.range(),
-        text: try request.string("text"),
+        text: try request.string("text"), attributes: try request.runs("attributes"),
         basis: try request.optionalInt("basis").map { ContextVersion($0) },
         policy: policy ?? .refuse)
     case "toolSelect":
@@ -176,6 +194,50 @@ private struct _Fields {
     case .double(let d): Int(exactly: d)
     default: nil
     }
+  }
+
+  func optionalBool(_ key: String) throws(REPLError) -> Bool? {
+    try optional(key, "a boolean") { if case .bool(let b) = $0 { b } else { nil } }
+  }
+
+  /// The attribute runs at `key` (see ``AttributesJSON``), if there are any.
+  func runs(_ key: String) throws(REPLError) -> [AttributeRun]? {
+    guard let value = json[key], value != .null else { return nil }
+    return try AttributesJSON.runs(value, at: path + key)
+  }
+
+  /// The set of attributes at `key`, if there is one.
+  func attributes(_ key: String) throws(REPLError) -> [AttributeKey: AttributeValue]? {
+    guard let value = json[key], value != .null else { return nil }
+    return try AttributesJSON.attributes(value, at: path + key)
+  }
+
+  /// The attributes to set (a value) or remove (`null`) at `key`.
+  func changes(_ key: String) throws(REPLError) -> [AttributeKey: AttributeValue?] {
+    guard let value = json[key], value != .null else {
+      throw .badRequest("missing field '\(path)\(key)'")
+    }
+    return try AttributesJSON.changes(value, at: path + key)
+  }
+
+  /// The result options named at `key`, if there are any.
+  func resultOptions(_ key: String) throws(REPLError) -> ResultOptions? {
+    let names = try optional(key, "an array of result options") { (value) -> [JSON]? in
+      if case .array(let items) = value { items } else { nil }
+    }
+    guard let names else { return nil }
+    var options = ResultOptions()
+    for (i, item) in names.enumerated() {
+      guard case .string(let name) = item else {
+        throw .badRequest("'\(path)\(key)[\(i)]' must be a result option name")
+      }
+      guard let option = ResultOptions(name: name) else {
+        let all = ResultOptions.named.map(\.name).joined(separator: ", ")
+        throw .badRequest("unknown result option '\(name)' (\(all))")
+      }
+      options.formUnion(option)
+    }
+    return options
   }
 
   func optionalInt(_ key: String) throws(REPLError) -> Int? {

@@ -25,9 +25,34 @@ extension Command {
     ("caret NAME OFFSET", "put the caret somewhere", "caret body 10"),
     ("visible NAME OFFSET LENGTH [, …]", "set the visible ranges", "visible body 70 10"),
     ("exclude NAME OFFSET LENGTH", "exclude a range from Writing Tools", "exclude body 0 4"),
+    ("bold NAME OFFSET LENGTH", "make a range strong (its only inline intent)", "bold body 3 4"),
     (
-      "contexts [selection|full|visible] [N]",
-      "start a session: the contexts of a scope (N more paragraphs around)", "contexts full"
+      "italic NAME OFFSET LENGTH", "make a range emphasized (its only inline intent)",
+      "italic body 8 6"
+    ),
+    (
+      "link NAME OFFSET LENGTH URL", "make a range a link",
+      "link body 8 6 https://www.visitlisboa.com"
+    ),
+    (
+      "header NAME OFFSET LENGTH LEVEL", "make a range a header block of level 1 to 6",
+      "header title 0 17 1"
+    ),
+    (
+      "plain NAME OFFSET LENGTH", "remove the inline intents, link and block of a range",
+      "plain body 0 64"
+    ),
+    (
+      "attr NAME OFFSET LENGTH KEY=VALUE …",
+      "set attributes: a VALUE as the protocol writes it (JSON, no spaces) or a bare word; "
+        + "intent names with commas; KEY= removes the key",
+      "attr body 0 7 inlinePresentationIntent=code,strikethrough font=Menlo size=12"
+    ),
+    (
+      "contexts [selection|full|visible] [N] [OPTION …]",
+      "start a session: the contexts of a scope (N more paragraphs around); OPTIONs say what the "
+        + "tool may give back (plainText, richText, list, table, presentationIntent)",
+      "contexts full richText"
     ),
     (
       "replace CONTEXT OFFSET LENGTH [basis=V] [merge] [TEXT]",
@@ -104,15 +129,69 @@ extension Command {
       self = .select(.ranges([caret]), unit: .utf16)
     case "visible": self = .visible(try words.spans(), unit: .utf16)
     case "exclude": self = .exclude(try words.span(usage), unit: .utf16)
+    case "bold", "italic":
+      let intent: InlinePresentationIntent = name == "bold" ? .stronglyEmphasized : .emphasized
+      self = .setAttributes(
+        try words.span(usage), [.inlinePresentationIntent: .inlinePresentationIntent(intent)],
+        unit: .utf16)
+    case "link":
+      let span = try words.span(usage)
+      self = .setAttributes(span, [.link: .link(try words.word(usage))], unit: .utf16)
+    case "header":
+      let span = try words.span(usage)
+      let level = try words.number("LEVEL", usage)
+      // The block's identity is where it starts: two headers set apart
+      // are two blocks.
+      let header = PresentationIntent.Component(
+        .header(level: level), identity: span.range.lowerBound)
+      self = .setAttributes(
+        span, [.presentationIntent: .presentationIntent(PresentationIntent([header]))],
+        unit: .utf16)
+    case "plain":
+      self = .setAttributes(
+        try words.span(usage),
+        [.inlinePresentationIntent: .none, .link: .none, .presentationIntent: .none], unit: .utf16)
+    case "attr":
+      let span = try words.span(usage)
+      var changes: [AttributeKey: AttributeValue?] = [:]
+      while let word = words.next() {
+        let (key, value) = try Self.attribute(word)
+        changes[key] = value
+      }
+      guard !changes.isEmpty else { throw usage }
+      self = .setAttributes(span, changes, unit: .utf16)
     case "contexts":
       let scopes = [
         "selection": "userSelection", "sel": "userSelection", "full": "fullDocument",
         "visible": "visibleArea",
       ]
-      let scope = words.next().map { scopes[$0] ?? $0 }
-      let extra = try words.next().map { (n) throws(REPLError) in try _Words.number(n, "N") }
+      // SCOPE and N may be left out before the options.
+      var word = words.next()
+      var scope = "userSelection"
+      if let given = word, ResultOptions(name: given) == nil {
+        scope = scopes[given] ?? given
+        word = words.next()
+      }
+      let names = ResultOptions.named.map(\.name).joined(separator: ", ")
+      var extra = 0
+      if let given = word, ResultOptions(name: given) == nil {
+        guard let n = Int(given) else {
+          throw .badRequest("'\(given)' is neither a number (N) nor a result option (\(names))")
+        }
+        extra = n
+        word = words.next()
+      }
+      var options: ResultOptions? = nil
+      while let given = word {
+        guard let option = ResultOptions(name: given) else {
+          throw .badRequest("unknown result option '\(given)' (\(names))")
+        }
+        options = (options ?? []).union(option)
+        word = words.next()
+      }
       self = .contexts(
-        try Self.named(scope ?? "userSelection", "scope"), surroundingParagraphs: extra ?? 0)
+        try Self.named(scope, "scope"), surroundingParagraphs: extra,
+        resultOptions: options ?? .plainText)
     case "replace":
       let context = try Self.context(try words.word(usage), in: contexts)
       let range = try words.range(usage)
@@ -163,6 +242,27 @@ extension Command {
     }
     // Every word is used.
     try words.end(usage)
+  }
+
+  /// The attribute that `KEY=VALUE` sets, or removes (`nil`) when VALUE is
+  /// empty or `null`: VALUE is read as JSON when it is JSON, else taken as
+  /// a string; an inline presentation intent may also be names separated
+  /// by commas.
+  ///
+  /// - Throws: `badRequest` for a word without `=` or a value its key does
+  ///   not take.
+  static func attribute(_ word: String) throws(REPLError) -> (AttributeKey, AttributeValue?) {
+    guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
+      throw .badRequest("an attribute is KEY=VALUE, not '\(word)'")
+    }
+    let key = AttributeKey(rawValue: String(word[..<equals]))
+    let text = String(word[word.index(after: equals)...])
+    var value = (try? JSONReader.parse(Array(text.utf8))) ?? .string(text)
+    if text.isEmpty || value == .null { return (key, nil) }
+    if key == .inlinePresentationIntent, case .string(let names) = value {
+      value = .array(names.split(separator: ",").map { .string(String($0)) })
+    }
+    return (key, try AttributesJSON.value(value, for: key, at: key.rawValue))
   }
 
   /// The context that `word` names: its number in `contexts` (from 1), or

@@ -14,14 +14,16 @@ import TextRope
 /// text, as Writing Tools counts them.
 public enum Command: Hashable, Sendable {
   /// `add`: a storage holding a text or a UTF-8 file's text, at the end or
-  /// right after `after`; the reply gives its length in `unit`.
-  case add(StorageID, Source, after: StorageID?, unit: TextUnit)
+  /// right after `after`, with the attributes of `attributes` (runs over
+  /// the text, UTF-16); the reply gives its length in `unit`.
+  case add(StorageID, Source, after: StorageID?, unit: TextUnit, attributes: [AttributeRun] = [])
   /// `remove`: removes a storage.
   case remove(StorageID)
   /// `storages`: every storage in document order, with lengths in `unit`.
   case storages(unit: TextUnit)
-  /// `text`: a storage's text, or its part `range` (in `unit`).
-  case text(StorageID, range: Range<Int>?, unit: TextUnit)
+  /// `text`: a storage's text, or its part `range` (in `unit`), and with
+  /// `attributes` the attribute runs of that text.
+  case text(StorageID, range: Range<Int>?, unit: TextUnit, attributes: Bool = false)
   /// `edit`: the person's edit with its range in any unit, or an edit made
   /// elsewhere (with an origin or a basis) in UTF-16.
   case edit(DocumentEdit)
@@ -31,14 +33,20 @@ public enum Command: Hashable, Sendable {
   case visible([StorageSpan], unit: TextUnit)
   /// `exclude`: excludes a range of a storage from Writing Tools.
   case exclude(StorageSpan, unit: TextUnit)
+  /// `setAttributes`: sets attributes over a range of a storage (a `nil`
+  /// value removes its key; other keys stay); no text changes.
+  case setAttributes(StorageSpan, [AttributeKey: AttributeValue?], unit: TextUnit)
   /// `contexts`: starts a session with the contexts of `scope`, ending any
-  /// earlier one.
-  case contexts(ContextScope, surroundingParagraphs: Int)
+  /// earlier one; the tool may give back what `resultOptions` allow.
+  case contexts(
+    ContextScope, surroundingParagraphs: Int, resultOptions: ResultOptions = .plainText)
   /// `replace`: the tool replaces `range` of a context's text, as of
-  /// context version `basis` (the current one if `nil`).
+  /// context version `basis` (the current one if `nil`), with `attributes`
+  /// (runs relative to `text`, filtered by the session's result options)
+  /// if it gives any.
   case replace(
-    context: UUID, range: Range<Int>, text: String, basis: ContextVersion?,
-    policy: ReplacementPolicy)
+    context: UUID, range: Range<Int>, text: String, attributes: [AttributeRun]? = nil,
+    basis: ContextVersion?, policy: ReplacementPolicy)
   /// `toolSelect`: the tool selects ranges of a context's text.
   case toolSelect(context: UUID, ranges: [Range<Int>])
   /// `state`: moves the session to a Writing Tools state.

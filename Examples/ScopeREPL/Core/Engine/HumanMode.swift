@@ -3,10 +3,16 @@
 public struct HumanMode {
   /// The engine the commands run on.
   public let engine: REPLEngine
+  /// Whether the output goes to a terminal: attributes then show as ANSI
+  /// styles (bold, italic, underlined links); otherwise they are marked
+  /// with text (`**bold**`, `_italic_`, `[link](url)`, `# header`), the
+  /// same on every run.
+  public var styled: Bool
 
-  /// Human mode over `engine`.
-  public init(engine: REPLEngine) {
+  /// Human mode over `engine`, its output styled for a terminal or not.
+  public init(engine: REPLEngine, styled: Bool = false) {
     self.engine = engine
+    self.styled = styled
   }
 
   /// Every command with its usage, what it does and an example.
@@ -37,12 +43,19 @@ public struct HumanMode {
     default: break
     }
     do throws(REPLError) {
-      let reply = try engine.run(try Command(words: line, contexts: engine.contextIDs))
+      var command = try Command(words: line, contexts: engine.contextIDs)
+      // A person sees the attributes of every text shown (in UTF-16, the
+      // unit of runs).
+      if case .text(let id, let range, .utf16, false) = command {
+        command = .text(id, range: range, unit: .utf16, attributes: true)
+      }
+      let reply = try engine.run(command)
       if case .quit = reply { return (reply.text(numbering: []), true) }
       // The summaries of long work (the load of a big file) follow the reply.
       let summaries = engine.progress?.takeSummaries() ?? []
       return (
-        ([reply.text(numbering: engine.contextIDs)] + summaries).joined(separator: "\n"), false
+        ([reply.text(numbering: engine.contextIDs, styled: styled)] + summaries)
+          .joined(separator: "\n"), false
       )
     } catch {
       _ = engine.progress?.takeSummaries()

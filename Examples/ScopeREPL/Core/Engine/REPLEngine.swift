@@ -40,14 +40,14 @@ public final class REPLEngine {
 
   private func execute(_ command: Command) throws -> Reply {
     switch command {
-    case .add(let id, let source, let after, let unit):
+    case .add(let id, let source, let after, let unit, let attributes):
       let text: Rope
       switch source {
       case .text(let string): text = Rope(string)
       case .file(let path):
         text = try Loading.load(path, maxBytes: limits.maxFileBytes, progress: progress)
       }
-      try document.add(id, text: text, after: after)
+      try document.add(id, text: text, after: after, attributes: attributes)
       return .added(StorageInfo(try document.content.storage(id), unit: unit))
     case .remove(let id):
       try document.remove(id)
@@ -58,12 +58,16 @@ public final class REPLEngine {
         content.order.compactMap { id in
           (try? content.storage(id)).map { StorageInfo($0, unit: unit) }
         })
-    case .text(let id, let range, let unit):
+    case .text(let id, let range, let unit, let listsAttributes):
       let storage = try document.content.storage(id)
       let part = try range.map { (range) throws(DocumentError) in
         try onText(id) { (text) throws(RopeError) in try text.slice(range, in: unit) }
       }
-      return .text(String(part ?? storage.text), version: storage.version)
+      // Runs are asked for only in UTF-16 (Command(json:) sees to it), so
+      // `range` is the part's UTF-16 range.
+      let runs =
+        listsAttributes ? storage.attributeRuns(in: range ?? 0..<storage.length) : nil
+      return .text(String(part ?? storage.text), version: storage.version, attributes: runs)
     case .edit(let edit):
       let result = try document.edit(edit)
       return .edited(
@@ -92,17 +96,25 @@ public final class REPLEngine {
       let range = try utf16(span.range, in: unit, of: span.storage)
       try document.setExcluded(true, in: span.storage, range: range)
       return .ok
-    case .contexts(let scope, let surroundingParagraphs):
+    case .setAttributes(let span, let changes, let unit):
+      let range = try utf16(span.range, in: unit, of: span.storage)
+      try document.setAttributes(changes, in: span.storage, range: range)
+      return .attributesSet(
+        span.storage, range: span.range, version: try document.content.storage(span.storage).version
+      )
+    case .contexts(let scope, let surroundingParagraphs, let resultOptions):
       if surroundingParagraphs > 0 && scope != .userSelection {
         throw REPLError.badRequest("'surroundingParagraphs' is for the userSelection scope")
       }
       return .contexts(
-        try document.startSession(scope: scope, surroundingParagraphs: surroundingParagraphs)
-          .contexts)
-    case .replace(let context, let range, let text, let basis, let policy):
+        try document.startSession(
+          scope: scope, surroundingParagraphs: surroundingParagraphs, resultOptions: resultOptions
+        ).contexts)
+    case .replace(let context, let range, let text, let attributes, let basis, let policy):
       return .replaced(
         try document.replace(
-          context: context, range: range, with: text, basis: basis, policy: policy))
+          context: context, range: range, with: text, attributes: attributes, basis: basis,
+          policy: policy))
     case .toolSelect(let context, let ranges):
       return .toolSelected(try document.toolSelect(context: context, ranges: ranges))
     case .state(let state):

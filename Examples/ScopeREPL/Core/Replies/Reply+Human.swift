@@ -6,9 +6,13 @@ extension Reply {
   /// The reply as text for a person: a line or a few, separators and
   /// controls shown as symbols, contexts with their parts marked.
   ///
-  /// - Parameter contexts: the current session's contexts in order, so
-  ///   that events name a context by its number (as `replace 1 …` does).
-  public func text(numbering contexts: [UUID]) -> String {
+  /// - Parameters:
+  ///   - contexts: the current session's contexts in order, so that events
+  ///     name a context by its number (as `replace 1 …` does).
+  ///   - styled: whether the output goes to a terminal, which shows
+  ///     attributes with ANSI styles; otherwise they are marked with text
+  ///     (see ``MarkedText``), and the output is the same on every run.
+  public func text(numbering contexts: [UUID], styled: Bool = false) -> String {
     func name(_ context: UUID) -> String {
       contexts.firstIndex(of: context).map { "[\($0 + 1)]" } ?? "[\(context.uuidString.prefix(8))]"
     }
@@ -23,11 +27,15 @@ extension Reply {
     case .storages(let storages):
       if storages.isEmpty { return "no storages" }
       return storages.map(Self.line).joined(separator: "\n")
-    case .text(let text, let version): return "\(text)\n(version \(version))"
+    case .text(let text, let version, let runs):
+      let marked = MarkedText(styled: styled, symbols: false).render(text, runs: runs ?? [])
+      return "\(marked)\n(version \(version))"
     case .edited(let id, let version, let range, let events):
       return lines(
         "\(id) is now at version \(version); the new text is at \(Self.text(range))", events)
-    case .contexts(let contexts): return Self.text(contexts)
+    case .attributesSet(let id, let range, let version):
+      return "set the attributes of \(id) \(Self.text(range)); \(id) stays at version \(version)"
+    case .contexts(let contexts): return Self.text(contexts, styled: styled)
     case .replaced(let result):
       return lines(
         "replaced: \(result.storage) \(Self.text(result.storageRange)), "
@@ -99,9 +107,9 @@ extension Reply {
   }
 
   /// The contexts, numbered from 1, each text with the selected part in
-  /// ⟦ ⟧ (a caret as ‸) and excluded parts in ⟪ ⟫, broken into lines after
-  /// each separator.
-  private static func text(_ contexts: [WritingContext]) -> String {
+  /// ⟦ ⟧ (a caret as ‸), excluded parts in ⟪ ⟫ and attributes marked (see
+  /// ``MarkedText``), broken into lines after each separator.
+  private static func text(_ contexts: [WritingContext], styled: Bool) -> String {
     if contexts.isEmpty {
       return "no contexts (nothing selected, visible or non-empty for that scope)"
     }
@@ -109,17 +117,26 @@ extension Reply {
     for (i, context) in contexts.enumerated() {
       lines.append(
         "[\(i + 1)] \(context.storage) \(text(context.storageRange)), version \(context.version)")
-      let marked = self.marked(
-        String(context.text), selected: context.range, excluded: context.excluded)
+      let marked = MarkedText(styled: styled, symbols: true).render(
+        String(context.text), runs: context.attributes,
+        marks: marks(selected: context.range, excluded: context.excluded))
       lines += marked.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
     }
     lines.append("(⟦ ⟧ the part to act on, ‸ the caret, ⟪ ⟫ excluded, ⏎ ␍ ¶ separators)")
+    if contexts.contains(where: { !$0.attributes.isEmpty }) {
+      lines.append(
+        styled
+          ? "(\u{1B}[1mstrong\u{1B}[22m, \u{1B}[3memphasized\u{1B}[23m, \u{1B}[36mcode\u{1B}[39m, "
+            + "\u{1B}[9mstruck\u{1B}[29m, \u{1B}[4mlink\u{1B}[24m⟨url⟩, # header, - item, > quote, "
+            + "{key=value}…{/key} other attributes)"
+          : "(**strong**, _emphasized_, `code`, ~~struck~~, [link](url), # header, - item, "
+            + "> quote, {key=value}…{/key} other attributes)")
+    }
     return lines.joined(separator: "\n")
   }
 
-  private static func marked(
-    _ text: String, selected: Range<Int>, excluded: [Range<Int>]
-  ) -> String {
+  /// The marks of a context's selected part and excluded parts, by offset.
+  private static func marks(selected: Range<Int>, excluded: [Range<Int>]) -> [Int: String] {
     var marks: [Int: String] = [:]
     for range in excluded {
       marks[range.lowerBound, default: ""] += "⟪"
@@ -131,18 +148,7 @@ extension Reply {
       marks[selected.lowerBound, default: ""] += "⟦"
       marks[selected.upperBound, default: ""] += "⟧"
     }
-    var out = ""
-    var offset = 0
-    for scalar in text.unicodeScalars {
-      out += marks[offset] ?? ""
-      out += visible(String(scalar))
-      if scalar == "\n" || scalar == "\u{2029}" || scalar == "\r" { out += "\n" }
-      offset += scalar.utf16.count
-    }
-    if out.hasSuffix("\n") { out.removeLast() }
-    out += marks[offset] ?? ""
-    // A CR LF: one line break, after the LF.
-    return out.replacingOccurrences(of: "␍\n⏎", with: "␍⏎")
+    return marks
   }
 
   /// Text made visible: separators and tabs as symbols.

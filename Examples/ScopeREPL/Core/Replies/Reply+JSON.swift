@@ -13,13 +13,15 @@ extension Reply {
     case .added(let storage): Self.fields(storage)
     case .storages(let storages):
       [("storages", .array(storages.map { .object(Self.fields($0)) }))]
-    case .text(let text, let version):
+    case .text(let text, let version, let runs):
       [("text", .string(text)), ("version", .int(version.rawValue))]
+        + (runs.map { [("attributes", AttributesJSON.json($0))] } ?? [])
     case .edited(_, let version, let range, let events):
       [
         ("version", .int(version.rawValue)), ("range", Self.json(range)),
         ("events", Self.json(events)),
       ]
+    case .attributesSet(_, _, let version): [("version", .int(version.rawValue))]
     case .contexts(let contexts): [("contexts", .array(contexts.map(Self.json)))]
     case .replaced(let result):
       [
@@ -79,6 +81,7 @@ extension Reply {
       ("range", json(context.range)), ("excluded", .array(context.excluded.map(json))),
       ("version", .int(context.version.rawValue)),
       ("contextVersion", .int(context.contextVersion.rawValue)),
+      ("attributes", AttributesJSON.json(context.attributes)),
     ])
   }
 

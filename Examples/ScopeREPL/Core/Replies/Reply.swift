@@ -14,11 +14,16 @@ public enum Reply: Sendable {
   case added(StorageInfo)
   /// `storages`: every storage in document order.
   case storages([StorageInfo])
-  /// `text`: a storage's text, or part of it, and the storage's version.
-  case text(String, version: StorageVersion)
+  /// `text`: a storage's text, or part of it, and the storage's version;
+  /// with the attribute runs of that text (UTF-16, relative to it) if they
+  /// were asked for.
+  case text(String, version: StorageVersion, attributes: [AttributeRun]? = nil)
   /// `edit`: the storage's version after the edit, where the new text
   /// landed, and what the live contexts heard.
   case edited(StorageID, version: StorageVersion, range: Range<Int>, events: [DocumentEvent])
+  /// `setAttributes`: the attributes of `range` (in the command's unit) of
+  /// a storage were set; its version did not change.
+  case attributesSet(StorageID, range: Range<Int>, version: StorageVersion)
   /// `contexts`: the new session's contexts, in document order.
   case contexts([WritingContext])
   /// `replace`: where the replacement landed.
