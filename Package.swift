@@ -57,7 +57,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Examples/ScopeREPL",
-      exclude: ["README.md", "PROTOCOL.md", "Core"]
+      exclude: ["README.md", "PROTOCOL.md", "Core", "Scripts"]
     ),
     .target(
       name: "_EngineTestSupport",

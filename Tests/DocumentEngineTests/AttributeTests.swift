@@ -226,7 +226,7 @@ import _EngineTestSupport
       try document.select([SelectionRange("s", 1..<3)])
       let context = try #require(
         try document.startSession(scope: .userSelection, resultOptions: options).contexts.first)
-      try document.replace(context: context.id, range: 1..<3, with: "abcdef", attributes: given)
+      _ = try document.replace(context: context.id, range: 1..<3, with: "abcdef", attributes: given)
       let storage = try document.content.storage("s")
       #expect(String(storage.text) == "aabcdefb")
       return storage.attributeRuns(in: 1..<7)
@@ -293,7 +293,7 @@ import _EngineTestSupport
           Self.alphabet[Int.random(in: 0..<Self.alphabet.count, using: &rng)]
         }.joined()
         let runs = Self.randomAttributes(&rng)
-        try document.replace(
+        _ = try document.replace(
           context: context.id, range: min(a, b)..<max(a, b), with: new,
           attributes: runs.isEmpty ? [] : [AttributeRun(0..<new.utf16.count, runs)])
         let storage = try document.content.storage("s")
