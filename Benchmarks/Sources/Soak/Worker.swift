@@ -85,6 +85,8 @@ func caseName(_ error: DocumentError) -> String {
   case .staleContextVersion: "staleContextVersion"
   case .invalidStateTransition: "invalidStateTransition"
   case .negativeCount: "negativeCount"
+  case .invalidAttribute: "invalidAttribute"
+  case .overlappingRuns: "overlappingRuns"
   case .batchRefused(_, let error): "batchRefused(\(caseName(error)))"
   }
 }
