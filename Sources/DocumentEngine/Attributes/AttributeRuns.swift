@@ -133,18 +133,53 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
     var inherited: Value? = nil
     let done = tree.updateItem(_LengthMetric.self, at: p, bias: bias) {
       (run: inout _AttributeRun<Value>, prefix: _CountAndLength) -> (Bool, TreeItemChange) in
-      inherited = run.value
       let start = prefix.length
-      let end = start + run.length
-      // In place when the edit lies in this run and leaves it non-empty.
-      guard start <= range.lowerBound, range.upperBound <= end else { return (false, .keep) }
       let resized = run.length - range.count + newLength
-      guard resized > 0 else { return (false, .keep) }
+      // In place when the edit lies in this run and leaves it non-empty.
+      guard start <= range.lowerBound, range.upperBound <= start + run.length, resized > 0 else {
+        inherited = run.value
+        return (false, .keep)
+      }
       run.length = resized
       return (true, .keep)
     }
     if done == true { return }
     splice(range, with: _AttributeRun(length: newLength, value: inherited))
+  }
+
+  /// Changes the value of every unit in `range` by `transform` (given the
+  /// unit's value, `nil` for none; returning `nil` clears it), run by run:
+  /// a run that straddles a bound is cut there, equal neighbours merge.
+  ///
+  /// - Throws: ``AttributeRunsError/outOfBounds(_:length:)``; nothing changes.
+  /// - Complexity: O(log r + k) for k runs in the range.
+  public mutating func modify(
+    _ range: Range<Int>, _ transform: (Value?) -> Value?
+  ) throws(AttributeRunsError) {
+    try check(range)
+    if range.isEmpty { return }
+    let (head, rest) = Self.cut(tree, at: range.lowerBound)
+    let (middle, tail) = Self.cut(rest, at: range.count)
+    var pieces: [_AttributeRun<Value>] = []
+    if let last = Self.last(of: head) { pieces.append(last) }
+    for run in middle {
+      let value = transform(run.value)
+      if value != nil { neverSet = false }
+      pieces.append(_AttributeRun(length: run.length, value: value))
+    }
+    if let first = Self.first(of: tail) { pieces.append(first) }
+    var merged: [_AttributeRun<Value>] = []
+    for piece in pieces {
+      if let previous = merged.last, previous.value == piece.value {
+        merged[merged.count - 1].length += piece.length
+      } else {
+        merged.append(piece)
+      }
+    }
+    var result = Self.dropLast(head)
+    result.append(contentsOf: SummaryTree(merged))
+    result.append(contentsOf: Self.dropFirst(tail))
+    tree = result
   }
 
   /// Follows an edit of the text whose new units take `value` (`nil`:

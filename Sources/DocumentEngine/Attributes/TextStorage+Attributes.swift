@@ -70,44 +70,43 @@ extension TextStorage {
   /// `given`'s attributes for the keys it decides or overlays, and the edit
   /// rule's for the others (every key, without `given`).
   ///
-  /// - Complexity: O(k log r) for k keys when nothing is given and the
-  ///   edit lies in one run of each (typing); O(k (log r + m)) otherwise.
+  /// - Complexity: nothing for a storage without attributes; O(log r) when
+  ///   nothing is given and the edit lies in one run (typing: one descent,
+  ///   nothing allocated); O(log r + m) otherwise.
   mutating func followEdit(
     _ range: Range<Int>, newLength: Int, attributes given: _NewTextAttributes?
   ) {
-    if let given {
-      // A key the storage never had starts with no value anywhere, over the
-      // text as it was before the edit.
-      let before = length - newLength + range.count
-      for run in given.runs {
-        for key in run.attributes.keys where attributes[key] == nil && given.gives(key) {
-          attributes[key] = AttributeRuns(length: before)
-        }
-      }
+    if parts.attributes == nil {
+      // A storage that never had an attribute (the usual one): nothing to
+      // follow, unless the edit gives some.
+      guard let given, given.runs.contains(where: { !$0.attributes.isEmpty }) else { return }
+      attributes = AttributeRuns(length: length - newLength + range.count)
     }
-    // Each key's runs are changed where they lie in the dictionary: no
-    // lookup, and no copy of the dictionary or of the runs.
-    var i = attributes.values.startIndex
-    while i != attributes.values.endIndex {
-      let key = attributes.keys[i]
-      _mustSucceed("moving attribute runs with an edit") { () throws(AttributeRunsError) in
-        guard let given, given.gives(key) else {
-          try attributes.values[i].replaceInheriting(range, withLength: newLength)
-          return
-        }
-        if given.decides(key) {
-          try attributes.values[i].replace(range, withLength: newLength, value: nil)
+    let parts = own()
+    _mustSucceed("moving attribute runs with an edit") { () throws(AttributeRunsError) in
+      // Every key by the edit rule first (typing: that is all).
+      try parts.attributes?.replaceInheriting(range, withLength: newLength)
+      guard let given else { return }
+      let new = range.lowerBound..<(range.lowerBound + newLength)
+      // The keys the edit decides have no value where no run gives one.
+      try parts.attributes?.modify(new) { set in
+        guard var set else { return nil }
+        if let decided = given.decided {
+          for key in decided { set[key] = nil }
         } else {
-          try attributes.values[i].replaceInheriting(range, withLength: newLength)
+          set = [:]
         }
-        for run in given.runs {
-          guard let value = run.attributes[key] else { continue }
-          let start = range.lowerBound
-          try attributes.values[i].set(
-            value, in: (start + run.range.lowerBound)..<(start + run.range.upperBound))
+        return set.isEmpty ? nil : set
+      }
+      for run in given.runs {
+        let shifted =
+          (new.lowerBound + run.range.lowerBound)..<(new.lowerBound + run.range.upperBound)
+        try parts.attributes?.modify(shifted) { set in
+          var set = set ?? [:]
+          for (key, value) in run.attributes where given.gives(key) { set[key] = value }
+          return set.isEmpty ? nil : set
         }
       }
-      attributes.values.formIndex(after: &i)
     }
   }
 
@@ -115,13 +114,15 @@ extension TextStorage {
   /// removes it; other keys stay.
   mutating func setAttributes(_ values: [AttributeKey: AttributeValue?], in range: Range<Int>) {
     if range.isEmpty { return }
-    for (key, value) in values {
-      if attributes[key] == nil {
-        guard value != nil else { continue }
-        attributes[key] = AttributeRuns(length: length)
-      }
-      _mustSucceed("setting attributes over a checked range") { () throws(AttributeRunsError) in
-        try attributes[key]?.set(value, in: range)
+    if attributes == nil {
+      guard values.values.contains(where: { $0 != nil }) else { return }
+      attributes = AttributeRuns(length: length)
+    }
+    _mustSucceed("setting attributes over a checked range") { () throws(AttributeRunsError) in
+      try attributes?.modify(range) { set in
+        var set = set ?? [:]
+        for (key, value) in values { set[key] = value }
+        return set.isEmpty ? nil : set
       }
     }
   }

@@ -21,12 +21,12 @@ public struct TextStorage: Sendable {
     let id: StorageID
     @exclusivity(unchecked) var text: Rope
     @exclusivity(unchecked) var exclusions: AttributeRuns<Bool>
-    @exclusivity(unchecked) var attributes: [AttributeKey: AttributeRuns<AttributeValue>]
+    @exclusivity(unchecked) var attributes: AttributeRuns<[AttributeKey: AttributeValue]>?
     @exclusivity(unchecked) var changes: ChangeLog
 
     init(
       id: StorageID, text: Rope, exclusions: AttributeRuns<Bool>,
-      attributes: [AttributeKey: AttributeRuns<AttributeValue>], changes: ChangeLog
+      attributes: AttributeRuns<[AttributeKey: AttributeValue]>?, changes: ChangeLog
     ) {
       self.id = id
       self.text = text
@@ -54,7 +54,7 @@ public struct TextStorage: Sendable {
   public init(id: StorageID, text: Rope) {
     parts = Parts(
       id: id, text: text, exclusions: AttributeRuns(length: text.utf16Count),
-      attributes: [:], changes: ChangeLog(version: 0, length: text.utf16Count))
+      attributes: nil, changes: ChangeLog(version: 0, length: text.utf16Count))
   }
 
   /// The client's name for the storage.
@@ -76,12 +76,15 @@ public struct TextStorage: Sendable {
     _modify { yield &own().exclusions }
   }
 
-  /// The text's attributes (rich text), as runs by key: every UTF-16 unit
-  /// has at most one value per key. A key is here once a unit has had a
-  /// value for it. Edits carry them by the rule of
-  /// `NSMutableAttributedString` (see ``AttributeRuns/replaceInheriting(_:withLength:)``);
-  /// ``attributeRuns(in:)`` reads them as runs of every key.
-  public internal(set) var attributes: [AttributeKey: AttributeRuns<AttributeValue>] {
+  /// The text's attributes (rich text): runs of attribute sets, every
+  /// UTF-16 unit with at most one value per key and equal neighbours one
+  /// run; `nil` until a unit first has an attribute, so that a storage
+  /// without attributes pays nothing for them. One tree for every key, so
+  /// that an edit follows them all with one descent. Edits carry them by
+  /// the rule of `NSMutableAttributedString` (see
+  /// ``AttributeRuns/replaceInheriting(_:withLength:)``);
+  /// ``attributeRuns(in:)`` reads them.
+  var attributes: AttributeRuns<[AttributeKey: AttributeValue]>? {
     _read { yield parts.attributes }
     _modify { yield &own().attributes }
   }
@@ -103,9 +106,12 @@ public struct TextStorage: Sendable {
     #if ENGINE_INTERNAL_CHECKS
     precondition(exclusions.length == length, "exclusion runs out of step with the text")
     exclusions._invariantCheck()
-    for (_, runs) in attributes {
-      precondition(runs.length == length, "attribute runs out of step with the text")
-      runs._invariantCheck()
+    if let attributes {
+      precondition(attributes.length == length, "attribute runs out of step with the text")
+      attributes._invariantCheck()
+      for run in attributes.runs(in: 0..<length) {
+        precondition(!run.value.isEmpty, "an empty attribute set stored as a value")
+      }
     }
     changes._invariantCheck()
     precondition(changes.length == length, "change index out of step with the text")
@@ -116,45 +122,13 @@ public struct TextStorage: Sendable {
   /// (two neighbours never have equal attributes; units with no attribute
   /// are left out), in order, relative to `range.lowerBound`.
   ///
-  /// - Complexity: O(k log r + m) for k keys and m runs in the range.
+  /// - Complexity: O(log r + m) for m runs in the range.
   public func attributeRuns(in range: Range<Int>) -> [AttributeRun] {
-    let range =
-      max(0, range.lowerBound)..<max(max(0, range.lowerBound), min(range.upperBound, length))
-    if attributes.isEmpty || range.isEmpty { return [] }
-    // Every key's runs in the range, then a sweep over their bounds.
-    var perKey: [(key: AttributeKey, runs: [(range: Range<Int>, value: AttributeValue)])] = []
-    var bounds: Set<Int> = [range.lowerBound, range.upperBound]
-    for (key, runs) in attributes {
-      let inside = runs.runs(in: range)
-      if inside.isEmpty { continue }
-      perKey.append((key, inside))
-      for run in inside {
-        bounds.insert(run.range.lowerBound)
-        bounds.insert(run.range.upperBound)
-      }
+    guard let attributes else { return [] }
+    let start = max(0, range.lowerBound)
+    return attributes.runs(in: start..<max(start, min(range.upperBound, length))).map {
+      AttributeRun(($0.range.lowerBound - start)..<($0.range.upperBound - start), $0.value)
     }
-    if perKey.isEmpty { return [] }
-    let cuts = bounds.sorted()
-    var next = Array(repeating: 0, count: perKey.count)
-    var result: [AttributeRun] = []
-    for (a, b) in zip(cuts, cuts.dropFirst()) {
-      var set: [AttributeKey: AttributeValue] = [:]
-      for k in perKey.indices {
-        let runs = perKey[k].runs
-        while next[k] < runs.count && runs[next[k]].range.upperBound <= a { next[k] += 1 }
-        if next[k] < runs.count && runs[next[k]].range.lowerBound <= a {
-          set[perKey[k].key] = runs[next[k]].value
-        }
-      }
-      let local = (a - range.lowerBound)..<(b - range.lowerBound)
-      if set.isEmpty { continue }
-      if let last = result.last, last.attributes == set, last.range.upperBound == local.lowerBound {
-        result[result.count - 1].range = last.range.lowerBound..<local.upperBound
-      } else {
-        result.append(AttributeRun(local, set))
-      }
-    }
-    return result
   }
 
   /// The excluded ranges, in order.
