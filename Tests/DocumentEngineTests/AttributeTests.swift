@@ -399,3 +399,70 @@ import _EngineTestSupport
     #expect(String(try document.content.storage("s").text) == "a😀b")
   }
 }
+
+/// The example of the RichText DocC article, step by step, so that what
+/// the article says is what the engine does.
+@Suite struct RichTextArticleTests {
+  @Test func theArticlesSession() throws {
+    let header = AttributeValue.presentationIntent(
+      PresentationIntent([.init(.header(level: 1), identity: 1)]))
+    let item = AttributeValue.presentationIntent(
+      PresentationIntent([
+        .init(.unorderedList, identity: 2), .init(.listItem(ordinal: 1), identity: 3),
+        .init(.paragraph, identity: 4),
+      ]))
+    let bold = AttributeValue.inlinePresentationIntent(.stronglyEmphasized)
+    let italic = AttributeValue.inlinePresentationIntent(.emphasized)
+
+    let document = Document()
+    try document.add(
+      "body", text: "Groceries\nmilk and bread\n",
+      attributes: [
+        AttributeRun(0..<10, [.presentationIntent: header]),
+        AttributeRun(10..<14, [.presentationIntent: item, .inlinePresentationIntent: bold]),
+        AttributeRun(14..<25, [.presentationIntent: item]),
+      ])
+    try document.select([SelectionRange("body", 15..<18)])  // "and"
+    let session = try document.startSession(
+      scope: .userSelection, resultOptions: [.richText, .presentationIntent, .list])
+    let context = try #require(session.contexts.first)
+    #expect(String(context.text) == "milk and bread\n")
+    #expect(context.range == 5..<8)
+    #expect(
+      context.attributes == [
+        AttributeRun(0..<4, [.presentationIntent: item, .inlinePresentationIntent: bold]),
+        AttributeRun(4..<15, [.presentationIntent: item]),
+      ])
+
+    // The person types while the tool works: the new text takes the
+    // attributes of the unit before it (the header's).
+    try document.edit("body", range: 9..<9, with: "!")
+    // The tool answers on the context it was given: "bread" → "butter",
+    // in italics. It decides the inline intent; the block stays the item's.
+    let result = try document.replace(
+      context: context.id, range: 9..<14, with: "butter",
+      attributes: [AttributeRun(0..<6, [.inlinePresentationIntent: italic])], basis: 0)
+    #expect(result.storageRange == 20..<26)
+    let body = try document.content.storage("body")
+    #expect(String(body.text) == "Groceries!\nmilk and butter\n")
+    #expect(
+      body.attributeRuns(in: 0..<body.length) == [
+        AttributeRun(0..<11, [.presentationIntent: header]),
+        AttributeRun(11..<15, [.presentationIntent: item, .inlinePresentationIntent: bold]),
+        AttributeRun(15..<20, [.presentationIntent: item]),
+        AttributeRun(20..<26, [.presentationIntent: item, .inlinePresentationIntent: italic]),
+        AttributeRun(26..<27, [.presentationIntent: item]),
+      ])
+
+    // Undo gives back the text and its attributes exactly.
+    try document.undo()
+    let undone = try document.content.storage("body")
+    #expect(String(undone.text) == "Groceries!\nmilk and bread\n")
+    #expect(
+      undone.attributeRuns(in: 0..<undone.length) == [
+        AttributeRun(0..<11, [.presentationIntent: header]),
+        AttributeRun(11..<15, [.presentationIntent: item, .inlinePresentationIntent: bold]),
+        AttributeRun(15..<26, [.presentationIntent: item]),
+      ])
+  }
+}

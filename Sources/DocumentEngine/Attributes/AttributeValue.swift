@@ -59,7 +59,7 @@ public struct InlinePresentationIntent: OptionSet, Hashable, Sendable {
   public static let emphasized = Self(rawValue: 1)
   /// Strong emphasis (bold), Markdown `**text**`.
   public static let stronglyEmphasized = Self(rawValue: 2)
-  /// Code, Markdown `` `text` ``.
+  /// Code (Markdown's backticks).
   public static let code = Self(rawValue: 4)
   /// Strikethrough, Markdown `~~text~~`.
   public static let strikethrough = Self(rawValue: 32)
@@ -206,7 +206,7 @@ public struct PresentationIntent: Hashable, Sendable {
 /// ``AttributeKey/presentationIntent`` a ``presentationIntent(_:)``); a
 /// host's own key takes a ``string(_:)``, an ``integer(_:)`` or a
 /// ``boolean(_:)``. ``DocumentContent`` refuses any other pairing with
-/// ``DocumentError/invalidAttribute(_:_:)``.
+/// ``DocumentError/invalidAttribute(_:reason:)``.
 public enum AttributeValue: Hashable, Sendable {
   /// A host's string.
   case string(String)

@@ -301,9 +301,13 @@ public final class Document: @unchecked Sendable {
   /// ``DocumentContent/contexts(for:selection:visible:surroundingParagraphs:)``),
   /// ending the previous one. The session starts `.inactive`.
   ///
-  /// - Parameter resultOptions: what kind of text the tool may give back
-  ///   (plain text unless said otherwise); its replacements' attributes are
-  ///   filtered by them (see ``ResultOptions``).
+  /// - Parameters:
+  ///   - scope: which text to hand out.
+  ///   - surroundingParagraphs: for `.userSelection`, how many more
+  ///     paragraphs to include on each side.
+  ///   - resultOptions: what kind of text the tool may give back (plain
+  ///     text unless said otherwise); its replacements' attributes are
+  ///     filtered by them (see ``ResultOptions``).
   public func startSession(
     scope: ContextScope, surroundingParagraphs: Int = 0,
     resultOptions: ResultOptions = .plainText

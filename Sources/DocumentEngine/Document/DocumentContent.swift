@@ -98,6 +98,9 @@ public struct DocumentContent: Sendable {
   /// attributes of its text.
   ///
   /// - Parameters:
+  ///   - id: the storage's name, new in the document.
+  ///   - text: its text.
+  ///   - after: the storage it goes after; `nil` for the end.
   ///   - attributes: runs over `text` (UTF-16), in order and not
   ///     overlapping; units no run covers have no attribute.
   /// - Throws: ``DocumentError/duplicateStorage(_:)``,
