@@ -1,8 +1,8 @@
 import SummaryTrees
 
 /// Runs of attribute values over a text, kept in step with its edits: the
-/// Writing Tools exclusion, or any other attribute a host carries (e.g.
-/// presentation intents) as an opaque value.
+/// Writing Tools exclusion, or a storage's rich text (runs of attribute
+/// sets, see ``TextStorage/attributeRuns(in:)``).
 ///
 /// Every UTF-16 unit of the text has one value (`nil` for "none"); runs of
 /// equal values are stored once, in a `SummaryTree`, so that finding the
