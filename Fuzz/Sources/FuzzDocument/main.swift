@@ -1460,6 +1460,15 @@ final class Harness {
     return (runs, valid)
   }
 
+  /// Whether `range` is a UTF-16 range of storage `id`'s text on scalar
+  /// boundaries (false for a storage that does not exist).
+  func isOnBoundaries(_ range: Range<Int>, in id: StorageID) -> Bool {
+    storages[id].map {
+      $0.text.boundary(range.lowerBound, .utf16) != nil
+        && $0.text.boundary(range.upperBound, .utf16) != nil
+    } ?? false
+  }
+
   /// The person sets attributes over a range: no version, no event.
   func setAttributes(_ input: inout FuzzInput) {
     let id = pickID(&input)
@@ -1479,10 +1488,7 @@ final class Harness {
     let old = before()
     let valid =
       validValues
-      && storages[id].map {
-        $0.text.boundary(range.lowerBound, .utf16) != nil
-          && $0.text.boundary(range.upperBound, .utf16) != nil
-      } ?? false
+      && isOnBoundaries(range, in: id)
     do {
       try document.setAttributes(values, in: id, range: range)
       guard valid, var model = storages[id] else {
@@ -1516,10 +1522,7 @@ final class Harness {
     let old = before()
     let valid =
       validValues
-      && storages[id].map {
-        $0.text.boundary(range.lowerBound, .utf16) != nil
-          && $0.text.boundary(range.upperBound, .utf16) != nil
-      } ?? false
+      && isOnBoundaries(range, in: id)
     do {
       let result = try document.edit(id, range: range, with: text, attributes: set)
       guard valid, var model = storages[id] else {

@@ -160,26 +160,12 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
     if range.isEmpty { return }
     let (head, rest) = Self.cut(tree, at: range.lowerBound)
     let (middle, tail) = Self.cut(rest, at: range.count)
-    var pieces: [_AttributeRun<Value>] = []
-    if let last = Self.last(of: head) { pieces.append(last) }
-    for run in middle {
+    let changed = middle.map { run in
       let value = transform(run.value)
       if value != nil { neverSet = false }
-      pieces.append(_AttributeRun(length: run.length, value: value))
+      return _AttributeRun(length: run.length, value: value)
     }
-    if let first = Self.first(of: tail) { pieces.append(first) }
-    var merged: [_AttributeRun<Value>] = []
-    for piece in pieces {
-      if let previous = merged.last, previous.value == piece.value {
-        merged[merged.count - 1].length += piece.length
-      } else {
-        merged.append(piece)
-      }
-    }
-    var result = Self.dropLast(head)
-    result.append(contentsOf: SummaryTree(merged))
-    result.append(contentsOf: Self.dropFirst(tail))
-    tree = result
+    tree = Self.joined(head, changed, tail)
   }
 
   /// Follows an edit of the text whose new units take `value` (`nil`:
@@ -251,11 +237,19 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
   mutating func splice(_ range: Range<Int>, with run: _AttributeRun<Value>) {
     let (head, rest) = Self.cut(tree, at: range.lowerBound)
     let (_, tail) = Self.cut(rest, at: range.count)
+    tree = Self.joined(head, run.length > 0 ? [run] : [], tail)
+  }
+
+  /// `head`, then the runs `middle`, then `tail`, with equal neighbours at
+  /// the seams (and inside `middle`) merged.
+  static func joined(
+    _ head: SummaryTree<_AttributeRun<Value>>, _ middle: [_AttributeRun<Value>],
+    _ tail: SummaryTree<_AttributeRun<Value>>
+  ) -> SummaryTree<_AttributeRun<Value>> {
     var pieces: [_AttributeRun<Value>] = []
-    if let last = Self.last(of: head) { pieces.append(last) }
-    if run.length > 0 { pieces.append(run) }
-    if let first = Self.first(of: tail) { pieces.append(first) }
-    // Merge equal neighbours among the pieces at the seams.
+    if let last = last(of: head) { pieces.append(last) }
+    pieces += middle
+    if let first = first(of: tail) { pieces.append(first) }
     var merged: [_AttributeRun<Value>] = []
     for piece in pieces {
       if let previous = merged.last, previous.value == piece.value {
@@ -264,10 +258,10 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
         merged.append(piece)
       }
     }
-    var result = Self.dropLast(head)
+    var result = dropLast(head)
     result.append(contentsOf: SummaryTree(merged))
-    result.append(contentsOf: Self.dropFirst(tail))
-    tree = result
+    result.append(contentsOf: dropFirst(tail))
+    return result
   }
 
   /// Cuts `tree` at unit `offset`, splitting a run that straddles it.
