@@ -550,6 +550,31 @@ def repl_seeds():
         '{"cmd":"toolSelect","context":"00000000-0000-0000-0000-000000000000","ranges":[]}',
     ]
     invalid_utf8 = bytes([0, 0xEF]) + b'{"cmd":"add","storage":"\xff","text":"a"}\n\xc0\x80\r\n'
+    # Rich text: attributes with a text, over a range, with an edit, in
+    # contexts under result options, with a replacement, and hostile ones.
+    attributes = [
+        '{"cmd":"add","storage":"body","text":"Groceries\\nmilk and bread\\n","attributes":['
+        '{"offset":0,"length":10,"attributes":{"presentationIntent":[{"kind":"header",'
+        '"identity":1,"level":1}]}},{"offset":10,"length":4,"attributes":{'
+        '"inlinePresentationIntent":["stronglyEmphasized"],"presentationIntent":['
+        '{"kind":"unorderedList","identity":2},{"kind":"listItem","identity":3,"ordinal":1}]}}]}',
+        '{"cmd":"setAttributes","storage":"body","offset":15,"length":3,'
+        '"attributes":{"link":"https://example.com","font":"Menlo","size":12,"bold":true}}',
+        '{"cmd":"edit","storage":"body","offset":9,"length":0,"text":"!",'
+        '"attributes":{"inlinePresentationIntent":["emphasized","code"]}}',
+        '{"cmd":"text","storage":"body","attributes":true}',
+        '{"cmd":"select","ranges":[{"storage":"body","offset":16,"length":3}]}',
+        '{"cmd":"contexts","scope":"userSelection","resultOptions":["richText","presentationIntent","list","table"]}',
+        '{"cmd":"replace","context":"00000000-0000-0000-0000-000000000000","offset":0,"length":1,'
+        '"text":"x","attributes":[{"offset":0,"length":1,"attributes":{"link":"u"}}]}',
+        '{"cmd":"setAttributes","storage":"body","offset":0,"length":2,"attributes":{"link":3}}',
+        '{"cmd":"setAttributes","storage":"body","offset":0,"length":2,'
+        '"attributes":{"presentationIntent":[{"kind":"table","identity":1,"columns":["diagonal"]}]}}',
+        '{"cmd":"add","storage":"t","text":"a\\ud83d\\ude00b","attributes":['
+        '{"offset":2,"length":1,"attributes":{"link":"x"}}]}',
+        '{"cmd":"setAttributes","storage":"body","offset":0,"length":4,"attributes":{"link":null}}',
+        '{"cmd":"text","storage":"body","attributes":true}',
+    ]
     return {
         "protocol-example": session(protocol_example),
         "hostile-requests": session(hostile, chunk=1),
@@ -557,6 +582,7 @@ def repl_seeds():
         "session": session(session_lines, chunk=3),
         "long-lines": session(protocol_example[:3], chunk=5, limit=2) + b"\r\r\n\n" + b"x" * 80,
         "invalid-utf8": invalid_utf8,
+        "attributes": session(attributes, chunk=11),
     }
 
 

@@ -10,7 +10,7 @@
 // line; every response is a JSON object (as Foundation's parser and the
 // REPL's own read it) with a boolean "ok", and a failure carries an error
 // with a string code and message; a refused request changes nothing (every
-// storage's text, version and exclusions, the order, selection, visible
+// storage's text, version, exclusions and attributes, the order, selection, visible
 // ranges, session, state and marks); after an accepted `quit` nothing is
 // read. Requests may name the files in Fuzz/Data (run from Fuzz/).
 
@@ -41,6 +41,7 @@ struct State: Equatable {
     let text: String
     let version: Int
     let excluded: [Range<Int>]
+    let attributes: [AttributeRun]
   }
   let order: [StorageID]
   let storages: [Storage]
@@ -57,7 +58,8 @@ struct State: Equatable {
       let storage = try? content.storage($0)
       return Storage(
         text: storage.map { String($0.text) } ?? "", version: storage?.version.rawValue ?? -1,
-        excluded: storage?.excludedRanges ?? [])
+        excluded: storage?.excludedRanges ?? [],
+        attributes: storage.map { $0.attributeRuns(in: 0..<$0.length) } ?? [])
     }
     selection = document.selection
     visible = document.visible
