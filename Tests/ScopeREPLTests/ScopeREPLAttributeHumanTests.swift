@@ -231,14 +231,7 @@ import Darwin
     """
 
   @Test func throughAPipeAttributesAreMarkedWithText() throws {
-    let (lines, status) = try REPL.run([], input: Array(Self.input.utf8))
-    #expect(status == 0)
-    let expected = Self.expected.split(separator: "\n", omittingEmptySubsequences: false)
-      .map(String.init).dropLast()
-    #expect(lines.count == expected.count)
-    for (i, (got, want)) in zip(lines, expected).enumerated() {
-      #expect(got == want, "line \(i + 1)")
-    }
+    let lines = try REPL.expectTranscript(input: Self.input, expected: Self.expected)
     #expect(!lines.joined().contains("\u{1B}"))
   }
 
@@ -250,46 +243,22 @@ import Darwin
   /// What the REPL writes with its stdout on a pseudo-terminal (its stdin
   /// a pipe with `input`), line breaks as the terminal makes them (CR LF).
   static func runWithOutputOnATerminal(_ input: String) throws -> String {
-    #if canImport(Glibc)
-    // glibc declares these only for _XOPEN_SOURCE, which the Glibc module
-    // leaves out; they are in the C library all the same.
-    typealias OnDescriptor = @convention(c) (Int32) -> Int32
-    typealias Name = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
-    let library = dlopen(nil, RTLD_NOW)
-    let openMaster = unsafeBitCast(
-      try #require(dlsym(library, "posix_openpt")), to: OnDescriptor.self)
-    let grant = unsafeBitCast(try #require(dlsym(library, "grantpt")), to: OnDescriptor.self)
-    let unlock = unsafeBitCast(try #require(dlsym(library, "unlockpt")), to: OnDescriptor.self)
-    let name = unsafeBitCast(try #require(dlsym(library, "ptsname")), to: Name.self)
-    #else
-    let (openMaster, grant, unlock, name) = (posix_openpt, grantpt, unlockpt, ptsname)
-    #endif
-    let terminal = openMaster(O_RDWR | O_NOCTTY)
-    try #require(terminal >= 0)
-    defer { close(terminal) }
-    try #require(grant(terminal) == 0 && unlock(terminal) == 0)
-    let programSide = open(try #require(name(terminal)), O_RDWR | O_NOCTTY)
-    try #require(programSide >= 0)
+    let terminal = try PseudoTerminal()
     let process = Process()
     process.executableURL = URL(fileURLWithPath: REPL.path)
     let stdin = Pipe()
     process.standardInput = stdin
-    process.standardOutput = FileHandle(fileDescriptor: programSide, closeOnDealloc: false)
+    process.standardOutput = FileHandle(
+      fileDescriptor: terminal.programSide, closeOnDealloc: false)
     process.standardError = FileHandle.nullDevice
     try process.run()
-    close(programSide)
+    terminal.closeProgramSide()
     stdin.fileHandleForWriting.write(Data(input.utf8))
     try stdin.fileHandleForWriting.close()
-    // Until the program's side closes (read then fails with EIO).
-    var output: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(terminal, $0.baseAddress, $0.count) }
-      if count <= 0 { break }
-      output += buffer[0..<count]
-    }
+    // Until the program's side closes.
+    terminal.readToEnd()
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
-    return String(decoding: output, as: UTF8.self)
+    return String(decoding: terminal.output, as: UTF8.self)
   }
 }

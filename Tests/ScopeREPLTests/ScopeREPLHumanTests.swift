@@ -84,14 +84,7 @@ import Testing
     """
 
   @Test func aSessionOnTheSampleDocument() throws {
-    let (lines, status) = try REPL.run([], input: Array(Self.input.utf8))
-    #expect(status == 0)
-    let expected = Self.expected.split(separator: "\n", omittingEmptySubsequences: false)
-      .map(String.init).dropLast()
-    #expect(lines.count == expected.count)
-    for (i, (got, want)) in zip(lines, expected).enumerated() {
-      #expect(got == want, "line \(i + 1)")
-    }
+    _ = try REPL.expectTranscript(input: Self.input, expected: Self.expected)
   }
 
   @Test func helpListsEveryCommandWithAnExample() throws {

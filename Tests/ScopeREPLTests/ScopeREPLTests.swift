@@ -45,6 +45,22 @@ enum REPL {
     return (lines, process.terminationStatus)
   }
 
+  /// Runs the REPL (human mode, piped) on `input` and expects it to exit
+  /// with 0 and print `expected`, line by line (each mismatch named by its
+  /// line number); returns the lines it printed.
+  @discardableResult
+  static func expectTranscript(input: String, expected: String) throws -> [String] {
+    let (lines, status) = try run([], input: Array(input.utf8))
+    #expect(status == 0)
+    let wanted = expected.split(separator: "\n", omittingEmptySubsequences: false)
+      .map(String.init).dropLast()
+    #expect(lines.count == wanted.count)
+    for (i, (got, want)) in zip(lines, wanted).enumerated() {
+      #expect(got == want, "line \(i + 1)")
+    }
+    return lines
+  }
+
   /// Sends JSON requests (one per line); returns the parsed responses.
   static func json(_ requests: [String], arguments: [String] = []) throws -> [[String: Any]] {
     let input = requests.map { $0 + "\n" }.joined()

@@ -52,6 +52,15 @@ func attributedDocument(runCount: Int) throws -> (Document, Int) {
   return (document, length)
 }
 
+/// The attributed document of 10,000 runs, the same text without
+/// attributes, and its length.
+func attributedAndPlain() throws -> (Document, Document, Int) {
+  let (attributed, length) = try attributedDocument(runCount: 10_000)
+  let plain = Document()
+  try plain.add("body", text: try attributed.content.storage("body").text)
+  return (attributed, plain, length)
+}
+
 func registerAttributeEditBenchmarks() {
   let id = StorageID("body")
   let perThousand = configuration(
@@ -66,9 +75,7 @@ func registerAttributeEditBenchmarks() {
     precondition(attributed.next == plain.next)
     benchmark.measurement(attributedOverPlain, percent(attributedTime, of: plainTime))
   } setup: { () -> (SingleEdits<Document>, SingleEdits<Document>) in
-    let (attributed, length) = try attributedDocument(runCount: 10_000)
-    let plain = Document()
-    try plain.add(id, text: try attributed.content.storage(id).text)
+    let (attributed, plain, length) = try attributedAndPlain()
     let offsets = randomOffsets(count: editOffsetCount, below: length - 10_000, seed: 5)
     return (SingleEdits(attributed, offsets: offsets), SingleEdits(plain, offsets: offsets))
   }
@@ -96,9 +103,7 @@ func registerAttributeEditBenchmarks() {
     }
     benchmark.measurement(attributedOverPlain, percent(attributedTime, of: plainTime))
   } setup: { () -> (Document, Document) in
-    let (attributed, length) = try attributedDocument(runCount: 10_000)
-    let plain = Document()
-    try plain.add(id, text: try attributed.content.storage(id).text)
+    let (attributed, plain, length) = try attributedAndPlain()
     let middle = length / 2
     for document in [attributed, plain] {
       try document.select([SelectionRange(id, middle..<(middle + 10))])

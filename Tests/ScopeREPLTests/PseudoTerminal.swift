@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A pseudo-terminal for a program to run on, read and written by the test.
+final class PseudoTerminal {
+  /// The test's side (the master).
+  let testSide: Int32
+  /// The program's side (the slave), until ``closeProgramSide()``.
+  private(set) var programSide: Int32
+  /// What the program wrote, so far.
+  private(set) var output: [UInt8] = []
+
+  init() throws {
+    #if canImport(Glibc)
+    // glibc declares these only for _XOPEN_SOURCE, which the Glibc module
+    // leaves out; they are in the C library all the same.
+    typealias OnDescriptor = @convention(c) (Int32) -> Int32
+    typealias Name = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
+    let library = dlopen(nil, RTLD_NOW)
+    let openMaster = unsafeBitCast(
+      try #require(dlsym(library, "posix_openpt")), to: OnDescriptor.self)
+    let grant = unsafeBitCast(try #require(dlsym(library, "grantpt")), to: OnDescriptor.self)
+    let unlock = unsafeBitCast(try #require(dlsym(library, "unlockpt")), to: OnDescriptor.self)
+    let name = unsafeBitCast(try #require(dlsym(library, "ptsname")), to: Name.self)
+    #else
+    let openMaster = posix_openpt
+    let grant = grantpt
+    let unlock = unlockpt
+    let name = ptsname
+    #endif
+    testSide = openMaster(O_RDWR | O_NOCTTY)
+    try #require(testSide >= 0)
+    try #require(grant(testSide) == 0 && unlock(testSide) == 0)
+    programSide = open(try #require(name(testSide)), O_RDWR | O_NOCTTY)
+    try #require(programSide >= 0)
+  }
+
+  deinit {
+    closeProgramSide()
+    close(testSide)
+  }
+
+  /// The terminal's settings, as the program left them.
+  var settings: termios? {
+    var settings = termios()
+    return tcgetattr(testSide, &settings) == 0 ? settings : nil
+  }
+
+  /// Closes the test's copy of the program's side (once the program has its
+  /// own), so that reading ends when the program does.
+  func closeProgramSide() {
+    if programSide >= 0 { close(programSide) }
+    programSide = -1
+  }
+
+  /// Types `bytes`.
+  func write(_ bytes: [UInt8]) {
+    _ = bytes.withUnsafeBytes { writeBytes(testSide, $0.baseAddress, $0.count) }
+  }
+
+  /// Reads until `marker` has been seen `times` times in all the output, for
+  /// at most 20 seconds; returns whether it was.
+  func read(untilSeen marker: [UInt8], times: Int) -> Bool {
+    let deadline = Date().addingTimeInterval(20)
+    while occurrences(of: marker) < times {
+      guard Date() < deadline, readOnce(waitingMilliseconds: 100) != nil else { return false }
+    }
+    return true
+  }
+
+  /// Reads until the program closes the terminal, for at most 20 seconds.
+  func readToEnd() {
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline, readOnce(waitingMilliseconds: 100) != nil {}
+  }
+
+  /// Waits for output and reads it; nil at its end.
+  private func readOnce(waitingMilliseconds: Int32) -> Int? {
+    var request = pollfd(fd: testSide, events: Int16(POLLIN), revents: 0)
+    guard poll(&request, 1, waitingMilliseconds) > 0 else { return 0 }
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let count = buffer.withUnsafeMutableBytes { readBytes(testSide, $0.baseAddress, $0.count) }
+    guard count > 0 else { return nil }  // EIO once the program's side is closed.
+    output += buffer[..<count]
+    return count
+  }
+
+  private func occurrences(of marker: [UInt8]) -> Int {
+    guard !marker.isEmpty, output.count >= marker.count else { return 0 }
+    return (0...(output.count - marker.count)).count { start in
+      output[start..<(start + marker.count)].elementsEqual(marker)
+    }
+  }
+}
+
+#if canImport(Glibc)
+private let readBytes = Glibc.read
+private let writeBytes = Glibc.write
+#elseif canImport(Darwin)
+private let readBytes = Darwin.read
+private let writeBytes = Darwin.write
+#endif
