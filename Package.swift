@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "TextRope", targets: ["TextRope"]),
     .library(name: "TextBoundaries", targets: ["TextBoundaries"]),
     .library(name: "DocumentEngine", targets: ["DocumentEngine"]),
+    .library(name: "DocumentMarkdown", targets: ["DocumentMarkdown"]),
     .library(name: "EditingTraces", targets: ["EditingTraces"]),
   ],
   dependencies: [
@@ -30,6 +31,15 @@ let package = Package(
     .target(name: "CEngineICU"),
     .target(name: "TextBoundaries", dependencies: ["TextRope", "CEngineICU"]),
     .target(name: "DocumentEngine", dependencies: ["SummaryTrees", "TextRope", "TextBoundaries"]),
+    // GitHub's cmark-gfm and its extensions, the system's (libcmark-gfm-dev,
+    // libcmark-gfm-extensions-dev; `.ci/setup` installs them).
+    .systemLibrary(
+      name: "CCMarkGFM",
+      path: "Sources/CCMarkGFM",
+      pkgConfig: "libcmark-gfm",
+      providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
+    ),
+    .target(name: "DocumentMarkdown", dependencies: ["DocumentEngine", "CCMarkGFM"]),
     .systemLibrary(
       name: "CZlib",
       path: "Sources/CZlib",
@@ -80,6 +90,10 @@ let package = Package(
     .testTarget(
       name: "DocumentEngineTests",
       dependencies: ["DocumentEngine", "SummaryTrees", "EditingTraces", "_EngineTestSupport"]
+    ),
+    .testTarget(
+      name: "DocumentMarkdownTests",
+      dependencies: ["DocumentMarkdown", "DocumentEngine", "_EngineTestSupport"]
     ),
     .testTarget(
       name: "ScopeREPLTests",

@@ -1,0 +1,416 @@
+import CCMarkGFM
+import DocumentEngine
+
+extension AttributedText {
+  /// The attributed text GitHub-flavoured Markdown stands for, read by the
+  /// system's cmark-gfm with its table, strikethrough and autolink
+  /// extensions, by the rules of *Markdown* in `docs/DESIGN.md`:
+  ///
+  /// - each block is a paragraph of the text, blocks separated by one LF
+  ///   that carries the block's presentation intent, table cells by a tab and
+  ///   rows by an LF; a block with no text is its separator alone (at the
+  ///   end too, so that it keeps its intent);
+  /// - markers (list bullets and numbers, `>`, `#`, fences, table pipes)
+  ///   live in the ``AttributeKey/presentationIntent``, as Foundation's
+  ///   `AttributedString(markdown:)` gives them, identities numbered from 1
+  ///   in document order; a list item's ordinal is its number in an ordered
+  ///   list (the list's start, then one more for each item) and its place
+  ///   from 1 in a bulleted one;
+  /// - a code block's text is its lines without the last line break; a hard
+  ///   line break is U+2028 and a soft one a space, with the `lineBreak` or
+  ///   `softBreak` inline intent; emphasis, strong emphasis, code spans and
+  ///   strikethrough are inline intents; links (autolinks and bare URLs
+  ///   too) are ``AttributeKey/link``s of their text.
+  ///
+  /// What has no key of its own: an image becomes its description (the
+  /// text between its brackets), its URL and title dropped; a link's title
+  /// is dropped; HTML is kept as text with the `inlineHTML` or `blockHTML`
+  /// inline intent (an HTML block is a paragraph), never interpreted; a
+  /// task list item keeps its box (`[ ]` or `[x]`) as text, since Foundation
+  /// has no key for it (the tasklist extension is not attached); footnotes
+  /// are not read (their marks stay text). A U+0000 becomes U+FFFD, as
+  /// CommonMark asks.
+  ///
+  /// - Complexity: O(n) for n bytes of Markdown, cmark-gfm's own bound.
+  public init(markdown: String) {
+    var reader = _MarkdownReader(capacity: markdown.utf8.count)
+    reader.read(markdown)
+    self.init(unchecked: String(decoding: reader.utf8, as: UTF8.self), runs: reader.runs())
+  }
+}
+
+/// The extensions the reader attaches, registered once per process (cmark-
+/// gfm's registration is not safe to race).
+enum _CMarkExtensions {
+  nonisolated(unsafe) static let attached: [OpaquePointer] = {
+    cmark_gfm_core_extensions_ensure_registered()
+    return ["table", "strikethrough", "autolink"].compactMap { (name: String) in
+      cmark_find_syntax_extension(name)
+    }
+  }()
+
+  /// Parses `markdown` with the extensions; the caller frees the result with
+  /// `cmark_node_free`. Nil only if cmark-gfm could not allocate.
+  static func parse(_ markdown: String, options: Int32 = CMARK_OPT_DEFAULT) -> OpaquePointer? {
+    let extensions = attached
+    guard let parser = cmark_parser_new(options) else { return nil }
+    defer { cmark_parser_free(parser) }
+    for syntax in extensions {
+      cmark_parser_attach_syntax_extension(parser, syntax)
+    }
+    var markdown = markdown
+    markdown.withUTF8 { bytes in
+      bytes.withMemoryRebound(to: CChar.self) { chars in
+        if let base = chars.baseAddress {
+          cmark_parser_feed(parser, base, chars.count)
+        }
+      }
+    }
+    return cmark_parser_finish(parser)
+  }
+}
+
+/// One walk over cmark-gfm's tree: the text as UTF-8 and its attributes as
+/// segments of equal attributes, converted to runs at the end.
+struct _MarkdownReader {
+  /// The text so far.
+  var utf8: [UInt8] = []
+  /// Its length in UTF-16 units.
+  var utf16Count = 0
+
+  /// A stretch of the text with one set of attributes, ending at `end`.
+  struct Segment {
+    var end: Int
+    var inline: Int
+    /// Index into `links`, or -1.
+    var link: Int32
+    /// Index into `leaves`, or -1 (for text outside any block: none).
+    var leaf: Int32
+  }
+  var segments: [Segment] = []
+  var links: [String] = []
+  var leaves: [PresentationIntent] = []
+
+  /// An open block: its component, and how many leaves the text had when
+  /// it opened (a container that ends with as many has none inside and is
+  /// a leaf itself).
+  struct Open {
+    var component: PresentationIntent.Component
+    var leavesAtStart: Int
+    /// The next item's ordinal, for a list; the next row's index, for a
+    /// table; the next cell's column, for a row.
+    var nextChild: Int
+  }
+  var open: [Open] = []
+  var nextIdentity = 1
+
+  /// The inline state: how deep in emphasis, strong emphasis and
+  /// strikethrough, and the links open.
+  var emphasis = 0
+  var strong = 0
+  var strikethrough = 0
+  var linkStack: [Int32] = []
+
+  /// The leaf whose text is being read, and the last one's separator not yet
+  /// written: the leaf, whether it had no text, and its row's identity if
+  /// it is a table cell.
+  var currentLeaf: Int32 = -1
+  var leafTextStart = 0
+  var pending: (leaf: Int32, empty: Bool, row: Int?)?
+
+  init(capacity: Int) {
+    utf8.reserveCapacity(capacity)
+  }
+
+  mutating func read(_ markdown: String) {
+    guard let document = _CMarkExtensions.parse(markdown) else { return }
+    defer { cmark_node_free(document) }
+    guard let iterator = cmark_iter_new(document) else { return }
+    defer { cmark_iter_free(iterator) }
+    while true {
+      let event = cmark_iter_next(iterator)
+      if event == CMARK_EVENT_DONE { break }
+      guard let node = cmark_iter_get_node(iterator) else { break }
+      if event == CMARK_EVENT_ENTER {
+        enter(node)
+      } else if event == CMARK_EVENT_EXIT {
+        exit(node)
+      }
+    }
+    if let pending, pending.empty {
+      appendSeparator(UInt8(ascii: "\n"), of: pending.leaf)
+    }
+  }
+
+  // MARK: - Blocks and inlines
+
+  mutating func enter(_ node: OpaquePointer) {
+    let type = cmark_node_get_type(node)
+    switch type {
+    case CMARK_NODE_DOCUMENT:
+      break
+    case CMARK_NODE_BLOCK_QUOTE:
+      openContainer(.blockQuote)
+    case CMARK_NODE_LIST:
+      let ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
+      openContainer(ordered ? .orderedList : .unorderedList)
+      open[open.count - 1].nextChild = ordered ? Int(cmark_node_get_list_start(node)) : 1
+    case CMARK_NODE_ITEM:
+      let ordinal = nextChildOfInnermost()
+      openContainer(.listItem(ordinal: ordinal))
+    case CMARK_NODE_PARAGRAPH:
+      openLeaf(.paragraph)
+    case CMARK_NODE_HEADING:
+      openLeaf(.header(level: Int(cmark_node_get_heading_level(node))))
+    case CMARK_NODE_THEMATIC_BREAK:
+      openLeaf(.thematicBreak)
+      closeLeaf()
+    case CMARK_NODE_CODE_BLOCK:
+      let info = string(cmark_node_get_fence_info(node)).trimmingASCIIWhitespace
+      openLeaf(.codeBlock(languageHint: info.isEmpty ? nil : info))
+      appendLiteral(node, inline: 0, droppingFinalLineFeed: true)
+      closeLeaf()
+    case CMARK_NODE_HTML_BLOCK:
+      openLeaf(.paragraph)
+      appendLiteral(node, inline: InlinePresentationIntent.blockHTML.rawValue, droppingFinalLineFeed: true)
+      closeLeaf()
+    case CMARK_NODE_TEXT:
+      appendLiteral(node, inline: inlineBits)
+    case CMARK_NODE_CODE:
+      appendLiteral(node, inline: inlineBits | InlinePresentationIntent.code.rawValue)
+    case CMARK_NODE_HTML_INLINE:
+      appendLiteral(node, inline: inlineBits | InlinePresentationIntent.inlineHTML.rawValue)
+    case CMARK_NODE_SOFTBREAK:
+      append([UInt8(ascii: " ")], utf16: 1, inline: inlineBits | InlinePresentationIntent.softBreak.rawValue)
+    case CMARK_NODE_LINEBREAK:
+      append([0xE2, 0x80, 0xA8], utf16: 1, inline: inlineBits | InlinePresentationIntent.lineBreak.rawValue)
+    case CMARK_NODE_EMPH:
+      emphasis += 1
+    case CMARK_NODE_STRONG:
+      strong += 1
+    case CMARK_NODE_LINK:
+      links.append(string(cmark_node_get_url(node)))
+      linkStack.append(Int32(links.count - 1))
+    case CMARK_NODE_IMAGE, CMARK_NODE_CUSTOM_BLOCK, CMARK_NODE_CUSTOM_INLINE:
+      break
+    default:
+      enterExtension(node)
+    }
+  }
+
+  mutating func exit(_ node: OpaquePointer) {
+    let type = cmark_node_get_type(node)
+    switch type {
+    case CMARK_NODE_BLOCK_QUOTE, CMARK_NODE_LIST, CMARK_NODE_ITEM:
+      closeContainer()
+    case CMARK_NODE_PARAGRAPH, CMARK_NODE_HEADING:
+      closeLeaf()
+    case CMARK_NODE_EMPH:
+      emphasis -= 1
+    case CMARK_NODE_STRONG:
+      strong -= 1
+    case CMARK_NODE_LINK:
+      linkStack.removeLast()
+    default:
+      switch extensionType(node) {
+      case "strikethrough": strikethrough -= 1
+      case "table", "table_row", "table_header": closeContainer()
+      case "table_cell": closeLeaf()
+      default: break
+      }
+    }
+  }
+
+  mutating func enterExtension(_ node: OpaquePointer) {
+    switch extensionType(node) {
+    case "strikethrough":
+      strikethrough += 1
+    case "table":
+      let count = Int(cmark_gfm_extensions_get_table_columns(node))
+      var columns: [PresentationIntent.ColumnAlignment] = []
+      if let alignments = cmark_gfm_extensions_get_table_alignments(node) {
+        for column in 0..<count {
+          switch alignments[column] {
+          case UInt8(ascii: "c"): columns.append(.center)
+          case UInt8(ascii: "r"): columns.append(.right)
+          default: columns.append(.left)
+          }
+        }
+      }
+      openContainer(.table(columns: columns))
+      open[open.count - 1].nextChild = 0
+    case "table_row", "table_header":
+      if cmark_gfm_extensions_get_table_row_is_header(node) != 0 {
+        openContainer(.tableHeaderRow)
+      } else {
+        let index = nextChildOfInnermost()
+        openContainer(.tableRow(rowIndex: index))
+      }
+      open[open.count - 1].nextChild = 0
+    case "table_cell":
+      let column = nextChildOfInnermost()
+      openLeaf(.tableCell(columnIndex: column))
+    default:
+      break
+    }
+  }
+
+  func extensionType(_ node: OpaquePointer) -> String {
+    guard cmark_node_get_syntax_extension(node) != nil else { return "" }
+    return string(cmark_node_get_type_string(node))
+  }
+
+  var inlineBits: Int {
+    var bits = 0
+    if emphasis > 0 { bits |= InlinePresentationIntent.emphasized.rawValue }
+    if strong > 0 { bits |= InlinePresentationIntent.stronglyEmphasized.rawValue }
+    if strikethrough > 0 { bits |= InlinePresentationIntent.strikethrough.rawValue }
+    return bits
+  }
+
+  /// The innermost open block's next child number, advanced.
+  mutating func nextChildOfInnermost() -> Int {
+    guard !open.isEmpty else { return 0 }
+    let next = open[open.count - 1].nextChild
+    open[open.count - 1].nextChild = next + 1
+    return next
+  }
+
+  mutating func newComponent(_ kind: PresentationIntent.Kind) -> PresentationIntent.Component {
+    defer { nextIdentity += 1 }
+    return PresentationIntent.Component(kind, identity: nextIdentity)
+  }
+
+  mutating func openContainer(_ kind: PresentationIntent.Kind) {
+    open.append(Open(component: newComponent(kind), leavesAtStart: leaves.count, nextChild: 1))
+  }
+
+  /// Closes the innermost container; if no leaf opened inside it, it is a
+  /// leaf itself (an empty list item, an empty quote).
+  mutating func closeContainer() {
+    guard let last = open.last else { return }
+    if leaves.count == last.leavesAtStart {
+      startLeaf(PresentationIntent(open.map(\.component)))
+      closeLeaf()
+    }
+    open.removeLast()
+  }
+
+  mutating func openLeaf(_ kind: PresentationIntent.Kind) {
+    let component = newComponent(kind)
+    startLeaf(PresentationIntent(open.map(\.component) + [component]))
+  }
+
+  /// Writes the separator the last leaf owes, then makes `intent` the
+  /// current leaf.
+  mutating func startLeaf(_ intent: PresentationIntent) {
+    let row = intent.components.last.flatMap { component -> Int? in
+      guard case .tableCell = component.kind, intent.components.count >= 2 else { return nil }
+      return intent.components[intent.components.count - 2].identity
+    }
+    if let pending {
+      let sameRow = row != nil && pending.row == row
+      appendSeparator(UInt8(ascii: sameRow ? "\t" : "\n"), of: pending.leaf)
+    }
+    pending = nil
+    leaves.append(intent)
+    currentLeaf = Int32(leaves.count - 1)
+    leafTextStart = utf16Count
+  }
+
+  mutating func closeLeaf() {
+    guard currentLeaf >= 0 else { return }
+    let intent = leaves[Int(currentLeaf)]
+    var row: Int?
+    if case .tableCell = intent.components.last?.kind, intent.components.count >= 2 {
+      row = intent.components[intent.components.count - 2].identity
+    }
+    pending = (currentLeaf, utf16Count == leafTextStart, row)
+    currentLeaf = -1
+  }
+
+  // MARK: - Text
+
+  mutating func appendSeparator(_ byte: UInt8, of leaf: Int32) {
+    let saved = currentLeaf
+    currentLeaf = leaf
+    let savedLinks = linkStack
+    linkStack = []
+    append([byte], utf16: 1, inline: 0)
+    linkStack = savedLinks
+    currentLeaf = saved
+  }
+
+  mutating func appendLiteral(
+    _ node: OpaquePointer, inline: Int, droppingFinalLineFeed: Bool = false
+  ) {
+    guard let literal = cmark_node_get_literal(node) else { return }
+    var count = 0
+    while literal[count] != 0 { count += 1 }
+    if droppingFinalLineFeed, count > 0, UInt8(bitPattern: literal[count - 1]) == 0x0A {
+      count -= 1
+    }
+    guard count > 0 else { return }
+    literal.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+      let buffer = UnsafeBufferPointer(start: bytes, count: count)
+      var units = 0
+      for byte in buffer {
+        units &+= (byte & 0xC0 != 0x80 ? 1 : 0) &+ (byte >= 0xF0 ? 1 : 0)
+      }
+      append(buffer, utf16: units, inline: inline)
+    }
+  }
+
+  mutating func append<Bytes: Collection<UInt8>>(_ bytes: Bytes, utf16: Int, inline: Int) {
+    utf8.append(contentsOf: bytes)
+    utf16Count += utf16
+    let link = linkStack.last ?? -1
+    if let last = segments.last, last.inline == inline, last.link == link,
+      last.leaf == currentLeaf
+    {
+      segments[segments.count - 1].end = utf16Count
+    } else {
+      segments.append(Segment(end: utf16Count, inline: inline, link: link, leaf: currentLeaf))
+    }
+  }
+
+  /// The segments as attribute runs.
+  func runs() -> [AttributeRun] {
+    var result: [AttributeRun] = []
+    result.reserveCapacity(segments.count)
+    var start = 0
+    for segment in segments {
+      var attributes: [AttributeKey: AttributeValue] = [:]
+      if segment.inline != 0 {
+        attributes[.inlinePresentationIntent] = .inlinePresentationIntent(
+          InlinePresentationIntent(rawValue: segment.inline))
+      }
+      if segment.link >= 0 {
+        attributes[.link] = .link(links[Int(segment.link)])
+      }
+      if segment.leaf >= 0 {
+        attributes[.presentationIntent] = .presentationIntent(leaves[Int(segment.leaf)])
+      }
+      result.append(AttributeRun(start..<segment.end, attributes))
+      start = segment.end
+    }
+    return result
+  }
+
+  func string(_ pointer: UnsafePointer<CChar>?) -> String {
+    guard let pointer else { return "" }
+    return String(cString: pointer)
+  }
+}
+
+extension String {
+  /// The string without ASCII spaces, tabs and line ends at either end.
+  var trimmingASCIIWhitespace: String {
+    let scalars = unicodeScalars
+    let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+    guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+      let last = scalars.lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return String(scalars[first...last])
+  }
+}

@@ -1,0 +1,256 @@
+import DocumentEngine
+
+extension _MarkdownWriter {
+  /// A container the lines being written are in, with what each of its lines
+  /// starts with.
+  struct OpenContainer {
+    var component: PresentationIntent.Component
+    /// The first line's prefix (a list item's marker, a quote's `> `).
+    var marker: [UInt8]
+    /// Every later line's prefix.
+    var continuation: [UInt8]
+    var wroteFirstLine = false
+    /// A list's bullet or delimiter, to pick another for a list right after.
+    var listMark: UInt8 = 0
+  }
+
+  mutating func writeBlocks(_ leaves: [Leaf]) {
+    var open: [OpenContainer] = []
+    var index = 0
+    while index < leaves.count {
+      let leaf = leaves[index]
+      var end = index + 1
+      if let table = leaf.table {
+        while end < leaves.count, leaves[end].table == table,
+          leaves[end].containers == leaf.containers
+        {
+          end += 1
+        }
+      }
+      let containers = leaf.containers
+      var common = 0
+      while common < open.count, common < containers.count,
+        open[common].component == containers[common]
+      {
+        common += 1
+      }
+      let closedListMark = open.count > common ? open[common].listMark : 0
+      open.removeSubrange(common...)
+      if index > 0 {
+        let nextItemOfOpenList =
+          common < containers.count && common > 0
+          && containers[common].kind.isListItem && open[common - 1].component.kind.isList
+        if !nextItemOfOpenList { writeLine([], in: &open) }
+      }
+      for depth in common..<containers.count {
+        let parent = depth > 0 ? open[depth - 1] : nil
+        open.append(
+          Self.container(
+            containers[depth], in: parent, after: depth == common ? closedListMark : 0))
+      }
+      if leaf.table != nil {
+        for line in tableLines(leaves[index..<end]) { writeLine(line, in: &open) }
+      } else {
+        for line in lines(of: leaf) { writeLine(line, in: &open) }
+      }
+      index = end
+    }
+  }
+
+  /// The container a component opens, inside `parent`; `previousMark` is
+  /// the bullet or delimiter of a list of the same kind that just closed
+  /// at this depth (0 if none).
+  static func container(
+    _ component: PresentationIntent.Component, in parent: OpenContainer?, after previousMark: UInt8
+  ) -> OpenContainer {
+    switch component.kind {
+    case .blockQuote:
+      return OpenContainer(
+        component: component, marker: Array("> ".utf8), continuation: Array("> ".utf8))
+    case .unorderedList:
+      var list = OpenContainer(component: component, marker: [], continuation: [])
+      list.listMark = previousMark == UInt8(ascii: "-") ? UInt8(ascii: "*") : UInt8(ascii: "-")
+      return list
+    case .orderedList:
+      var list = OpenContainer(component: component, marker: [], continuation: [])
+      list.listMark = previousMark == UInt8(ascii: ".") ? UInt8(ascii: ")") : UInt8(ascii: ".")
+      return list
+    case .listItem(let ordinal):
+      var marker: [UInt8]
+      if let parent, parent.component.kind == .orderedList {
+        marker = Array(String(min(max(ordinal, 0), 999_999_999)).utf8)
+        marker.append(parent.listMark)
+      } else {
+        marker = [parent?.listMark ?? UInt8(ascii: "-")]
+      }
+      marker.append(UInt8(ascii: " "))
+      return OpenContainer(
+        component: component, marker: marker,
+        continuation: [UInt8](repeating: UInt8(ascii: " "), count: marker.count))
+    default:
+      return OpenContainer(component: component, marker: [], continuation: [])
+    }
+  }
+
+  /// Writes one line with the prefixes of the containers it is in (a list
+  /// item's marker on its first line, spaces after); an empty line without
+  /// trailing spaces.
+  mutating func writeLine(_ line: [UInt8], in open: inout [OpenContainer]) {
+    let start = output.count
+    for index in open.indices {
+      if open[index].wroteFirstLine {
+        output.append(contentsOf: open[index].continuation)
+      } else {
+        output.append(contentsOf: open[index].marker)
+        open[index].wroteFirstLine = true
+      }
+    }
+    if line.isEmpty {
+      while output.count > start, output[output.count - 1] == UInt8(ascii: " ") {
+        output.removeLast()
+      }
+    } else {
+      output.append(contentsOf: line)
+    }
+    output.append(UInt8(ascii: "\n"))
+  }
+
+  // MARK: - Leaves
+
+  /// The lines of a leaf block (not a table cell).
+  mutating func lines(of leaf: Leaf) -> [[UInt8]] {
+    switch leaf.kind {
+    case nil:
+      return [[]]
+    case .codeBlock(let language)?:
+      return codeBlockLines(leaf, language: language)
+    case .thematicBreak? where leaf.scalars.isEmpty:
+      return [Array("___".utf8)]
+    case .header(let level)?:
+      let level = min(max(level, 1), 6)
+      let hasBreaks = leaf.scalars.indices.contains { isBreak(at: $0, in: leaf) }
+      if hasBreaks, level <= 2 {
+        var lines = inlineLines(leaf, mode: .paragraph)
+        lines.append(Array((level == 1 ? "===" : "---").utf8))
+        return lines
+      }
+      var line = [UInt8](repeating: UInt8(ascii: "#"), count: level)
+      let content = inlineLines(leaf, mode: .heading).first ?? []
+      if !content.isEmpty {
+        line.append(UInt8(ascii: " "))
+        line.append(contentsOf: content)
+      }
+      return [line]
+    default:
+      if isWholeHTMLBlock(leaf) {
+        return String(String.UnicodeScalarView(leaf.scalars)).split(
+          separator: "\n", omittingEmptySubsequences: false
+        ).map { Array($0.utf8) }
+      }
+      if leaf.scalars.isEmpty { return [Array("[]()".utf8)] }
+      return inlineLines(leaf, mode: .paragraph)
+    }
+  }
+
+  /// A fenced code block: backticks (tildes if the language has a backtick),
+  /// one more than the longest run of them inside, at least three.
+  func codeBlockLines(_ leaf: Leaf, language: String?) -> [[UInt8]] {
+    let text = String(String.UnicodeScalarView(leaf.scalars))
+    let useTildes = language?.contains("`") ?? false
+    let fenceCharacter: UInt8 = useTildes ? UInt8(ascii: "~") : UInt8(ascii: "`")
+    var longest = 0
+    var run = 0
+    for byte in text.utf8 {
+      if byte == fenceCharacter {
+        run += 1
+        longest = max(longest, run)
+      } else {
+        run = 0
+      }
+    }
+    let fence = [UInt8](repeating: fenceCharacter, count: max(3, longest + 1))
+    var opening = fence
+    if let language, !language.isEmpty {
+      for scalar in language.unicodeScalars {
+        switch scalar {
+        case "\\", "&", "`":
+          opening.append(UInt8(ascii: "\\"))
+          opening.append(contentsOf: String(scalar).utf8)
+        case "\n", "\r":
+          opening.append(contentsOf: "&#\(scalar.value);".utf8)
+        default:
+          opening.append(contentsOf: String(scalar).utf8)
+        }
+      }
+    }
+    var lines = [opening]
+    if !leaf.scalars.isEmpty {
+      // CR and CR LF end lines in Markdown too: the text's own are lost
+      // (a code block's text never has them).
+      for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" }) {
+        lines.append(Array(line.utf8))
+      }
+    }
+    lines.append(fence)
+    return lines
+  }
+
+  /// A pipe table: its header row, the delimiter row with the columns'
+  /// alignments, and its body rows.
+  mutating func tableLines(_ cells: ArraySlice<Leaf>) -> [[UInt8]] {
+    var rows: [(component: PresentationIntent.Component?, cells: [Leaf])] = []
+    for cell in cells {
+      if let last = rows.last, last.component == cell.row {
+        rows[rows.count - 1].cells.append(cell)
+      } else {
+        rows.append((cell.row, [cell]))
+      }
+    }
+    var alignments: [PresentationIntent.ColumnAlignment] = []
+    if case .table(let columns)? = cells.first?.table?.kind { alignments = columns }
+    let widest = rows.map(\.cells.count).max() ?? 0
+    while alignments.count < widest { alignments.append(.left) }
+    if rows.first?.component?.kind != .tableHeaderRow {
+      rows.insert((nil, []), at: 0)
+    }
+    var lines: [[UInt8]] = []
+    for (number, row) in rows.enumerated() {
+      var line: [UInt8] = [UInt8(ascii: "|")]
+      for column in 0..<max(row.cells.count, number == 0 ? alignments.count : 0) {
+        line.append(UInt8(ascii: " "))
+        if column < row.cells.count {
+          line.append(contentsOf: inlineLines(row.cells[column], mode: .cell).first ?? [])
+        }
+        line.append(contentsOf: " |".utf8)
+      }
+      lines.append(line)
+      if number == 0 {
+        var delimiter: [UInt8] = [UInt8(ascii: "|")]
+        for alignment in alignments {
+          switch alignment {
+          case .left: delimiter.append(contentsOf: " --- |".utf8)
+          case .center: delimiter.append(contentsOf: " :-: |".utf8)
+          case .right: delimiter.append(contentsOf: " --: |".utf8)
+          }
+        }
+        lines.append(delimiter)
+      }
+    }
+    return lines
+  }
+
+  func isBreak(at index: Int, in leaf: Leaf) -> Bool {
+    let inline = styles[Int(leaf.styles[index])].inline
+    let scalar = leaf.scalars[index]
+    return (scalar == " " && inline & InlinePresentationIntent.softBreak.rawValue != 0)
+      || (scalar == "\u{2028}" && inline & InlinePresentationIntent.lineBreak.rawValue != 0)
+  }
+}
+
+extension PresentationIntent.Kind {
+  var isList: Bool { self == .orderedList || self == .unorderedList }
+  var isListItem: Bool {
+    if case .listItem = self { return true }
+    return false
+  }
+}

@@ -1,0 +1,254 @@
+import DocumentEngine
+
+extension AttributedText {
+  /// The text as GitHub-flavoured Markdown that ``init(markdown:)`` reads
+  /// back to exactly this text and these attributes, when they follow the
+  /// rules of *Markdown* in `docs/DESIGN.md` (as every text the reader makes
+  /// does; identities are numbered anew, in document order).
+  ///
+  /// Blocks are written from their presentation intents: paragraphs,
+  /// headers (`#`, or underlined when they hold line breaks), fenced code
+  /// blocks (a fence longer than any run of backticks inside), thematic
+  /// breaks, quotes, lists (bullets `-`, or `*` for a list right after
+  /// another), and pipe tables. Inline intents become `**strong**`,
+  /// `_emphasis_`, `~~strikethrough~~` and code spans, links
+  /// `[text](<url>)`. Whatever Markdown would read as markup is escaped:
+  /// `\ * _ ~ ` [ ] < & |` always, `# > - + =` and a number's `.` or `)` at
+  /// the start of a line, `!` before a link, the `.` of `www.` and the `:`
+  /// of `://` (bare URLs), an `@` between an address's two halves (an empty
+  /// link `[]()` goes before it); spaces at the edges of a line, and
+  /// characters a delimiter needs to be punctuation, are written as
+  /// character references (`&#32;`). An empty paragraph is written as
+  /// `[]()`.
+  ///
+  /// A text that does not follow the rules is written as well as Markdown
+  /// can say it: text without a presentation intent is paragraphs, one per
+  /// line; a line break (LF, CR, CR LF, U+2029) inside a paragraph or
+  /// header starts a new one; host keys are not written.
+  ///
+  /// - Complexity: O(n) for a text of n UTF-16 units.
+  public var markdown: String {
+    var writer = _MarkdownWriter()
+    writer.write(self)
+    return String(decoding: writer.output, as: UTF8.self)
+  }
+}
+
+/// The writer: the text cut into leaf blocks by presentation intent, each
+/// block's lines written with the prefixes of the containers it is in.
+struct _MarkdownWriter {
+  var output: [UInt8] = []
+
+  /// One leaf block: its containers and kind, and its text as scalars with
+  /// the index of each scalar's inline attributes.
+  struct Leaf {
+    var containers: [PresentationIntent.Component]
+    var kind: PresentationIntent.Kind?
+    var table: PresentationIntent.Component?
+    var row: PresentationIntent.Component?
+    var scalars: ArraySlice<Unicode.Scalar>
+    var styles: ArraySlice<Int32>
+  }
+
+  /// The inline attributes that Markdown writes, by index.
+  struct Style: Hashable {
+    var inline: Int
+    var link: String?
+  }
+  var styles: [Style] = []
+
+  mutating func write(_ text: AttributedText) {
+    let leaves = leaves(of: text)
+    writeBlocks(leaves)
+  }
+
+  // MARK: - Cutting the text into leaves
+
+  /// The leaf blocks of `text`, in order.
+  mutating func leaves(of text: AttributedText) -> [Leaf] {
+    var scalars: [Unicode.Scalar] = []
+    var styleOfScalar: [Int32] = []
+    var intentOfScalar: [Int32] = []
+    scalars.reserveCapacity(text.text.utf8.count)
+    styleOfScalar.reserveCapacity(text.text.utf8.count)
+    intentOfScalar.reserveCapacity(text.text.utf8.count)
+    var intents: [PresentationIntent?] = []
+    var styleIndex: [Style: Int32] = [:]
+
+    var runIndex = 0
+    var offset = 0
+    var currentStyle: Int32 = -1
+    var currentIntent: Int32 = -1
+    var currentRunEnd = -1
+    for scalar in text.text.unicodeScalars {
+      if offset >= currentRunEnd {
+        while runIndex < text.runs.count, text.runs[runIndex].range.upperBound <= offset {
+          runIndex += 1
+        }
+        var attributes: [AttributeKey: AttributeValue] = [:]
+        if runIndex < text.runs.count, text.runs[runIndex].range.lowerBound <= offset {
+          attributes = text.runs[runIndex].attributes
+          currentRunEnd = text.runs[runIndex].range.upperBound
+        } else {
+          currentRunEnd = runIndex < text.runs.count ? text.runs[runIndex].range.lowerBound : Int.max
+        }
+        var style = Style(inline: 0, link: nil)
+        if case .inlinePresentationIntent(let intent) = attributes[.inlinePresentationIntent] {
+          style.inline = intent.rawValue
+        }
+        if case .link(let url) = attributes[.link] { style.link = url }
+        if let known = styleIndex[style] {
+          currentStyle = known
+        } else {
+          styles.append(style)
+          currentStyle = Int32(styles.count - 1)
+          styleIndex[style] = currentStyle
+        }
+        var intent: PresentationIntent?
+        if case .presentationIntent(let value) = attributes[.presentationIntent] { intent = value }
+        if currentIntent < 0 || intents[Int(currentIntent)] != intent {
+          intents.append(intent)
+          currentIntent = Int32(intents.count - 1)
+        }
+      }
+      scalars.append(scalar)
+      styleOfScalar.append(currentStyle)
+      intentOfScalar.append(currentIntent)
+      offset += scalar.value > 0xFFFF ? 2 : 1
+    }
+
+    // Groups of equal intent; each but the last ends with its separator.
+    var groups: [(intent: PresentationIntent?, range: Range<Int>)] = []
+    var start = 0
+    for index in scalars.indices
+    where index + 1 == scalars.count || intentOfScalar[index + 1] != intentOfScalar[index] {
+      groups.append((intents[Int(intentOfScalar[index])], start..<(index + 1)))
+      start = index + 1
+    }
+
+    var result: [Leaf] = []
+    for (number, group) in groups.enumerated() {
+      var range = group.range
+      let last = scalars[range.upperBound - 1]
+      let isLast = number == groups.count - 1
+      let shape = Self.shape(of: group.intent)
+      if isLast {
+        if range.count == 1, last == "\n" { range = range.lowerBound..<range.lowerBound }
+      } else if last == "\n" || (last == "\t" && shape.kind.isCell) {
+        range = range.lowerBound..<(range.upperBound - 1)
+      }
+      let leaf = Leaf(
+        containers: shape.containers, kind: shape.kind, table: shape.table, row: shape.row,
+        scalars: scalars[range], styles: styleOfScalar[range])
+      if case .codeBlock = shape.kind {
+        result.append(leaf)
+      } else if shape.kind.isCell || isWholeHTMLBlock(leaf) {
+        result.append(leaf)
+      } else {
+        result.append(contentsOf: split(leaf))
+      }
+    }
+    return result
+  }
+
+  /// A paragraph-like leaf cut at each line break inside it (LF, CR, CR LF,
+  /// U+2029), a trailing one dropped; a line break inside HTML is the
+  /// HTML's.
+  func split(_ leaf: Leaf) -> [Leaf] {
+    let html =
+      InlinePresentationIntent.inlineHTML.rawValue | InlinePresentationIntent.blockHTML.rawValue
+    var pieces: [Leaf] = []
+    var start = leaf.scalars.startIndex
+    var index = start
+    let end = leaf.scalars.endIndex
+    while index < end {
+      let scalar = leaf.scalars[index]
+      if scalar == "\n" || scalar == "\r" || scalar == "\u{2029}",
+        styles[Int(leaf.styles[index])].inline & html == 0
+      {
+        var piece = leaf
+        piece.scalars = leaf.scalars[start..<index]
+        piece.styles = leaf.styles[start..<index]
+        pieces.append(piece)
+        if scalar == "\r", index + 1 < end, leaf.scalars[index + 1] == "\n" { index += 1 }
+        start = index + 1
+      }
+      index += 1
+    }
+    if start < end || pieces.isEmpty {
+      var piece = leaf
+      piece.scalars = leaf.scalars[start..<end]
+      piece.styles = leaf.styles[start..<end]
+      pieces.append(piece)
+    }
+    return pieces
+  }
+
+  func isWholeHTMLBlock(_ leaf: Leaf) -> Bool {
+    guard leaf.kind == .paragraph, !leaf.styles.isEmpty else { return false }
+    let bit = InlinePresentationIntent.blockHTML.rawValue
+    return leaf.styles.allSatisfy { styles[Int($0)].inline & bit != 0 }
+  }
+
+  /// What a presentation intent says of its block: the containers it is in
+  /// (quotes, lists and items, each list item inside a list), its own kind
+  /// (nil for an empty container), and its table and row if it is a cell.
+  static func shape(
+    of intent: PresentationIntent?
+  ) -> (
+    containers: [PresentationIntent.Component], kind: PresentationIntent.Kind?,
+    table: PresentationIntent.Component?, row: PresentationIntent.Component?
+  ) {
+    guard let components = intent?.components, !components.isEmpty else {
+      return ([], .paragraph, nil, nil)
+    }
+    var containers: [PresentationIntent.Component] = []
+    var kind: PresentationIntent.Kind?
+    var table: PresentationIntent.Component?
+    var row: PresentationIntent.Component?
+    for (index, component) in components.enumerated() {
+      switch component.kind {
+      case .blockQuote, .orderedList, .unorderedList:
+        guard table == nil else { continue }
+        containers.append(component)
+      case .listItem:
+        guard table == nil else { continue }
+        if let last = containers.last, last.kind == .orderedList || last.kind == .unorderedList {
+          containers.append(component)
+        } else {
+          containers.append(.init(.unorderedList, identity: -component.identity))
+          containers.append(component)
+        }
+      case .table:
+        table = component
+      case .tableHeaderRow, .tableRow:
+        if table != nil { row = component }
+      case .tableCell:
+        if table != nil, row != nil { kind = component.kind }
+      case .paragraph, .header, .codeBlock, .thematicBreak:
+        if index == components.count - 1 || kind == nil { kind = component.kind }
+      }
+    }
+    if table != nil, kind == nil || row == nil {
+      // A table part without a row and a cell: its text as a paragraph.
+      table = nil
+      row = nil
+      kind = .paragraph
+    }
+    let innermost = components[components.count - 1].kind
+    switch innermost {
+    case .blockQuote, .orderedList, .unorderedList, .listItem:
+      kind = nil
+    default:
+      if kind == nil { kind = .paragraph }
+    }
+    return (containers, kind, table, row)
+  }
+}
+
+extension PresentationIntent.Kind? {
+  var isCell: Bool {
+    if case .tableCell = self { return true }
+    return false
+  }
+}
