@@ -39,7 +39,7 @@ let package = Package(
       pkgConfig: "libcmark-gfm",
       providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
     ),
-    .target(name: "DocumentMarkdown", dependencies: ["DocumentEngine", "CCMarkGFM"]),
+    .target(name: "DocumentMarkdown", dependencies: ["DocumentEngine", "TextRope", "CCMarkGFM"]),
     .systemLibrary(
       name: "CZlib",
       path: "Sources/CZlib",
