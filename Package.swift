@@ -56,7 +56,8 @@ let package = Package(
     .target(
       name: "ScopeREPLCore",
       dependencies: [
-        "DocumentEngine", "SummaryTrees", "TextRope", "TextBoundaries", "EditingTraces",
+        "DocumentEngine", "DocumentMarkdown", "SummaryTrees", "TextRope", "TextBoundaries",
+        "EditingTraces",
       ],
       path: "Examples/ScopeREPL/Core"
     ),
