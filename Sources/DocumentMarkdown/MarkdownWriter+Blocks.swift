@@ -46,7 +46,8 @@ extension _MarkdownWriter {
         let parent = depth > 0 ? open[depth - 1] : nil
         open.append(
           Self.container(
-            containers[depth], in: parent, after: depth == common ? closedListMark : 0))
+            containers[depth], in: parent, after: depth == common ? closedListMark : 0,
+            depthOfBulletedLists: open.count { $0.component.kind == .unorderedList }))
       }
       if leaf.table != nil {
         for line in tableLines(leaves[index..<end]) { writeLine(line, in: &open) }
@@ -61,15 +62,20 @@ extension _MarkdownWriter {
   /// the bullet or delimiter of a list of the same kind that just closed
   /// at this depth (0 if none).
   static func container(
-    _ component: PresentationIntent.Component, in parent: OpenContainer?, after previousMark: UInt8
+    _ component: PresentationIntent.Component, in parent: OpenContainer?, after previousMark: UInt8,
+    depthOfBulletedLists: Int
   ) -> OpenContainer {
     switch component.kind {
     case .blockQuote:
       return OpenContainer(
         component: component, marker: Array("> ".utf8), continuation: Array("> ".utf8))
     case .unorderedList:
+      // Bullets alternate with depth, so that a line of bullets alone
+      // (`- * -`) is never a thematic break; a list right after one of its
+      // kind takes `+`.
       var list = OpenContainer(component: component, marker: [], continuation: [])
-      list.listMark = previousMark == UInt8(ascii: "-") ? UInt8(ascii: "*") : UInt8(ascii: "-")
+      let bullet = depthOfBulletedLists % 2 == 0 ? UInt8(ascii: "-") : UInt8(ascii: "*")
+      list.listMark = previousMark == bullet ? UInt8(ascii: "+") : bullet
       return list
     case .orderedList:
       var list = OpenContainer(component: component, marker: [], continuation: [])
@@ -173,13 +179,13 @@ extension _MarkdownWriter {
     if let language, !language.isEmpty {
       for scalar in language.unicodeScalars {
         switch scalar {
-        case "\\", "&", "`":
+        case "\\", "`":
           opening.append(UInt8(ascii: "\\"))
-          opening.append(contentsOf: String(scalar).utf8)
-        case "\n", "\r":
+          opening.appendUTF8(scalar)
+        case "\n", "\r", "&":
           opening.append(contentsOf: "&#\(scalar.value);".utf8)
         default:
-          opening.append(contentsOf: String(scalar).utf8)
+          opening.appendUTF8(scalar)
         }
       }
     }

@@ -180,27 +180,37 @@ extension _MarkdownWriter {
     var stack: [Mark] = []
     var index = 0
     var previousMarks = MarkSet(bits: 0, link: -1)
+    var needsOrder = false
     while index < count {
       let target = marksOf[index]
-      if index == 0 || target != previousMarks {
-        // Close from the first open mark that stops here, inside out.
-        if let first = stack.firstIndex(where: { !target.contains($0) }) {
-          for mark in stack[first...].reversed() { tokens.append(.closer(mark)) }
-          stack.removeSubrange(first...)
-        }
-        let opening = target.marks.filter { !stack.contains($0) }.sorted { lhs, rhs in
+      if index == 0 || target != previousMarks || needsOrder {
+        // The marks open from the outside in by where they stop, the
+        // longest first: keep what already stands so, close the rest inside
+        // out, open what is missing. Right after a line start nothing
+        // closes (a closer there closes nothing): what starts there goes on
+        // top, and the order is mended at the next scalar.
+        let wanted = target.marks.sorted { lhs, rhs in
           let left = ends[Self.order(lhs)][index]
           let right = ends[Self.order(rhs)][index]
           if left != right { return left > right }
           return Self.order(lhs) < Self.order(rhs)
         }
-        for mark in opening {
+        var kept = 0
+        if case .lineEnd? = tokens.last {
+          while kept < stack.count, target.contains(stack[kept]) { kept += 1 }
+        } else {
+          while kept < stack.count, kept < wanted.count, stack[kept] == wanted[kept] { kept += 1 }
+        }
+        for mark in stack[kept...].reversed() { tokens.append(.closer(mark)) }
+        stack.removeSubrange(kept...)
+        for mark in wanted where !stack.contains(mark) {
           if case .link = mark, case .character("!", .plain)? = tokens.last {
             tokens[tokens.count - 1] = .character("!", .escaped)
           }
           tokens.append(.opener(mark))
           stack.append(mark)
         }
+        needsOrder = stack != wanted
         previousMarks = target
       }
       let inline = styles[Int(styleIndices[index])].inline
@@ -222,7 +232,7 @@ extension _MarkdownWriter {
           if scalar == "\n" {
             tokens.append(.lineEnd(hard: false))
           } else {
-            tokens.append(.raw(Array(String(scalar).utf8)))
+            tokens.append(.raw([UInt8](utf8Of: scalar)))
           }
         }
         index = end
@@ -252,15 +262,22 @@ extension _MarkdownWriter {
   /// `](<url>)`, the URL escaped for an angle-bracketed destination.
   static func linkEnd(_ url: String) -> [UInt8] {
     var bytes = Array("](<".utf8)
-    for scalar in url.unicodeScalars {
+    let scalars = Array(url.unicodeScalars)
+    for (index, scalar) in scalars.enumerated() {
+      let atEdge = index == 0 || index == scalars.count - 1
       switch scalar {
-      case "\\", "<", ">", "&":
+      case _ where atEdge && [9, 11, 12, 32].contains(scalar.value):
+        // A destination's edges are trimmed; a reference is not.
+        bytes.append(contentsOf: "&#\(scalar.value);".utf8)
+      case "\\", "<", ">":
         bytes.append(UInt8(ascii: "\\"))
         bytes.append(UInt8(scalar.value))
-      case "\n", "\r":
+      case "\n", "\r", "&":
+        // A destination's backslash escapes and references are undone in
+        // one pass: `\&amp;` would read as `&`.
         bytes.append(contentsOf: "&#\(scalar.value);".utf8)
       default:
-        bytes.append(contentsOf: String(scalar).utf8)
+        bytes.appendUTF8(scalar)
       }
     }
     bytes.append(contentsOf: ">)".utf8)
@@ -284,7 +301,7 @@ extension _MarkdownWriter {
       switch scalar {
       case "\n", "\r": content.append(UInt8(ascii: " "))
       case "|" where inCell: content.append(contentsOf: "\\|".utf8)
-      default: content.append(contentsOf: String(scalar).utf8)
+      default: content.appendUTF8(scalar)
       }
     }
     if run > 0 { runs.insert(run) }
@@ -375,32 +392,47 @@ extension _MarkdownWriter {
   /// whitespace or punctuation and comes before something not whitespace;
   /// a closer the other way round. A character in the way is written as a
   /// character reference (punctuation at both ends).
+  ///
+  /// cmark-gfm's strikethrough makes `~` transparent to these rules (a
+  /// delimiter's neighbour is the first character past any `~`), so the
+  /// neighbours looked at are past any strikethrough delimiter.
   func fixFlanking(_ tokens: inout [Token]) {
-    func reference(_ index: Int) {
-      if case .character(let scalar, _) = tokens[index] {
-        tokens[index] = .character(scalar, .reference)
+    func reference(_ index: Int?) {
+      guard let index, case .character(let scalar, _) = tokens[index] else { return }
+      tokens[index] = .character(scalar, .reference)
+    }
+    func isTilde(_ token: Token) -> Bool {
+      switch token {
+      case .opener(.strikethrough), .closer(.strikethrough): true
+      default: false
       }
+    }
+    /// The neighbour past any `~~`, or nil at the paragraph's edge.
+    func neighbour(of index: Int, step: Int) -> Int? {
+      var next = index + step
+      while next >= 0, next < tokens.count, isTilde(tokens[next]) { next += step }
+      return next >= 0 && next < tokens.count ? next : nil
+    }
+    func characterClass(_ index: Int?) -> CharacterClass {
+      guard let index else { return .whitespace }
+      return Self.characterClass(tokens[index])
     }
     for index in tokens.indices {
       switch tokens[index] {
       case .opener(let mark) where mark.isEmphasisLike:
-        if index + 1 < tokens.count {
-          let next = Self.characterClass(tokens[index + 1])
-          if next == .whitespace || next == .unknown { reference(index + 1) }
-        }
-        if index > 0 {
-          let previous = Self.characterClass(tokens[index - 1])
-          if previous == .other || previous == .unknown { reference(index - 1) }
-        }
+        let next = neighbour(of: index, step: 1)
+        let nextClass = characterClass(next)
+        if nextClass == .whitespace || nextClass == .unknown { reference(next) }
+        let previous = neighbour(of: index, step: -1)
+        let previousClass = characterClass(previous)
+        if previousClass == .other || previousClass == .unknown { reference(previous) }
       case .closer(let mark) where mark.isEmphasisLike:
-        if index > 0 {
-          let previous = Self.characterClass(tokens[index - 1])
-          if previous == .whitespace || previous == .unknown { reference(index - 1) }
-        }
-        if index + 1 < tokens.count {
-          let next = Self.characterClass(tokens[index + 1])
-          if next == .other || next == .unknown { reference(index + 1) }
-        }
+        let previous = neighbour(of: index, step: -1)
+        let previousClass = characterClass(previous)
+        if previousClass == .whitespace || previousClass == .unknown { reference(previous) }
+        let next = neighbour(of: index, step: 1)
+        let nextClass = characterClass(next)
+        if nextClass == .other || nextClass == .unknown { reference(next) }
       default:
         continue
       }
@@ -437,7 +469,8 @@ extension _MarkdownWriter {
       case " ", "\t":
         tokens[line.lowerBound] = .character(scalar, .reference)
       case "#" where mode == .paragraph, ">" where mode == .paragraph,
-        "-" where mode == .paragraph, "+" where mode == .paragraph, "=" where mode == .paragraph:
+        "-" where mode == .paragraph, "+" where mode == .paragraph, "=" where mode == .paragraph,
+        ":" where mode == .paragraph:
         tokens[line.lowerBound] = .character(scalar, .escaped)
       case "0"..."9" where mode == .paragraph:
         var next = line.lowerBound + 1
@@ -471,10 +504,10 @@ extension _MarkdownWriter {
     for token in tokens {
       switch token {
       case .character(let scalar, .plain):
-        line.append(contentsOf: String(scalar).utf8)
+        line.appendUTF8(scalar)
       case .character(let scalar, .escaped):
         line.append(UInt8(ascii: "\\"))
-        line.append(contentsOf: String(scalar).utf8)
+        line.appendUTF8(scalar)
       case .character(let scalar, .reference):
         line.append(contentsOf: "&#\(scalar.value);".utf8)
       case .raw(let bytes):
@@ -498,5 +531,18 @@ extension _MarkdownWriter.Mark {
   var isEmphasisLike: Bool {
     if case .link = self { return false }
     return true
+  }
+}
+
+extension [UInt8] {
+  /// Appends the scalar's UTF-8 bytes.
+  mutating func appendUTF8(_ scalar: Unicode.Scalar) {
+    UTF8.encode(scalar) { append($0) }
+  }
+
+  /// The scalar's UTF-8 bytes.
+  init(utf8Of scalar: Unicode.Scalar) {
+    self.init()
+    appendUTF8(scalar)
   }
 }
