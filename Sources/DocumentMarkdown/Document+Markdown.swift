@@ -16,13 +16,28 @@ extension WritingContext {
 
   /// The context's text written as Markdown, for a tool that reads
   /// Markdown (a language model): ``AttributedText/markdown`` of
-  /// ``attributedText``.
+  /// ``attributedText`` without the line break that ends its last
+  /// paragraph (Markdown's blocks have none;
+  /// ``Document/replace(context:range:markdown:basis:policy:)`` keeps it).
   ///
   /// Markdown has no offsets of its own: a tool that answers in Markdown
   /// replaces a range of the context's *text* (``WritingContext/range`` or
   /// the whole text), and ``Document/replace(context:range:markdown:basis:policy:)``
   /// reads its answer.
-  public var markdown: String { attributedText.markdown }
+  public var markdown: String {
+    var text = attributedText
+    let length = text.text.utf16.count
+    let last = Document.lineBreakLength(before: length, in: self.text)
+    if last > 0 {
+      text = AttributedText(
+        unchecked: String(text.text.utf16.dropLast(last)) ?? text.text,
+        runs: text.runs.compactMap { run in
+          let end = min(run.range.upperBound, length - last)
+          return run.range.lowerBound < end ? AttributeRun(run.range.lowerBound..<end, run.attributes) : nil
+        })
+    }
+    return text.markdown
+  }
 }
 
 extension Document {
@@ -38,6 +53,16 @@ extension Document {
   /// its inline intents and links land too; with `presentationIntent` its
   /// blocks (list and table components only with `list` and `table`).
   ///
+  /// Markdown is blocks, and blocks have no line break after the last one
+  /// (a context's Markdown leaves out its last paragraph's line break). So
+  /// that the answer's last block stays apart from the paragraph after it,
+  /// when the answer does not end with a line break: a `range` that ends
+  /// with a paragraph's line break (LF, CR, CR LF or U+2029) stops before
+  /// it, which stays; an empty `range` at the start of a paragraph gets an
+  /// LF after the answer, with its last block's presentation intent. This is
+  /// decided on the context's current text, when `basis` is nil or its
+  /// current version; with an older basis the range is taken as it is.
+  ///
   /// - Returns: what the replacement did, and the attributed text that
   ///   landed.
   /// - Throws: what ``replace(context:range:with:attributes:basis:policy:)``
@@ -47,10 +72,64 @@ extension Document {
     context: UUID, range: Range<Int>, markdown: String, basis: ContextVersion? = nil,
     policy: ReplacementPolicy = .refuse
   ) throws(DocumentError) -> (result: ReplacementResult, text: AttributedText) {
-    let text = AttributedText(markdown: markdown)
+    var answer = AttributedText(markdown: markdown)
+    var range = range
+    let live = try liveContext(context)
+    if basis == nil || basis == live.contextVersion, !answer.text.endsWithLineBreak {
+      let before = Self.lineBreakLength(before: range.upperBound, in: live.text)
+      if !range.isEmpty, before > 0, range.count >= before {
+        range = range.lowerBound..<(range.upperBound - before)
+      } else if range.isEmpty, !answer.text.isEmpty,
+        range.lowerBound == 0 ? live.text.utf16Count > 0 : before > 0
+      {
+        answer.appendSeparator()
+      }
+    }
     let result = try replace(
-      context: context, range: range, with: text.text, attributes: text.runs, basis: basis,
+      context: context, range: range, with: answer.text, attributes: answer.runs, basis: basis,
       policy: policy)
-    return (result, text)
+    return (result, answer)
+  }
+
+  /// The length in UTF-16 units of the paragraph separator that ends just
+  /// before `offset` in `text` (2 for CR LF), or 0.
+  static func lineBreakLength(before offset: Int, in text: Rope) -> Int {
+    guard offset > 0, offset <= text.utf16Count,
+      let last = try? String(text.slice((offset - 1)..<offset)).unicodeScalars.first
+    else { return 0 }
+    switch last {
+    case "\n":
+      if offset > 1, let previous = try? String(text.slice((offset - 2)..<(offset - 1))),
+        previous == "\r"
+      {
+        return 2
+      }
+      return 1
+    case "\r", "\u{2029}":
+      return 1
+    default:
+      return 0
+    }
+  }
+}
+
+extension String {
+  /// Whether the last scalar is a paragraph separator (LF, CR, U+2029).
+  var endsWithLineBreak: Bool {
+    guard let last = unicodeScalars.last else { return false }
+    return last == "\n" || last == "\r" || last == "\u{2029}"
+  }
+}
+
+extension AttributedText {
+  /// Appends an LF with the presentation intent of the text's last unit.
+  mutating func appendSeparator() {
+    let length = text.utf16.count
+    var attributes: [AttributeKey: AttributeValue] = [:]
+    if let intent = self.attributes(at: length - 1)[.presentationIntent] {
+      attributes[.presentationIntent] = intent
+    }
+    text += "\n"
+    self = AttributedText(unchecked: text, runs: runs + [AttributeRun(length..<(length + 1), attributes)])
   }
 }

@@ -1,5 +1,6 @@
 import CCMarkGFM
 import DocumentEngine
+import Synchronization
 
 extension AttributedText {
   /// The attributed text GitHub-flavoured Markdown stands for, read by the
@@ -39,9 +40,16 @@ extension AttributedText {
   }
 }
 
-/// The extensions the reader attaches, registered once per process (cmark-
-/// gfm's registration is not safe to race).
+/// cmark-gfm with the extensions the reader attaches.
+///
+/// cmark-gfm is not safe to use from two threads at once with extensions:
+/// attaching one adds its characters (`~`, `|`, …) to a table of special
+/// characters shared by every parser, and finishing a parse takes them out
+/// again, under any other parse running then. So every parse takes one lock;
+/// walking the finished tree needs none.
 enum _CMarkExtensions {
+  /// The extensions, registered once per process (registration is not safe
+  /// to race either).
   nonisolated(unsafe) static let attached: [OpaquePointer] = {
     cmark_gfm_core_extensions_ensure_registered()
     return ["table", "strikethrough", "autolink"].compactMap { (name: String) in
@@ -49,24 +57,33 @@ enum _CMarkExtensions {
     }
   }()
 
+  static let lock = Mutex(())
+
   /// Parses `markdown` with the extensions; the caller frees the result with
   /// `cmark_node_free`. Nil only if cmark-gfm could not allocate.
   static func parse(_ markdown: String, options: Int32 = CMARK_OPT_DEFAULT) -> OpaquePointer? {
     let extensions = attached
-    guard let parser = cmark_parser_new(options) else { return nil }
-    defer { cmark_parser_free(parser) }
-    for syntax in extensions {
-      cmark_parser_attach_syntax_extension(parser, syntax)
-    }
     var markdown = markdown
-    markdown.withUTF8 { bytes in
-      bytes.withMemoryRebound(to: CChar.self) { chars in
-        if let base = chars.baseAddress {
-          cmark_parser_feed(parser, base, chars.count)
+    return markdown.withUTF8 { bytes in
+      lock.withLock { _ -> Tree in
+        guard let parser = cmark_parser_new(options) else { return Tree(root: nil) }
+        defer { cmark_parser_free(parser) }
+        for syntax in extensions {
+          cmark_parser_attach_syntax_extension(parser, syntax)
         }
+        bytes.withMemoryRebound(to: CChar.self) { chars in
+          if let base = chars.baseAddress {
+            cmark_parser_feed(parser, base, chars.count)
+          }
+        }
+        return Tree(root: cmark_parser_finish(parser))
       }
-    }
-    return cmark_parser_finish(parser)
+    }.root
+  }
+
+  /// A parsed tree, handed out of the lock: no other thread has it.
+  struct Tree: @unchecked Sendable {
+    var root: OpaquePointer?
   }
 }
 

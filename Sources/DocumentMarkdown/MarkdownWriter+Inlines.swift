@@ -342,8 +342,10 @@ extension _MarkdownWriter {
         index >= 3 && scalars[(index - 3)..<index].allSatisfy { $0 == "w" || $0 == "W" }
       tokens.append(.character(scalar, www ? .escaped : .plain))
     case "@":
+      // cmark-gfm links an address in a text (`a@b.co`) after reading
+      // it, escapes undone: only a node between its halves stops it.
       if !inLink, index > 0, index + 1 < scalars.count, Self.isEmailLocal(scalars[index - 1]),
-        Self.isASCIIAlphanumeric(scalars[index + 1])
+        Self.isEmailLocal(scalars[index + 1]) || scalars[index + 1] == "@"
       {
         tokens.append(.raw(Array("[]()".utf8)))
       }
@@ -443,6 +445,19 @@ extension _MarkdownWriter {
   /// strips them), and in a paragraph what would start a block at the start
   /// of a line is escaped; an ATX header's closing `#` too.
   func fixLineEdges(_ tokens: inout [Token], mode: InlineMode) {
+    // A paragraph that starts with a link whose text has a `]` in code or
+    // HTML could read as a link reference definition (`[a`]: b`](c)`): an
+    // empty link first makes it a paragraph.
+    if mode == .paragraph, case .opener(.link)? = tokens.first {
+      for token in tokens.dropFirst() {
+        guard case .raw(let bytes) = token else { continue }
+        if bytes.first == UInt8(ascii: "]") { break }
+        if bytes.contains(UInt8(ascii: "]")) {
+          tokens.insert(.raw(Array("[]()".utf8)), at: 0)
+          break
+        }
+      }
+    }
     var lineStart = 0
     var index = 0
     while index <= tokens.count {

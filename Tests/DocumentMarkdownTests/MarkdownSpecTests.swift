@@ -54,6 +54,18 @@ enum GFMSpec {
     #expect(GFMSpec.examples.count == 673)
   }
 
+  /// The examples whose reading the writer does not give back, each with
+  /// its reason.
+  static let exceptions: [Int: String] = [
+    335: """
+      `foo&#10;&#10;bar` reads as one paragraph with two LFs in its text; the writer starts \
+      a new paragraph at a line break inside one (as a person pressing return means), so it \
+      reads back as three paragraphs (the middle one empty).
+      """
+  ]
+
+  /// Every example reads without error; written and read again, each gives
+  /// exactly the same text and attributes, but for the exceptions above.
   @Test func everyExampleWrittenReadsBackTheSame() {
     var failures: [Int] = []
     for example in GFMSpec.examples {
@@ -62,10 +74,16 @@ enum GFMSpec {
       let again = AttributedText(markdown: written)
       if again != read {
         failures.append(example.number)
-        print("FAIL \(example): \(example.markdown.debugDescription)\n  wrote \(written.debugDescription)\n  read  \(read.text.debugDescription)\n  again \(again.text.debugDescription)")
+        if Self.exceptions[example.number] == nil {
+          Issue.record(
+            "\(example): \(example.markdown.debugDescription) was written as \(written.debugDescription)"
+          )
+        }
       }
     }
-    print("round trips: \(GFMSpec.examples.count - failures.count) of \(GFMSpec.examples.count); failed \(failures)")
-    #expect(failures.isEmpty)
+    print(
+      "GFM spec round trips: \(GFMSpec.examples.count - failures.count) of \(GFMSpec.examples.count)"
+        + " examples; exceptions: \(failures)")
+    #expect(failures == Self.exceptions.keys.sorted())
   }
 }
