@@ -36,8 +36,15 @@ import Darwin
     ),
     ("attr body 0 1 size=1.5", "'size' must be a string, an integer"),
     ("attr body 0 1 tags=[1]", "'tags' must be a string, an integer"),
-    ("contexts full fancy", "'fancy' is neither a number (N) nor a result option (plainText, "),
-    ("contexts full 2 richText x", "unknown result option 'x' (plainText, richText, list, table"),
+    (
+      "contexts full fancy",
+      "'fancy' is neither a number (N) nor an option: a result option (plainText, "
+    ),
+    (
+      "contexts full 2 richText x",
+      "unknown option 'x': a result option (plainText, richText, list, table, presentationIntent) "
+        + "or a format (markdown)"
+    ),
   ])
   func wordsThatSetNoAttributesAreRefused(words: String, message: String) {
     let error = parseError { () throws(REPLError) in try command(words: words) }
@@ -225,7 +232,7 @@ import Darwin
     error (badRequest): the attribute 'presentationIntent' is not valid: a header's level is 1 to 6, not 9
     error (splitsSurrogatePair): in storage 'body': UTF-16 offset 129 falls inside a surrogate pair
     error (outOfRange): in storage 'body': offset 292 is out of bounds 0...291 (utf16)
-    error (badRequest): 'fancy' is neither a number (N) nor a result option (plainText, richText, list, table, presentationIntent)
+    error (badRequest): 'fancy' is neither a number (N) nor an option: a result option (plainText, richText, list, table, presentationIntent) or a format (markdown)
     bye
 
     """

@@ -103,6 +103,16 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
       "contexts sel 1 plainText", .contexts(.userSelection, surroundingParagraphs: 1)
     ),
     (
+      #"{"cmd":"contexts","scope":"fullDocument","resultOptions":["richText"],"format":"markdown"}"#,
+      "contexts full markdown richText",
+      .contexts(
+        .fullDocument, surroundingParagraphs: 0, resultOptions: .richText, format: .markdown)
+    ),
+    (
+      #"{"cmd":"contexts","scope":"userSelection","format":"markdown"}"#, "contexts markdown",
+      .contexts(.userSelection, surroundingParagraphs: 0, format: .markdown)
+    ),
+    (
       #"{"cmd":"setAttributes","storage":"body","offset":3,"length":4,"attributes":{"inlinePresentationIntent":["stronglyEmphasized"]}}"#,
       "bold body 3 4",
       .setAttributes(
@@ -152,12 +162,19 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
     (
       #"{"cmd":"replace","context":"\#(contextID)","offset":45,"length":3,"text":"the","basis":0,"policy":"merge"}"#,
       "replace 1 45 3 basis=0 merge the",
-      .replace(context: contextID, range: 45..<48, text: "the", basis: 0, policy: .merge)
+      .replace(context: contextID, range: 45..<48, with: .text("the"), basis: 0, policy: .merge)
+    ),
+    (
+      #"{"cmd":"replace","context":"\#(contextID)","offset":45,"length":3,"markdown":"**the**\nsea","basis":0}"#,
+      #"replace-md 1 45 3 basis=0 **the**\nsea"#,
+      .replace(
+        context: contextID, range: 45..<48, with: .markdown("**the**\nsea"), basis: 0,
+        policy: .refuse)
     ),
     (
       #"{"cmd":"replace","context":"\#(contextID)","offset":0,"length":0,"text":"","policy":"merge"}"#,
       "replace 9f1c 0 0 merge",
-      .replace(context: contextID, range: 0..<0, text: "", basis: nil, policy: .merge)
+      .replace(context: contextID, range: 0..<0, with: .text(""), basis: nil, policy: .merge)
     ),
     (
       #"{"cmd":"toolSelect","context":"\#(contextID)","ranges":[{"offset":0,"length":5}]}"#,
@@ -278,6 +295,30 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
       "badRequest", "unknown policy 'x' (refuse, merge)"
     ),
     (
+      #"{"cmd":"contexts","scope":"fullDocument","format":"html"}"#, "badRequest",
+      "unknown format 'html' (markdown)"
+    ),
+    (
+      #"{"cmd":"contexts","scope":"fullDocument","format":["markdown"]}"#, "badRequest",
+      "'format' must be a string"
+    ),
+    (
+      #"{"cmd":"replace","context":"\#(contextID)","offset":0,"length":0,"text":"a","markdown":"a"}"#,
+      "badRequest", "give 'text' or 'markdown', not both"
+    ),
+    (
+      #"{"cmd":"replace","context":"\#(contextID)","offset":0,"length":0,"markdown":"a","attributes":[]}"#,
+      "badRequest", "'attributes' goes with 'text': 'markdown' carries its own"
+    ),
+    (
+      #"{"cmd":"replace","context":"\#(contextID)","offset":0,"length":0,"markdown":1}"#,
+      "badRequest", "'markdown' must be a string"
+    ),
+    (
+      #"{"cmd":"replace","context":"\#(contextID)","offset":0,"length":0}"#, "badRequest",
+      "missing field 'text'"
+    ),
+    (
       #"{"cmd":"map","storage":"b","offset":0,"from":0,"assoc":0}"#, "badRequest",
       "'assoc' must be -1 or 1"
     ),
@@ -332,6 +373,11 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
     ("replace 2 0 1 x", "unknownContext", "no context 2; 'contexts' lists them (1 now)"),
     ("replace -9223372036854775808 0 1 x", "unknownContext", "no context"),
     ("toolselect abc 0 1", "unknownContext", "no context 'abc'"),
+    (
+      "replace-md 1 0", "badRequest",
+      "usage: replace-md CONTEXT OFFSET LENGTH [basis=V] [merge] [MARKDOWN]"
+    ),
+    ("replace-md 2 0 0 *x*", "unknownContext", "no context 2"),
     ("json {\"cmd\":", "badRequest", "invalid JSON"),
   ])
   func wordsThatAreNoCommandAreRefused(words: String, code: String, message: String) {
@@ -387,6 +433,25 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
       "paragraph 75..<127, contents end at 126"
     ),
     (.graphemes([0, 1, 3]), #"{"ok":true,"boundaries":[0,1,3]}"#, "boundaries: 0 1 3"),
+    (
+      .replaced(
+        ReplacementResult(
+          storage: "body", storageRange: 45..<48, contextVersion: 1,
+          events: [.reflowed(context: moved, storageRange: 60..<70)])),
+      #"{"ok":true,"storage":"body","storageRange":{"offset":45,"length":3},"contextVersion":1,"events":[{"kind":"reflowed","context":"\#(moved)"}]}"#,
+      """
+      replaced: body 45..<48, context version 1
+        event: context [12345678] moved
+      """
+    ),
+    // Given as Markdown, the text that landed too.
+    (
+      .replaced(
+        ReplacementResult(storage: "body", storageRange: 45..<52, contextVersion: 2, events: []),
+        text: "the\nsea"),
+      #"{"ok":true,"storage":"body","storageRange":{"offset":45,"length":7},"contextVersion":2,"events":[],"text":"the\nsea"}"#,
+      #"replaced: body 45..<52, context version 2; the Markdown's text: "the⏎sea""#
+    ),
     (
       .text("Hi\u{2028}", version: 2), #"{"ok":true,"text":"Hi\u2028","version":2}"#,
       "Hi\u{2028}\n(version 2)"

@@ -1,6 +1,6 @@
 """Drives `scope-repl --json` through a fixed script that touches every
 request (units, sessions, replacements on old bases, conflicts and merges,
-streaming, undo, redo, revert, origins, errors, then attributes) and prints each request with
+streaming, undo, redo, revert, origins, errors, then attributes and Markdown) and prints each request with
 its response. Context ids are taken from the replies ($0, $1, ... in the
 requests) and printed as <id0>, <id1>, ..., so that the transcripts of two
 builds can be compared byte for byte:
@@ -97,6 +97,16 @@ script = [
  '{"cmd":"add","storage":"bad","text":"ab","attributes":[{"offset":0,"length":2,"attributes":{}},{"offset":1,"length":1,"attributes":{}}]}',
  '{"cmd":"add","storage":"bad","text":"ab","attributes":[{"offset":0,"length":3,"attributes":{"link":"x"}}]}',
  '{"cmd":"text","storage":"rich","attributes":true,"unit":"scalar"}',
+ '{"cmd":"text","storage":"rich","attributes":true}',
+ # Markdown: added after the attributes, for the same reason.
+ '{"cmd":"contexts","scope":"fullDocument","resultOptions":["richText"],"format":"markdown"}',
+ '{"cmd":"replace","context":"$2","offset":0,"length":5,"markdown":"**Heading** `x`"}',
+ '{"cmd":"text","storage":"rich","attributes":true}',
+ '{"cmd":"replace","context":"$2","offset":0,"length":0,"text":"x","markdown":"x"}',
+ '{"cmd":"replace","context":"$2","offset":0,"length":0,"markdown":"x","attributes":[]}',
+ '{"cmd":"replace","context":"$2","offset":0,"length":99,"markdown":"x"}',
+ '{"cmd":"contexts","scope":"fullDocument","format":"html"}',
+ '{"cmd":"undo"}',
  '{"cmd":"text","storage":"rich","attributes":true}',
  '{"cmd":"quit"}',
 ]

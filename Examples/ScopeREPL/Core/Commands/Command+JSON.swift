@@ -26,11 +26,12 @@ extension Command {
   /// absent field.
   ///
   /// - Throws: `badRequest` for a request that is not an object, an unknown
-  ///   `cmd`, `unit`, scope, state or policy, a missing field or one of the
-  ///   wrong type (an attribute's value among them), and a `unit` other
-  ///   than `utf16` where offsets are relative to a context, an older
-  ///   version or the whole document, or where attribute runs are given or
-  ///   asked for (runs count UTF-16 units);
+  ///   `cmd`, `unit`, scope, state, policy or format, a missing field or one
+  ///   of the wrong type (an attribute's value among them), a `replace`
+  ///   with both `text` and `markdown` or with `markdown` and `attributes`,
+  ///   and a `unit` other than `utf16` where offsets are relative to a
+  ///   context, an older version or the whole document, or where attribute
+  ///   runs are given or asked for (runs count UTF-16 units);
   ///   `outOfRange` for an offset and length that make no range;
   ///   `unknownContext` for a context id that is not a UUID.
   public init(json: JSON) throws(REPLError) {
@@ -96,7 +97,10 @@ extension Command {
       self = .contexts(
         try Self.named(try request.string("scope"), "scope"),
         surroundingParagraphs: try request.optionalInt("surroundingParagraphs") ?? 0,
-        resultOptions: try request.resultOptions("resultOptions") ?? .plainText)
+        resultOptions: try request.resultOptions("resultOptions") ?? .plainText,
+        format: try request.optionalString("format").map {
+          (name) throws(REPLError) -> ContextFormat in try Self.named(name, "format")
+        })
     case "replace":
       try utf16Only("a context's offsets")
       let policy = try request.optionalString("policy").map {
@@ -104,7 +108,7 @@ extension Command {
       }
       self = .replace(
         context: try request.context(), range: try request.range(),
-        text: try request.string("text"), attributes: try request.runs("attributes"),
+        with: try request.replacement(),
         basis: try request.optionalInt("basis").map { ContextVersion($0) },
         policy: policy ?? .refuse)
     case "toolSelect":
@@ -200,6 +204,29 @@ private struct _Fields {
     try optional(key, "a boolean") { if case .bool(let b) = $0 { b } else { nil } }
   }
 
+  /// Whether the object has `key`, with a value other than `null`.
+  func has(_ key: String) -> Bool {
+    json[key] != nil && json[key] != .null
+  }
+
+  /// A replacement's `text` and its `attributes`, or its `markdown`.
+  ///
+  /// - Throws: `badRequest` for neither, both, or `markdown` with
+  ///   `attributes` (Markdown carries its own).
+  func replacement() throws(REPLError) -> Command.Replacement {
+    guard let markdown = try optionalString("markdown") else {
+      return .text(try string("text"), attributes: try runs("attributes"))
+    }
+    if has("text") {
+      throw .badRequest("give '\(path)text' or '\(path)markdown', not both")
+    }
+    if has("attributes") {
+      throw .badRequest(
+        "'\(path)attributes' goes with '\(path)text': '\(path)markdown' carries its own")
+    }
+    return .markdown(markdown)
+  }
+
   /// The attribute runs at `key` (see ``AttributesJSON``), if there are any.
   func runs(_ key: String) throws(REPLError) -> [AttributeRun]? {
     guard let value = json[key], value != .null else { return nil }
@@ -283,7 +310,7 @@ private struct _Fields {
 
   /// The range in the object at `key`, if there is one.
   func range(_ key: String) throws(REPLError) -> Range<Int>? {
-    guard json[key] != nil, json[key] != .null else { return nil }
+    guard has(key) else { return nil }
     return try object(key).range()
   }
 

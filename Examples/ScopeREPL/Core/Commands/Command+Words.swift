@@ -51,12 +51,19 @@ extension Command {
     (
       "contexts [selection|full|visible] [N] [OPTION …]",
       "start a session: the contexts of a scope (N more paragraphs around); OPTIONs say what the "
-        + "tool may give back (plainText, richText, list, table, presentationIntent)",
-      "contexts full richText"
+        + "tool may give back (plainText, richText, list, table, presentationIntent), and "
+        + "markdown shows each context as Markdown too",
+      "contexts full richText markdown"
     ),
     (
       "replace CONTEXT OFFSET LENGTH [basis=V] [merge] [TEXT]",
       "the tool replaces part of a context (CONTEXT: its number)", "replace 1 45 3 the"
+    ),
+    (
+      "replace-md CONTEXT OFFSET LENGTH [basis=V] [merge] [MARKDOWN]",
+      "the tool replaces part of a context with Markdown (\\n escapes for its line breaks); "
+        + "the session's OPTIONs say which of its attributes land",
+      "replace-md 1 45 3 **the**"
     ),
     ("toolselect CONTEXT OFFSET LENGTH", "the tool selects part of a context", "toolselect 1 0 5"),
     (
@@ -165,34 +172,43 @@ extension Command {
         "selection": "userSelection", "sel": "userSelection", "full": "fullDocument",
         "visible": "visibleArea",
       ]
+      func isOption(_ word: String) -> Bool {
+        ResultOptions(name: word) != nil || ContextFormat(rawValue: word) != nil
+      }
       // SCOPE and N may be left out before the options.
       var word = words.next()
       var scope = "userSelection"
-      if let given = word, ResultOptions(name: given) == nil {
+      if let given = word, !isOption(given) {
         scope = scopes[given] ?? given
         word = words.next()
       }
-      let names = ResultOptions.named.map(\.name).joined(separator: ", ")
+      let known =
+        "a result option (\(ResultOptions.named.map(\.name).joined(separator: ", "))) or a "
+        + "format (\(ContextFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
       var extra = 0
-      if let given = word, ResultOptions(name: given) == nil {
+      if let given = word, !isOption(given) {
         guard let n = Int(given) else {
-          throw .badRequest("'\(given)' is neither a number (N) nor a result option (\(names))")
+          throw .badRequest("'\(given)' is neither a number (N) nor an option: \(known)")
         }
         extra = n
         word = words.next()
       }
       var options: ResultOptions? = nil
+      var format: ContextFormat? = nil
       while let given = word {
-        guard let option = ResultOptions(name: given) else {
-          throw .badRequest("unknown result option '\(given)' (\(names))")
+        if let option = ResultOptions(name: given) {
+          options = (options ?? []).union(option)
+        } else if let written = ContextFormat(rawValue: given) {
+          format = written
+        } else {
+          throw .badRequest("unknown option '\(given)': \(known)")
         }
-        options = (options ?? []).union(option)
         word = words.next()
       }
       self = .contexts(
         try Self.named(scope, "scope"), surroundingParagraphs: extra,
-        resultOptions: options ?? .plainText)
-    case "replace":
+        resultOptions: options ?? .plainText, format: format)
+    case "replace", "replace-md":
       let context = try Self.context(try words.word(usage), in: contexts)
       let range = try words.range(usage)
       var basis: ContextVersion? = nil
@@ -209,8 +225,10 @@ extension Command {
         }
         words = option
       }
+      let text = words.text()
       self = .replace(
-        context: context, range: range, text: words.text(), basis: basis, policy: policy)
+        context: context, range: range,
+        with: name == "replace" ? .text(text) : .markdown(text), basis: basis, policy: policy)
     case "toolselect", "toolSelect":
       let context = try Self.context(try words.word(usage), in: contexts)
       self = .toolSelect(context: context, ranges: [try words.range(usage)])

@@ -37,16 +37,19 @@ public enum Command: Hashable, Sendable {
   /// value removes its key; other keys stay); no text changes.
   case setAttributes(StorageSpan, [AttributeKey: AttributeValue?], unit: TextUnit)
   /// `contexts`: starts a session with the contexts of `scope`, ending any
-  /// earlier one; the tool may give back what `resultOptions` allow.
+  /// earlier one; the tool may give back what `resultOptions` allow. With
+  /// a `format`, each context is also written in it (as Markdown).
   case contexts(
-    ContextScope, surroundingParagraphs: Int, resultOptions: ResultOptions = .plainText)
+    ContextScope, surroundingParagraphs: Int, resultOptions: ResultOptions = .plainText,
+    format: ContextFormat? = nil)
   /// `replace`: the tool replaces `range` of a context's text, as of
-  /// context version `basis` (the current one if `nil`), with `attributes`
-  /// (runs relative to `text`, filtered by the session's result options)
-  /// if it gives any.
+  /// context version `basis` (the current one if `nil`), with
+  /// `replacement`: a text and the attribute runs it gives, if any, or
+  /// Markdown (its attributes, too, filtered by the session's result
+  /// options).
   case replace(
-    context: UUID, range: Range<Int>, text: String, attributes: [AttributeRun]? = nil,
-    basis: ContextVersion?, policy: ReplacementPolicy)
+    context: UUID, range: Range<Int>, with: Replacement, basis: ContextVersion?,
+    policy: ReplacementPolicy)
   /// `toolSelect`: the tool selects ranges of a context's text.
   case toolSelect(context: UUID, ranges: [Range<Int>])
   /// `state`: moves the session to a Writing Tools state.
@@ -81,6 +84,14 @@ public enum Command: Hashable, Sendable {
     case text(String)
     /// A UTF-8 file, read within the REPL's limits.
     case file(path: String)
+  }
+
+  /// What a `replace` puts in the place of its range.
+  public enum Replacement: Hashable, Sendable {
+    /// A text, with attribute runs relative to it if the tool gives any.
+    case text(String, attributes: [AttributeRun]? = nil)
+    /// GitHub-flavoured Markdown, read into a text and its attribute runs.
+    case markdown(String)
   }
 
   /// A selection as a request gives it.
@@ -131,6 +142,13 @@ public enum Command: Hashable, Sendable {
     }
     return value
   }
+}
+
+/// A way to write a context besides its text and runs: what a `contexts`
+/// request's `format` names.
+public enum ContextFormat: String, CaseIterable, Hashable, Sendable {
+  /// GitHub-flavoured Markdown (the context's `markdown`).
+  case markdown
 }
 
 /// A range of a storage, in the unit of the command that names it.

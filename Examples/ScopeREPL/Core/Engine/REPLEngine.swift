@@ -1,4 +1,5 @@
 import DocumentEngine
+import DocumentMarkdown
 import EditingTraces
 import Foundation
 import TextBoundaries
@@ -102,19 +103,23 @@ public final class REPLEngine {
       return .attributesSet(
         span.storage, range: span.range, version: try document.content.storage(span.storage).version
       )
-    case .contexts(let scope, let surroundingParagraphs, let resultOptions):
+    case .contexts(let scope, let surroundingParagraphs, let resultOptions, let format):
       if surroundingParagraphs > 0 && scope != .userSelection {
         throw REPLError.badRequest("'surroundingParagraphs' is for the userSelection scope")
       }
       return .contexts(
         try document.startSession(
           scope: scope, surroundingParagraphs: surroundingParagraphs, resultOptions: resultOptions
-        ).contexts)
-    case .replace(let context, let range, let text, let attributes, let basis, let policy):
+        ).contexts, format: format)
+    case .replace(let context, let range, .text(let text, let attributes), let basis, let policy):
       return .replaced(
         try document.replace(
           context: context, range: range, with: text, attributes: attributes, basis: basis,
           policy: policy))
+    case .replace(let context, let range, .markdown(let markdown), let basis, let policy):
+      let (result, landed) = try document.replace(
+        context: context, range: range, markdown: markdown, basis: basis, policy: policy)
+      return .replaced(result, text: landed.text)
     case .toolSelect(let context, let ranges):
       return .toolSelected(try document.toolSelect(context: context, ranges: ranges))
     case .state(let state):

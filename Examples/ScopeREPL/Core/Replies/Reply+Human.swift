@@ -1,4 +1,5 @@
 import DocumentEngine
+import DocumentMarkdown
 import Foundation
 import TextRope
 
@@ -35,11 +36,13 @@ extension Reply {
         "\(id) is now at version \(version); the new text is at \(Self.text(range))", events)
     case .attributesSet(let id, let range, let version):
       return "set the attributes of \(id) \(Self.text(range)); \(id) stays at version \(version)"
-    case .contexts(let contexts): return Self.text(contexts, styled: styled)
-    case .replaced(let result):
+    case .contexts(let contexts, let format):
+      return Self.text(contexts, format: format, styled: styled)
+    case .replaced(let result, let text):
       return lines(
         "replaced: \(result.storage) \(Self.text(result.storageRange)), "
-          + "context version \(result.contextVersion)", result.events)
+          + "context version \(result.contextVersion)"
+          + (text.map { "; the Markdown's text: \"\(Self.visible($0))\"" } ?? ""), result.events)
     case .toolSelected(let selection):
       return "selected "
         + selection.map { "\($0.start.storage) \($0.start.offset)..<\($0.end.offset)" }
@@ -108,8 +111,11 @@ extension Reply {
 
   /// The contexts, numbered from 1, each text with the selected part in
   /// ⟦ ⟧ (a caret as ‸), excluded parts in ⟪ ⟫ and attributes marked (see
-  /// ``MarkedText``), broken into lines after each separator.
-  private static func text(_ contexts: [WritingContext], styled: Bool) -> String {
+  /// ``MarkedText``), broken into lines after each separator; with the
+  /// `markdown` format, then the context written as Markdown, as it is.
+  private static func text(
+    _ contexts: [WritingContext], format: ContextFormat?, styled: Bool
+  ) -> String {
     if contexts.isEmpty {
       return "no contexts (nothing selected, visible or non-empty for that scope)"
     }
@@ -121,6 +127,14 @@ extension Reply {
         String(context.text), runs: context.attributes,
         marks: marks(selected: context.range, excluded: context.excluded))
       lines += marked.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
+      if format == .markdown {
+        lines.append("    as Markdown:")
+        var markdown = context.markdown[...]
+        if markdown.hasSuffix("\n") { markdown = markdown.dropLast() }
+        lines += markdown.split(separator: "\n", omittingEmptySubsequences: false).map {
+          $0.isEmpty ? "" : "      " + $0
+        }
+      }
     }
     lines.append("(⟦ ⟧ the part to act on, ‸ the caret, ⟪ ⟫ excluded, ⏎ ␍ ¶ separators)")
     if contexts.contains(where: { !$0.attributes.isEmpty }) {

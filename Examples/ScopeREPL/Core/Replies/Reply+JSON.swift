@@ -1,4 +1,5 @@
 import DocumentEngine
+import DocumentMarkdown
 
 extension Reply {
   /// The protocol's response: `"ok": true`, then the reply's fields in the
@@ -22,14 +23,15 @@ extension Reply {
         ("events", Self.json(events)),
       ]
     case .attributesSet(_, _, let version): [("version", .int(version.rawValue))]
-    case .contexts(let contexts): [("contexts", .array(contexts.map(Self.json)))]
-    case .replaced(let result):
+    case .contexts(let contexts, let format):
+      [("contexts", .array(contexts.map { Self.json($0, format: format) }))]
+    case .replaced(let result, let text):
       [
         ("storage", .string(result.storage.rawValue)),
         ("storageRange", Self.json(result.storageRange)),
         ("contextVersion", .int(result.contextVersion.rawValue)),
         ("events", Self.json(result.events)),
-      ]
+      ] + (text.map { [("text", .string($0))] } ?? [])
     case .toolSelected(let selection):
       [
         (
@@ -74,15 +76,22 @@ extension Reply {
     .object([("offset", .int(range.lowerBound)), ("length", .int(range.count))])
   }
 
-  private static func json(_ context: WritingContext) -> JSON {
-    .object([
-      ("id", .string(context.id.uuidString)), ("storage", .string(context.storage.rawValue)),
-      ("storageRange", json(context.storageRange)), ("text", .string(String(context.text))),
-      ("range", json(context.range)), ("excluded", .array(context.excluded.map(json))),
-      ("version", .int(context.version.rawValue)),
-      ("contextVersion", .int(context.contextVersion.rawValue)),
-      ("attributes", AttributesJSON.json(context.attributes)),
-    ])
+  /// A context's fields, and with a `format` the context written in it.
+  private static func json(_ context: WritingContext, format: ContextFormat?) -> JSON {
+    let written: [(String, JSON)] =
+      switch format {
+      case nil: []
+      case .markdown: [("markdown", .string(context.markdown))]
+      }
+    return .object(
+      [
+        ("id", .string(context.id.uuidString)), ("storage", .string(context.storage.rawValue)),
+        ("storageRange", json(context.storageRange)), ("text", .string(String(context.text))),
+        ("range", json(context.range)), ("excluded", .array(context.excluded.map(json))),
+        ("version", .int(context.version.rawValue)),
+        ("contextVersion", .int(context.contextVersion.rawValue)),
+        ("attributes", AttributesJSON.json(context.attributes)),
+      ] + written)
   }
 
   private static func json(_ events: [DocumentEvent]) -> JSON {

@@ -24,10 +24,12 @@ public enum Reply: Sendable {
   /// `setAttributes`: the attributes of `range` (in the command's unit) of
   /// a storage were set; its version did not change.
   case attributesSet(StorageID, range: Range<Int>, version: StorageVersion)
-  /// `contexts`: the new session's contexts, in document order.
-  case contexts([WritingContext])
-  /// `replace`: where the replacement landed.
-  case replaced(ReplacementResult)
+  /// `contexts`: the new session's contexts, in document order, each also
+  /// written in `format` if there is one.
+  case contexts([WritingContext], format: ContextFormat? = nil)
+  /// `replace`: where the replacement landed, and the text that landed
+  /// when the tool gave Markdown (read into that text and its runs).
+  case replaced(ReplacementResult, text: String? = nil)
   /// `toolSelect`: the selection the tool's ranges made.
   case toolSelected([SelectionRange])
   /// `state`: the session's new state.
