@@ -17,8 +17,10 @@ extension WritingContext {
   /// The context's text written as Markdown, for a tool that reads
   /// Markdown (a language model): ``AttributedText/markdown`` of
   /// ``attributedText`` without the line break that ends its last
-  /// paragraph (Markdown's blocks have none;
+  /// paragraph, if it ends with one (Markdown's blocks have none;
   /// ``Document/replace(context:range:markdown:basis:policy:)`` keeps it).
+  /// A code block's last line break, and one that is an empty block of its
+  /// own, are written.
   ///
   /// Markdown has no offsets of its own: a tool that answers in Markdown
   /// replaces a range of the context's *text* (``WritingContext/range`` or
@@ -28,15 +30,36 @@ extension WritingContext {
     var text = attributedText
     let length = text.text.utf16.count
     let last = Document.lineBreakLength(before: length, in: self.text)
-    if last > 0 {
+    if last > 0, length > last, Self.endsAParagraph(text, lineBreakAt: length - last) {
+      let kept = length - last
       text = AttributedText(
-        unchecked: String(text.text.utf16.dropLast(last)) ?? text.text,
+        unchecked: String(text.text.utf16.prefix(kept)) ?? text.text,
         runs: text.runs.compactMap { run in
-          let end = min(run.range.upperBound, length - last)
-          return run.range.lowerBound < end ? AttributeRun(run.range.lowerBound..<end, run.attributes) : nil
+          let end = min(run.range.upperBound, kept)
+          return run.range.lowerBound < end
+            ? AttributeRun(run.range.lowerBound..<end, run.attributes) : nil
         })
     }
     return text.markdown
+  }
+
+  /// Whether the line break at `offset` ends the paragraph before it (one
+  /// with text, not a code block's, and not a block of its own: a line
+  /// break with a presentation intent other than its paragraph's is an
+  /// empty block).
+  static func endsAParagraph(_ text: AttributedText, lineBreakAt offset: Int) -> Bool {
+    let before = text.attributes(at: offset - 1)
+    let lineBreak = text.attributes(at: offset)
+    let unit = text.text.utf16[
+      text.text.utf16.index(text.text.utf16.startIndex, offsetBy: offset - 1)]
+    guard unit != 0x0A, unit != 0x0D, unit != 0x2029, unit != 0x09 else { return false }
+    if case .presentationIntent(let intent)? = before[.presentationIntent],
+      case .codeBlock? = intent.components.last?.kind
+    {
+      return false
+    }
+    return lineBreak[.presentationIntent] == nil
+      || lineBreak[.presentationIntent] == before[.presentationIntent]
   }
 }
 
@@ -130,6 +153,7 @@ extension AttributedText {
       attributes[.presentationIntent] = intent
     }
     text += "\n"
-    self = AttributedText(unchecked: text, runs: runs + [AttributeRun(length..<(length + 1), attributes)])
+    self = AttributedText(
+      unchecked: text, runs: runs + [AttributeRun(length..<(length + 1), attributes)])
   }
 }

@@ -189,7 +189,8 @@ struct _MarkdownReader {
       closeLeaf()
     case CMARK_NODE_HTML_BLOCK:
       openLeaf(.paragraph)
-      appendLiteral(node, inline: InlinePresentationIntent.blockHTML.rawValue, droppingFinalLineFeed: true)
+      appendLiteral(
+        node, inline: InlinePresentationIntent.blockHTML.rawValue, droppingFinalLineFeed: true)
       closeLeaf()
     case CMARK_NODE_TEXT:
       appendLiteral(node, inline: inlineBits)
@@ -198,9 +199,13 @@ struct _MarkdownReader {
     case CMARK_NODE_HTML_INLINE:
       appendLiteral(node, inline: inlineBits | InlinePresentationIntent.inlineHTML.rawValue)
     case CMARK_NODE_SOFTBREAK:
-      append([UInt8(ascii: " ")], utf16: 1, inline: inlineBits | InlinePresentationIntent.softBreak.rawValue)
+      append(
+        [UInt8(ascii: " ")], utf16: 1,
+        inline: inlineBits | InlinePresentationIntent.softBreak.rawValue)
     case CMARK_NODE_LINEBREAK:
-      append([0xE2, 0x80, 0xA8], utf16: 1, inline: inlineBits | InlinePresentationIntent.lineBreak.rawValue)
+      append(
+        [0xE2, 0x80, 0xA8], utf16: 1,
+        inline: inlineBits | InlinePresentationIntent.lineBreak.rawValue)
     case CMARK_NODE_EMPH:
       emphasis += 1
     case CMARK_NODE_STRONG:

@@ -106,7 +106,9 @@ extension _MarkdownWriter {
     if style.inline & InlinePresentationIntent.stronglyEmphasized.rawValue != 0 {
       bits |= Mark.strong.bit
     }
-    if style.inline & InlinePresentationIntent.emphasized.rawValue != 0 { bits |= Mark.emphasis.bit }
+    if style.inline & InlinePresentationIntent.emphasized.rawValue != 0 {
+      bits |= Mark.emphasis.bit
+    }
     if style.inline & InlinePresentationIntent.strikethrough.rawValue != 0 {
       bits |= Mark.strikethrough.bit
     }
@@ -141,7 +143,8 @@ extension _MarkdownWriter {
       marksOf.append(markSet(of: style, link: link))
       let breaking =
         mode == .paragraph
-        && ((scalars[index] == " " && style.inline & InlinePresentationIntent.softBreak.rawValue != 0)
+        && ((scalars[index] == " "
+          && style.inline & InlinePresentationIntent.softBreak.rawValue != 0)
           || (scalars[index] == "\u{2028}"
             && style.inline & InlinePresentationIntent.lineBreak.rawValue != 0))
       isBreak.append(breaking)
@@ -223,7 +226,8 @@ extension _MarkdownWriter {
         tokens.append(.raw(codeSpan(scalars[index..<end], inCell: mode == .cell)))
         index = end
       } else if inline
-        & (InlinePresentationIntent.inlineHTML.rawValue | InlinePresentationIntent.blockHTML.rawValue)
+        & (InlinePresentationIntent.inlineHTML.rawValue
+          | InlinePresentationIntent.blockHTML.rawValue)
         != 0
       {
         var end = index + 1

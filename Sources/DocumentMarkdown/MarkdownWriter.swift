@@ -90,7 +90,8 @@ struct _MarkdownWriter {
           attributes = text.runs[runIndex].attributes
           currentRunEnd = text.runs[runIndex].range.upperBound
         } else {
-          currentRunEnd = runIndex < text.runs.count ? text.runs[runIndex].range.lowerBound : Int.max
+          currentRunEnd =
+            runIndex < text.runs.count ? text.runs[runIndex].range.lowerBound : Int.max
         }
         var style = Style(inline: 0, link: nil)
         if case .inlinePresentationIntent(let intent) = attributes[.inlinePresentationIntent] {

@@ -162,7 +162,9 @@ import _EngineTestSupport
       offset += length
     }
 
-    mutating func leaf(_ intent: PresentationIntent, row: Int? = nil, _ body: (inout Builder) -> Void) {
+    mutating func leaf(
+      _ intent: PresentationIntent, row: Int? = nil, _ body: (inout Builder) -> Void
+    ) {
       if let pending {
         let tab = row != nil && pending.row == row
         append(tab ? "\t" : "\n", [.presentationIntent: .presentationIntent(pending.intent)])
@@ -174,7 +176,9 @@ import _EngineTestSupport
 
     mutating func inlines(_ pieces: [Inline], _ intent: PresentationIntent) {
       for piece in pieces {
-        var attributes: [AttributeKey: AttributeValue] = [.presentationIntent: .presentationIntent(intent)]
+        var attributes: [AttributeKey: AttributeValue] = [
+          .presentationIntent: .presentationIntent(intent)
+        ]
         if piece.bits != 0 {
           attributes[.inlinePresentationIntent] = .inlinePresentationIntent(
             InlinePresentationIntent(rawValue: piece.bits))
@@ -196,7 +200,8 @@ import _EngineTestSupport
       case .header(let level, let pieces):
         leafBlock(.header(level: level), pieces)
       case .code(let language, let body):
-        let intent = PresentationIntent(components + [component(.codeBlock(languageHint: language))])
+        let intent = PresentationIntent(
+          components + [component(.codeBlock(languageHint: language))])
         leaf(intent) { $0.append(body, [.presentationIntent: .presentationIntent(intent)]) }
       case .rule:
         leafBlock(.thematicBreak, [])

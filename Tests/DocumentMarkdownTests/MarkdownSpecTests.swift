@@ -58,10 +58,10 @@ enum GFMSpec {
   /// its reason.
   static let exceptions: [Int: String] = [
     335: """
-      `foo&#10;&#10;bar` reads as one paragraph with two LFs in its text; the writer starts \
-      a new paragraph at a line break inside one (as a person pressing return means), so it \
-      reads back as three paragraphs (the middle one empty).
-      """
+    `foo&#10;&#10;bar` reads as one paragraph with two LFs in its text; the writer starts \
+    a new paragraph at a line break inside one (as a person pressing return means), so it \
+    reads back as three paragraphs (the middle one empty).
+    """
   ]
 
   /// Every example reads without error; written and read again, each gives
