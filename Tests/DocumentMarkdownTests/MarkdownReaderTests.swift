@@ -1,0 +1,133 @@
+import DocumentEngine
+import DocumentMarkdown
+import Testing
+
+/// The reader, rule by rule (docs/DESIGN.md, "Markdown"), on small inputs
+/// with their exact attributed texts.
+@Suite struct MarkdownReaderTests {
+  typealias Component = PresentationIntent.Component
+
+  static func block(_ components: Component...) -> [AttributeKey: AttributeValue] {
+    [.presentationIntent: .presentationIntent(PresentationIntent(components))]
+  }
+
+  static func inline(
+    _ intent: InlinePresentationIntent, _ block: [AttributeKey: AttributeValue]
+  ) -> [AttributeKey: AttributeValue] {
+    block.merging([.inlinePresentationIntent: .inlinePresentationIntent(intent)]) { $1 }
+  }
+
+  static func expect(
+    _ markdown: String, _ text: String, _ runs: [AttributeRun],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let read = AttributedText(markdown: markdown)
+    let expected = try AttributedText(text, runs: runs)
+    #expect(read == expected, "\(markdown.debugDescription)", sourceLocation: sourceLocation)
+    #expect(AttributedText(markdown: read.markdown) == read, sourceLocation: sourceLocation)
+  }
+
+  @Test func blocksAreParagraphsSeparatedByOneLineFeedThatCarriesTheirIntent() throws {
+    let header = Self.block(.init(.header(level: 2), identity: 1))
+    let paragraph = Self.block(.init(.paragraph, identity: 2))
+    let code = Self.block(.init(.codeBlock(languageHint: "swift"), identity: 3))
+    try Self.expect(
+      "## Title\n\nSome *text*\nwrapped  \nhard\n\n```swift\nlet a = 1\n\n```\n",
+      "Title\nSome text wrapped\u{2028}hard\nlet a = 1\n",
+      [
+        AttributeRun(0..<6, header),
+        AttributeRun(6..<11, paragraph),
+        AttributeRun(11..<15, Self.inline(.emphasized, paragraph)),
+        AttributeRun(15..<16, Self.inline(.softBreak, paragraph)),
+        AttributeRun(16..<23, paragraph),
+        AttributeRun(23..<24, Self.inline(.lineBreak, paragraph)),
+        AttributeRun(24..<29, paragraph),
+        AttributeRun(29..<39, code),
+      ])
+  }
+
+  @Test func listsQuotesAndTheirComponents() throws {
+    let list = Component(.orderedList, identity: 1)
+    let first = Self.block(
+      list, .init(.listItem(ordinal: 3), identity: 2), .init(.paragraph, identity: 3))
+    let quote = Component(.blockQuote, identity: 5)
+    let second = Self.block(
+      list, .init(.listItem(ordinal: 4), identity: 4), quote, .init(.paragraph, identity: 6))
+    let empty = Self.block(list, .init(.listItem(ordinal: 5), identity: 7))
+    let rule = Self.block(.init(.thematicBreak, identity: 8))
+    try Self.expect(
+      "3. one\n4. > two\n5.\n\n---", "one\ntwo\n\n\n",
+      [
+        AttributeRun(0..<4, first), AttributeRun(4..<8, second), AttributeRun(8..<9, empty),
+        AttributeRun(9..<10, rule),
+      ])
+  }
+
+  @Test func tablesAreCellsSeparatedByTabsAndRowsByLineFeeds() throws {
+    let table = Component(.table(columns: [.left, .center, .right]), identity: 1)
+    let header = Component(.tableHeaderRow, identity: 2)
+    let row = Component(.tableRow(rowIndex: 0), identity: 6)
+    try Self.expect(
+      "| a | b | c |\n|---|:-:|--:|\n| 1 |\n", "a\tb\tc\n1\t\t\n",
+      [
+        AttributeRun(
+          0..<2, Self.block(table, header, .init(.tableCell(columnIndex: 0), identity: 3))),
+        AttributeRun(
+          2..<4, Self.block(table, header, .init(.tableCell(columnIndex: 1), identity: 4))),
+        AttributeRun(
+          4..<6, Self.block(table, header, .init(.tableCell(columnIndex: 2), identity: 5))),
+        AttributeRun(6..<8, Self.block(table, row, .init(.tableCell(columnIndex: 0), identity: 7))),
+        AttributeRun(8..<9, Self.block(table, row, .init(.tableCell(columnIndex: 1), identity: 8))),
+        AttributeRun(
+          9..<10, Self.block(table, row, .init(.tableCell(columnIndex: 2), identity: 9))),
+      ])
+  }
+
+  /// What has no key: an image is its description, HTML is text marked as
+  /// HTML, a task box stays text, a footnote mark stays text; links,
+  /// autolinks and bare URLs are links.
+  @Test func whatHasNoKeyOfItsOwn() throws {
+    let paragraph = Self.block(.init(.paragraph, identity: 1))
+    try Self.expect(
+      "![a *cat*](cat.png \"title\") <b>x</b> [^1]", "a cat <b>x</b> [^1]",
+      [
+        AttributeRun(0..<2, paragraph), AttributeRun(2..<5, Self.inline(.emphasized, paragraph)),
+        AttributeRun(5..<6, paragraph), AttributeRun(6..<9, Self.inline(.inlineHTML, paragraph)),
+        AttributeRun(9..<10, paragraph), AttributeRun(10..<14, Self.inline(.inlineHTML, paragraph)),
+        AttributeRun(14..<19, paragraph),
+      ])
+    let item = Self.block(
+      .init(.unorderedList, identity: 1), .init(.listItem(ordinal: 1), identity: 2),
+      .init(.paragraph, identity: 3))
+    try Self.expect("- [x] done", "[x] done", [AttributeRun(0..<8, item)])
+    let html = Self.block(.init(.paragraph, identity: 1))
+    try Self.expect(
+      "<div>\nhi\n</div>", "<div>\nhi\n</div>",
+      [AttributeRun(0..<15, Self.inline(.blockHTML, html))])
+    var link = paragraph
+    link[.link] = .link("http://www.example.com")
+    var mail = paragraph
+    mail[.link] = .link("mailto:a@b.co")
+    try Self.expect(
+      "see www.example.com or a@b.co", "see www.example.com or a@b.co",
+      [
+        AttributeRun(0..<4, paragraph), AttributeRun(4..<19, link),
+        AttributeRun(19..<23, paragraph), AttributeRun(23..<29, mail),
+      ])
+  }
+
+  /// Text that looks like Markdown is written escaped and reads back as
+  /// the same text, not as markup.
+  @Test(arguments: [
+    "*not emphasis*", "# not a header", "- not a list", "1. not a list", "> not a quote",
+    "a | b", "<b>not html</b>", "&amp; not an entity", "`not code`", "~~not struck~~",
+    "www.example.com", "http://example.com", "a@b.co", "[not](a link)", "  spaces  ",
+    "\\ backslash", "***", "a\n=", "![not](an image)", "😀 e\u{301} 🇫🇷",
+  ])
+  func markupLookingTextStaysText(text: String) throws {
+    let plain = try AttributedText(text)
+    let read = AttributedText(markdown: plain.markdown)
+    #expect(read.text == text.split(separator: "\n").joined(separator: "\n"), "\(plain.markdown)")
+    #expect(read.runs.allSatisfy { $0.attributes.keys.sorted() == [.presentationIntent] })
+  }
+}
