@@ -3,7 +3,7 @@ import DocumentEngine
 /// A text with its attribute runs: what a storage, a context or a
 /// replacement holds as rich text, in one value.
 ///
-/// ``runs`` are in UTF-16 units of ``text`` (NSRange-compatible), sorted,
+/// `runs` are in UTF-16 units of `text` (NSRange-compatible), sorted,
 /// not overlapping, each with at least one attribute; units no run covers
 /// have none. Two attributed texts are equal when their texts are and their
 /// runs cover the same units with the same attributes: the initializer joins
@@ -12,7 +12,7 @@ import DocumentEngine
 public struct AttributedText: Hashable, Sendable, CustomStringConvertible {
   /// The text.
   public var text: String
-  /// The runs of ``text``'s attributes, maximal and in order.
+  /// The runs of `text`'s attributes, maximal and in order.
   public private(set) var runs: [AttributeRun]
 
   /// A text with attributes given as runs in UTF-16 units of `text`.

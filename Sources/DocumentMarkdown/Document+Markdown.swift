@@ -16,15 +16,15 @@ extension WritingContext {
 
   /// The context's text written as Markdown, for a tool that reads
   /// Markdown (a language model): ``AttributedText/markdown`` of
-  /// ``attributedText`` without the line break that ends its last
+  /// `attributedText` without the line break that ends its last
   /// paragraph, if it ends with one (Markdown's blocks have none;
-  /// ``Document/replace(context:range:markdown:basis:policy:)`` keeps it).
+  /// `Document.replace(context:range:markdown:basis:policy:)` keeps it).
   /// A code block's last line break, and one that is an empty block of its
   /// own, are written.
   ///
   /// Markdown has no offsets of its own: a tool that answers in Markdown
-  /// replaces a range of the context's *text* (``WritingContext/range`` or
-  /// the whole text), and ``Document/replace(context:range:markdown:basis:policy:)``
+  /// replaces a range of the context's *text* (`WritingContext.range` or
+  /// the whole text), and `Document.replace(context:range:markdown:basis:policy:)`
   /// reads its answer.
   public var markdown: String {
     var text = attributedText
@@ -68,7 +68,7 @@ extension Document {
   /// `markdown` stands for (``AttributedText/init(markdown:)``): a tool that
   /// speaks Markdown answers in it, and its answer lands as an attributed
   /// replacement, through the same conflict checks, result options and undo
-  /// as ``replace(context:range:with:attributes:basis:policy:)``.
+  /// as `replace(context:range:with:attributes:basis:policy:)`.
   ///
   /// `range` is in the context's coordinates (UTF-16 units of its text), as
   /// for every replacement. Under the `plainText` result option only the
@@ -88,7 +88,7 @@ extension Document {
   ///
   /// - Returns: what the replacement did, and the attributed text that
   ///   landed.
-  /// - Throws: what ``replace(context:range:with:attributes:basis:policy:)``
+  /// - Throws: what `replace(context:range:with:attributes:basis:policy:)`
   ///   throws; nothing changes.
   @discardableResult
   public func replace(

@@ -12,7 +12,7 @@ extension AttributedText {
   ///   rows by an LF; a block with no text is its separator alone (at the
   ///   end too, so that it keeps its intent);
   /// - markers (list bullets and numbers, `>`, `#`, fences, table pipes)
-  ///   live in the ``AttributeKey/presentationIntent``, as Foundation's
+  ///   live in the `AttributeKey.presentationIntent`, as Foundation's
   ///   `AttributedString(markdown:)` gives them, identities numbered from 1
   ///   in document order; a list item's ordinal is its number in an ordered
   ///   list (the list's start, then one more for each item) and its place
@@ -21,7 +21,7 @@ extension AttributedText {
   ///   line break is U+2028 and a soft one a space, with the `lineBreak` or
   ///   `softBreak` inline intent; emphasis, strong emphasis, code spans and
   ///   strikethrough are inline intents; links (autolinks and bare URLs
-  ///   too) are ``AttributeKey/link``s of their text.
+  ///   too) are `AttributeKey.link`s of their text.
   ///
   /// What has no key of its own: an image becomes its description (the
   /// text between its brackets), its URL and title dropped; a link's title

@@ -34,7 +34,7 @@ extension _MarkdownWriter {
     case strikethrough
     case link(Int32)
 
-    /// The mark's bit in a ``MarkSet`` (none for a link).
+    /// The mark's bit in a `MarkSet` (none for a link).
     var bit: UInt8 {
       switch self {
       case .strong: 1
@@ -76,7 +76,7 @@ extension _MarkdownWriter {
   // MARK: - Tokens
 
   /// The marks on one scalar: strong, emphasis and strikethrough as bits
-  /// (by ``Mark/bit``), and the link's index or -1.
+  /// (by `Mark.bit`), and the link's index or -1.
   struct MarkSet: Equatable {
     var bits: UInt8
     var link: Int32

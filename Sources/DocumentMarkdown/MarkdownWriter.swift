@@ -1,7 +1,7 @@
 import DocumentEngine
 
 extension AttributedText {
-  /// The text as GitHub-flavoured Markdown that ``init(markdown:)`` reads
+  /// The text as GitHub-flavoured Markdown that `init(markdown:)` reads
   /// back to exactly this text and these attributes, when they follow the
   /// rules of *Markdown* in `docs/DESIGN.md` (as every text the reader makes
   /// does; identities are numbered anew, in document order).
