@@ -177,6 +177,9 @@ extension _MarkdownWriter {
     let fence = [UInt8](repeating: fenceCharacter, count: max(3, longest + 1))
     var opening = fence
     if let language, !language.isEmpty {
+      // A space first if the info starts with the fence's character, so
+      // that it does not lengthen the fence.
+      if language.utf8.first == fenceCharacter { opening.append(UInt8(ascii: " ")) }
       for scalar in language.unicodeScalars {
         switch scalar {
         case "\\", "`":

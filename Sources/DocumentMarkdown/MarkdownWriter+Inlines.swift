@@ -248,7 +248,7 @@ extension _MarkdownWriter {
     for mark in stack.reversed() { tokens.append(.closer(mark)) }
     return tokens.map { token in
       if case .closer(.link(let link)) = token {
-        return .raw(Self.linkEnd(urls[Int(link)]))
+        return .raw(Self.linkEnd(urls[Int(link)], inCell: mode == .cell))
       }
       return token
     }
@@ -263,8 +263,9 @@ extension _MarkdownWriter {
     }
   }
 
-  /// `](<url>)`, the URL escaped for an angle-bracketed destination.
-  static func linkEnd(_ url: String) -> [UInt8] {
+  /// `](<url>)`, the URL escaped for an angle-bracketed destination (and
+  /// for a table cell).
+  static func linkEnd(_ url: String, inCell: Bool) -> [UInt8] {
     var bytes = Array("](<".utf8)
     let scalars = Array(url.unicodeScalars)
     for (index, scalar) in scalars.enumerated() {
@@ -276,6 +277,9 @@ extension _MarkdownWriter {
       case "\\", "<", ">":
         bytes.append(UInt8(ascii: "\\"))
         bytes.append(UInt8(scalar.value))
+      case "|" where inCell:
+        // A table splits its cells at every unescaped pipe, in a link too.
+        bytes.append(contentsOf: "\\|".utf8)
       case "\n", "\r", "&":
         // A destination's backslash escapes and references are undone in
         // one pass: `\&amp;` would read as `&`.
@@ -335,7 +339,8 @@ extension _MarkdownWriter {
     switch scalar {
     case "\\", "`", "*", "_", "~", "[", "]", "<", "&", "|":
       tokens.append(.character(scalar, .escaped))
-    case "\n", "\r", "\0":
+    case "\n", "\r", "\0", "\u{FEFF}":
+      // A U+FEFF first in a file is dropped as a byte order mark.
       tokens.append(.character(scalar, .reference))
     case ":":
       let slashes =
@@ -485,7 +490,7 @@ extension _MarkdownWriter {
     guard !line.isEmpty else { return }
     if case .character(let scalar, .plain) = tokens[line.lowerBound] {
       switch scalar {
-      case " ", "\t":
+      case " ", "\t", "\u{0B}", "\u{0C}":
         tokens[line.lowerBound] = .character(scalar, .reference)
       case "#" where mode == .paragraph, ">" where mode == .paragraph,
         "-" where mode == .paragraph, "+" where mode == .paragraph, "=" where mode == .paragraph,
@@ -507,7 +512,7 @@ extension _MarkdownWriter {
     }
     let last = line.upperBound - 1
     if case .character(let scalar, .plain) = tokens[last] {
-      if scalar == " " || scalar == "\t" {
+      if scalar == " " || scalar == "\t" || scalar == "\u{0B}" || scalar == "\u{0C}" {
         tokens[last] = .character(scalar, .reference)
       } else if scalar == "#", mode == .heading {
         tokens[last] = .character(scalar, .escaped)

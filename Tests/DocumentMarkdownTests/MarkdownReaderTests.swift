@@ -130,4 +130,22 @@ import Testing
     #expect(read.text == text.split(separator: "\n").joined(separator: "\n"), "\(plain.markdown)")
     #expect(read.runs.allSatisfy { $0.attributes.keys.sorted() == [.presentationIntent] })
   }
+
+  /// What the fuzzer (FuzzMarkdown) found, each now written and read back
+  /// the same: references to non-characters (cmark-gfm writes them as bytes
+  /// that are not UTF-8), a byte order mark first, form feeds at a cell's
+  /// edges, spaces at a URL's edges, bullets that make a thematic break,
+  /// `&` in a URL and an info string, emphasis next to `~~` (transparent to
+  /// flanking in cmark-gfm), a pipe in a cell's URL, an info string that
+  /// starts with the fence's character, a mark reopened before a line end.
+  @Test(arguments: [
+    "&#65535;", "*&#xFFFE;* b", "&#65279;a", "| &#12;a | &#11; |\n| --- | --- |\n",
+    "[a](<&#32;x&#9;>)", "+ * +\n", "[a](<&#38;amp;>)\n\n```&#38;amp;\n```\n", "~~I~~*a*",
+    "*a*~~I~~", "~~&#48;~~**&#769;x**", "| [a](<x&#124;y>) |\n| --- |\n",
+    "~~~ ~`x\nb\n~~~\n\nafter\n", "_&#97;_**_&#98;_\n&#99;**",
+  ])
+  func formerFindingsReadBackTheSame(markdown: String) {
+    let read = AttributedText(markdown: markdown)
+    #expect(AttributedText(markdown: read.markdown) == read, "\(read.markdown.debugDescription)")
+  }
 }
