@@ -40,6 +40,13 @@ public struct AttributedText: Hashable, Sendable, CustomStringConvertible {
     self.runs = Self.joined(runs)
   }
 
+  /// A text whose runs are known to be sorted, inside it, not empty,
+  /// with attributes, and maximal (no two touching runs alike).
+  init(maximal text: String, runs: [AttributeRun]) {
+    self.text = text
+    self.runs = runs
+  }
+
   /// Why runs were refused: one of them is out of order, overlaps the one
   /// before, or ends past the text's `length` UTF-16 units.
   public struct Problem: Error, Hashable, Sendable {

@@ -36,7 +36,7 @@ extension AttributedText {
   public init(markdown: String) {
     var reader = _MarkdownReader(capacity: markdown.utf8.count)
     reader.read(markdown)
-    self.init(unchecked: String(decoding: reader.utf8, as: UTF8.self), runs: reader.runs())
+    self.init(maximal: String(decoding: reader.utf8, as: UTF8.self), runs: reader.runs())
   }
 }
 
@@ -45,8 +45,10 @@ extension AttributedText {
 /// cmark-gfm is not safe to use from two threads at once with extensions:
 /// attaching one adds its characters (`~`, `|`, …) to a table of special
 /// characters shared by every parser, and finishing a parse takes them out
-/// again, under any other parse running then. So every parse takes one lock;
-/// walking the finished tree needs none.
+/// again, under any other parse running then. So every parse takes one lock.
+/// The reader also walks the tree under it, since its nodes live in
+/// cmark-gfm's arena (one for the process): readings on several threads
+/// take turns.
 enum _CMarkExtensions {
   /// The extensions, registered once per process (registration is not safe
   /// to race either).
@@ -79,6 +81,35 @@ enum _CMarkExtensions {
         return Tree(root: cmark_parser_finish(parser))
       }
     }.root
+  }
+
+  /// Parses `markdown` with the extensions in cmark-gfm's arena and hands
+  /// the tree to `body`, all under the lock (the arena is one for the
+  /// process), then drops the whole arena at once: no node is allocated or
+  /// freed on its own. `body` is not called if cmark-gfm could not
+  /// allocate.
+  static func withParsed(_ markdown: String, _ body: (OpaquePointer) -> Void) {
+    let extensions = attached
+    var markdown = markdown
+    markdown.withUTF8 { bytes in
+      lock.withLock { _ in
+        guard let arena = cmark_get_arena_mem_allocator(),
+          let parser = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, arena)
+        else { return }
+        defer { cmark_arena_reset() }
+        for syntax in extensions {
+          cmark_parser_attach_syntax_extension(parser, syntax)
+        }
+        bytes.withMemoryRebound(to: CChar.self) { chars in
+          if let base = chars.baseAddress {
+            cmark_parser_feed(parser, base, chars.count)
+          }
+        }
+        let document = cmark_parser_finish(parser)
+        cmark_parser_free(parser)
+        if let document { body(document) }
+      }
+    }
   }
 
   /// A parsed tree, handed out of the lock: no other thread has it.
@@ -140,8 +171,10 @@ struct _MarkdownReader {
   }
 
   mutating func read(_ markdown: String) {
-    guard let document = _CMarkExtensions.parse(markdown) else { return }
-    defer { cmark_node_free(document) }
+    _CMarkExtensions.withParsed(markdown) { document in walk(document) }
+  }
+
+  mutating func walk(_ document: OpaquePointer) {
     guard let iterator = cmark_iter_new(document) else { return }
     defer { cmark_iter_free(iterator) }
     while true {
@@ -437,8 +470,9 @@ struct _MarkdownReader {
     utf8.append(contentsOf: bytes)
     utf16Count += utf16
     let link = linkStack.last ?? -1
-    if let last = segments.last, last.inline == inline, last.link == link,
-      last.leaf == currentLeaf
+    if let last = segments.last, last.inline == inline, last.leaf == currentLeaf,
+      last.link == link
+        || (last.link >= 0 && link >= 0 && links[Int(last.link)] == links[Int(link)])
     {
       segments[segments.count - 1].end = utf16Count
     } else {
@@ -446,13 +480,23 @@ struct _MarkdownReader {
     }
   }
 
-  /// The segments as attribute runs.
+  /// The segments as attribute runs: maximal already (touching segments
+  /// differ), each leaf's block value made once.
   func runs() -> [AttributeRun] {
     var result: [AttributeRun] = []
     result.reserveCapacity(segments.count)
     var start = 0
+    var leaf: Int32 = -2
+    var blockOnly: [AttributeKey: AttributeValue] = [:]
     for segment in segments {
-      var attributes: [AttributeKey: AttributeValue] = [:]
+      if segment.leaf != leaf {
+        leaf = segment.leaf
+        blockOnly = [:]
+        if leaf >= 0 {
+          blockOnly[.presentationIntent] = .presentationIntent(leaves[Int(leaf)])
+        }
+      }
+      var attributes = blockOnly
       if segment.inline != 0 {
         attributes[.inlinePresentationIntent] = .inlinePresentationIntent(
           InlinePresentationIntent(rawValue: segment.inline))
@@ -460,10 +504,7 @@ struct _MarkdownReader {
       if segment.link >= 0 {
         attributes[.link] = .link(links[Int(segment.link)])
       }
-      if segment.leaf >= 0 {
-        attributes[.presentationIntent] = .presentationIntent(leaves[Int(segment.leaf)])
-      }
-      result.append(AttributeRun(start..<segment.end, attributes))
+      if !attributes.isEmpty { result.append(AttributeRun(start..<segment.end, attributes)) }
       start = segment.end
     }
     return result

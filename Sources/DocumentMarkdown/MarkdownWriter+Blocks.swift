@@ -149,9 +149,15 @@ extension _MarkdownWriter {
       return [line]
     default:
       if isWholeHTMLBlock(leaf) {
-        return String(String.UnicodeScalarView(leaf.scalars)).split(
-          separator: "\n", omittingEmptySubsequences: false
-        ).map { Array($0.utf8) }
+        var lines: [[UInt8]] = [[]]
+        for scalar in leaf.scalars {
+          if scalar == "\n" {
+            lines.append([])
+          } else {
+            lines[lines.count - 1].appendUTF8(scalar)
+          }
+        }
+        return lines
       }
       if leaf.scalars.isEmpty { return [Array("[]()".utf8)] }
       return inlineLines(leaf, mode: .paragraph)
@@ -161,19 +167,32 @@ extension _MarkdownWriter {
   /// A fenced code block: backticks (tildes if the language has a backtick),
   /// one more than the longest run of them inside, at least three.
   func codeBlockLines(_ leaf: Leaf, language: String?) -> [[UInt8]] {
-    let text = String(String.UnicodeScalarView(leaf.scalars))
     let useTildes = language?.contains("`") ?? false
-    let fenceCharacter: UInt8 = useTildes ? UInt8(ascii: "~") : UInt8(ascii: "`")
+    let fenceScalar: Unicode.Scalar = useTildes ? "~" : "`"
+    var lines: [[UInt8]] = [[]]
     var longest = 0
     var run = 0
-    for byte in text.utf8 {
-      if byte == fenceCharacter {
+    var line: [UInt8] = []
+    for scalar in leaf.scalars {
+      if scalar == fenceScalar {
         run += 1
         longest = max(longest, run)
       } else {
         run = 0
       }
+      // CR and CR LF end lines in Markdown too: the text's own are lost
+      // (a code block's text never has them).
+      if scalar == "\n" {
+        lines.append(line)
+        line.removeAll(keepingCapacity: true)
+      } else if scalar.isASCII {
+        line.append(UInt8(scalar.value))
+      } else {
+        line.appendUTF8(scalar)
+      }
     }
+    if !leaf.scalars.isEmpty { lines.append(line) }
+    let fenceCharacter = UInt8(fenceScalar.value)
     let fence = [UInt8](repeating: fenceCharacter, count: max(3, longest + 1))
     var opening = fence
     if let language, !language.isEmpty {
@@ -192,14 +211,7 @@ extension _MarkdownWriter {
         }
       }
     }
-    var lines = [opening]
-    if !leaf.scalars.isEmpty {
-      // CR and CR LF end lines in Markdown too: the text's own are lost
-      // (a code block's text never has them).
-      for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" }) {
-        lines.append(Array(line.utf8))
-      }
-    }
+    lines[0] = opening
     lines.append(fence)
     return lines
   }
@@ -249,7 +261,7 @@ extension _MarkdownWriter {
   }
 
   func isBreak(at index: Int, in leaf: Leaf) -> Bool {
-    let inline = styles[Int(leaf.styles[index])].inline
+    let inline = styleInlines[Int(leaf.styles[index])]
     let scalar = leaf.scalars[index]
     return (scalar == " " && inline & InlinePresentationIntent.softBreak.rawValue != 0)
       || (scalar == "\u{2028}" && inline & InlinePresentationIntent.lineBreak.rawValue != 0)

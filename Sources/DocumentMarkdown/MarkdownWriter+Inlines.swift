@@ -20,11 +20,12 @@ extension _MarkdownWriter {
     case unknown
   }
 
-  /// How a character is written.
-  enum Encoding {
-    case plain
-    case escaped
-    case reference
+  /// How a character is written, when something forces it (in
+  /// `overrides`; 0 leaves it to `render`'s rules).
+  enum Encoding: UInt8 {
+    case automatic = 0
+    case escaped = 1
+    case reference = 2
   }
 
   /// A mark that spans inline text.
@@ -44,45 +45,53 @@ extension _MarkdownWriter {
       }
     }
 
-    var delimiter: [UInt8] {
+    /// Whether the mark is written with emphasis-like delimiters (flanking
+    /// rules apply), not as a link.
+    var isEmphasisLike: Bool {
+      if case .link = self { return false }
+      return true
+    }
+
+    /// Writes the mark's opening or closing delimiter (a link's `[`).
+    func appendDelimiter(to bytes: inout [UInt8]) {
       switch self {
-      case .strong: Array("**".utf8)
-      case .emphasis: Array("_".utf8)
-      case .strikethrough: Array("~~".utf8)
-      case .link: Array("[".utf8)
+      case .strong:
+        bytes.append(UInt8(ascii: "*"))
+        bytes.append(UInt8(ascii: "*"))
+      case .emphasis: bytes.append(UInt8(ascii: "_"))
+      case .strikethrough:
+        bytes.append(UInt8(ascii: "~"))
+        bytes.append(UInt8(ascii: "~"))
+      case .link: bytes.append(UInt8(ascii: "["))
       }
     }
   }
 
-  /// One piece of a written line.
+  /// One piece of a written line. Tokens are plain values (no reference
+  /// counting): text is a range of the leaf's scalars, raw bytes a range of
+  /// `rawBytes`.
   enum Token {
-    case character(Unicode.Scalar, Encoding)
-    /// Code spans, HTML, a link's end, an empty link: written as they are;
-    /// they start and end with punctuation.
-    case raw([UInt8])
+    /// Scalars `start..<end` of the leaf, escaped as `render` says; inside
+    /// a link or not (an address is not broken inside one).
+    case text(Int32, Int32, inLink: Bool)
+    /// Code spans, HTML, a link's end, an empty link: bytes of
+    /// `rawBytes` written as they are; they start and end with punctuation.
+    case raw(Int32, Int32)
     case opener(Mark)
     case closer(Mark)
     case lineEnd(hard: Bool)
   }
 
-  /// The leaf's inline text as lines of Markdown.
-  mutating func inlineLines(_ leaf: Leaf, mode: InlineMode) -> [[UInt8]] {
-    var tokens = inlineTokens(leaf, mode: mode)
-    fixFlanking(&tokens)
-    fixLineEdges(&tokens, mode: mode)
-    return render(tokens)
-  }
-
-  // MARK: - Tokens
-
-  /// The marks on one scalar: strong, emphasis and strikethrough as bits
-  /// (by `Mark.bit`), and the link's index or -1.
+  /// The marks on a piece of text: strong, emphasis and strikethrough as
+  /// bits (by `Mark.bit`), and the link's index or -1.
   struct MarkSet: Equatable {
     var bits: UInt8
     var link: Int32
 
+    static let none = MarkSet(bits: 0, link: -1)
+
     func contains(_ mark: Mark) -> Bool {
-      if case .link(let index) = mark { return link == index }
+      if case .link(let index) = mark { return index >= 0 && link == index }
       return bits & mark.bit != 0
     }
 
@@ -101,100 +110,179 @@ extension _MarkdownWriter {
     }
   }
 
-  func markSet(of style: Style, link: Int32) -> MarkSet {
+  /// A stretch of a leaf's inline text with one set of marks: text, a code
+  /// span, HTML, or a line break.
+  struct Piece {
+    enum Kind: Equatable {
+      case text
+      case code
+      case html
+      case lineBreak(hard: Bool)
+    }
+    var kind: Kind
+    var start: Int
+    var end: Int
+    var marks: MarkSet
+  }
+
+  static let softBreakBit = InlinePresentationIntent.softBreak.rawValue
+  static let lineBreakBit = InlinePresentationIntent.lineBreak.rawValue
+  static let codeBit = InlinePresentationIntent.code.rawValue
+  static let htmlBits =
+    InlinePresentationIntent.inlineHTML.rawValue | InlinePresentationIntent.blockHTML.rawValue
+
+  /// The leaf's inline text as lines of Markdown.
+  mutating func inlineLines(_ leaf: Leaf, mode: InlineMode) -> [[UInt8]] {
+    rawBytes.removeAll(keepingCapacity: true)
+    overrides.removeAll(keepingCapacity: true)
+    overrides.append(contentsOf: repeatElement(0, count: leaf.scalars.count))
+    var tokens = scratchTokens
+    scratchTokens = []
+    tokens.removeAll(keepingCapacity: true)
+    let lines = leaf.scalars.withUnsafeBufferPointer { scalars in
+      leaf.styles.withUnsafeBufferPointer { styles in
+        inlineTokens(scalars, styles, mode: mode, into: &tokens)
+        fixFlanking(&tokens, scalars)
+        fixLineEdges(&tokens, scalars, mode: mode)
+        return render(tokens, scalars)
+      }
+    }
+    scratchTokens = tokens
+    return lines
+  }
+
+  /// `bytes` kept in `rawBytes`, as a raw token.
+  mutating func raw<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Token {
+    let start = Int32(rawBytes.count)
+    rawBytes.append(contentsOf: bytes)
+    return .raw(start, Int32(rawBytes.count))
+  }
+
+  // MARK: - Pieces and tokens
+
+  func markSet(inline: Int, link: Int32) -> MarkSet {
     var bits: UInt8 = 0
-    if style.inline & InlinePresentationIntent.stronglyEmphasized.rawValue != 0 {
+    if inline & InlinePresentationIntent.stronglyEmphasized.rawValue != 0 {
       bits |= Mark.strong.bit
     }
-    if style.inline & InlinePresentationIntent.emphasized.rawValue != 0 {
-      bits |= Mark.emphasis.bit
-    }
-    if style.inline & InlinePresentationIntent.strikethrough.rawValue != 0 {
+    if inline & InlinePresentationIntent.emphasized.rawValue != 0 { bits |= Mark.emphasis.bit }
+    if inline & InlinePresentationIntent.strikethrough.rawValue != 0 {
       bits |= Mark.strikethrough.bit
     }
     return MarkSet(bits: bits, link: link)
   }
 
-  mutating func inlineTokens(_ leaf: Leaf, mode: InlineMode) -> [Token] {
-    let scalars = Array(leaf.scalars)
-    let styleIndices = Array(leaf.styles)
+  /// The leaf's pieces: one per run of a style, a run of code or HTML
+  /// whole, a run with line breaks cut at each. A line break takes the marks
+  /// its neighbours share, so that no delimiter stands next to a line end.
+  func pieces(
+    _ scalars: UnsafeBufferPointer<Unicode.Scalar>, _ styleIndices: UnsafeBufferPointer<Int32>,
+    mode: InlineMode, urls: inout [String]
+  ) -> [Piece] {
+    var pieces: [Piece] = []
+    var start = 0
     let count = scalars.count
-    // Each scalar's marks; a line break takes those its neighbours share,
-    // so that no delimiter stands next to a line end.
-    var urls: [String] = []
-    var marksOf: [MarkSet] = []
-    marksOf.reserveCapacity(count)
-    var isBreak: [Bool] = []
-    isBreak.reserveCapacity(count)
     var anyBreak = false
-    for index in 0..<count {
-      let style = styles[Int(styleIndices[index])]
+    while start < count {
+      let styleIndex = styleIndices[start]
+      var end = start + 1
+      while end < count, styleIndices[end] == styleIndex { end += 1 }
+      let style = styles[Int(styleIndex)]
       var link: Int32 = -1
       if let url = style.link {
-        if index > 0, styleIndices[index - 1] == styleIndices[index] {
-          link = marksOf[index - 1].link
-        } else if let known = urls.lastIndex(of: url), known == urls.count - 1 {
-          link = Int32(known)
+        if let known = urls.last, known == url {
+          link = Int32(urls.count - 1)
         } else {
           urls.append(url)
           link = Int32(urls.count - 1)
         }
       }
-      marksOf.append(markSet(of: style, link: link))
-      let breaking =
-        mode == .paragraph
-        && ((scalars[index] == " "
-          && style.inline & InlinePresentationIntent.softBreak.rawValue != 0)
-          || (scalars[index] == "\u{2028}"
-            && style.inline & InlinePresentationIntent.lineBreak.rawValue != 0))
-      isBreak.append(breaking)
-      anyBreak = anyBreak || breaking
+      let marks = markSet(inline: style.inline, link: link)
+      if style.inline & Self.codeBit != 0 {
+        pieces.append(Piece(kind: .code, start: start, end: end, marks: marks))
+      } else if style.inline & Self.htmlBits != 0 {
+        pieces.append(Piece(kind: .html, start: start, end: end, marks: marks))
+      } else if mode == .paragraph,
+        style.inline & (Self.softBreakBit | Self.lineBreakBit) != 0
+      {
+        var textStart = start
+        for index in start..<end {
+          let scalar = scalars[index]
+          let hard: Bool
+          if scalar == " ", style.inline & Self.softBreakBit != 0 {
+            hard = false
+          } else if scalar == "\u{2028}", style.inline & Self.lineBreakBit != 0 {
+            hard = true
+          } else {
+            continue
+          }
+          if textStart < index {
+            pieces.append(Piece(kind: .text, start: textStart, end: index, marks: marks))
+          }
+          pieces.append(
+            Piece(kind: .lineBreak(hard: hard), start: index, end: index + 1, marks: marks))
+          anyBreak = true
+          textStart = index + 1
+        }
+        if textStart < end {
+          pieces.append(Piece(kind: .text, start: textStart, end: end, marks: marks))
+        }
+      } else {
+        pieces.append(Piece(kind: .text, start: start, end: end, marks: marks))
+      }
+      start = end
     }
     if anyBreak {
-      var before = MarkSet(bits: 0, link: -1)
-      var previousKept = -1
-      for index in 0..<count {
-        if !isBreak[index] {
-          previousKept = index
+      var before = MarkSet.none
+      for index in pieces.indices {
+        guard case .lineBreak = pieces[index].kind else {
+          before = pieces[index].marks
           continue
         }
-        before = previousKept >= 0 ? marksOf[previousKept] : MarkSet(bits: 0, link: -1)
         var next = index + 1
-        while next < count, isBreak[next] { next += 1 }
-        let after = next < count ? marksOf[next] : MarkSet(bits: 0, link: -1)
-        marksOf[index] = marksOf[index].intersection(before).intersection(after)
+        while next < pieces.count, case .lineBreak = pieces[next].kind { next += 1 }
+        let after = next < pieces.count ? pieces[next].marks : .none
+        pieces[index].marks = pieces[index].marks.intersection(before).intersection(after)
+        before = pieces[index].marks
       }
     }
-    // Where each kind of mark that holds at a scalar stops holding.
-    var ends = [[Int32]](repeating: [Int32](repeating: 0, count: count), count: 4)
-    if count > 0 {
-      for index in stride(from: count - 1, through: 0, by: -1) {
-        for (kind, mark) in [Mark.strong, .emphasis, .strikethrough, .link(marksOf[index].link)]
-          .enumerated()
-        where marksOf[index].contains(mark) {
-          let continues = index + 1 < count && marksOf[index + 1].contains(mark)
-          ends[kind][index] = continues ? ends[kind][index + 1] : Int32(index + 1)
-        }
+    return pieces
+  }
+
+  mutating func inlineTokens(
+    _ scalars: UnsafeBufferPointer<Unicode.Scalar>, _ styleIndices: UnsafeBufferPointer<Int32>,
+    mode: InlineMode, into tokens: inout [Token]
+  ) {
+    var urls: [String] = []
+    let pieces = pieces(scalars, styleIndices, mode: mode, urls: &urls)
+    // Where each kind of mark that holds on a piece stops holding (the
+    // piece it ends before): four entries a piece, by `order(_:)`.
+    var ends = [Int32](repeating: 0, count: 4 * pieces.count)
+    for index in stride(from: pieces.count - 1, through: 0, by: -1) {
+      let marks = pieces[index].marks
+      guard marks != .none else { continue }
+      let next = index + 1 < pieces.count ? pieces[index + 1].marks : .none
+      for (kind, mark) in [Mark.strong, .emphasis, .strikethrough, .link(marks.link)].enumerated()
+      where marks.contains(mark) {
+        ends[4 * index + kind] =
+          next.contains(mark) ? ends[4 * (index + 1) + kind] : Int32(index + 1)
       }
     }
 
-    var tokens: [Token] = []
-    tokens.reserveCapacity(count + 8)
     var stack: [Mark] = []
-    var index = 0
-    var previousMarks = MarkSet(bits: 0, link: -1)
+    var previousMarks = MarkSet.none
     var needsOrder = false
-    while index < count {
-      let target = marksOf[index]
-      if index == 0 || target != previousMarks || needsOrder {
+    for (number, piece) in pieces.enumerated() {
+      let target = piece.marks
+      if number == 0 || target != previousMarks || needsOrder {
         // The marks open from the outside in by where they stop, the
         // longest first: keep what already stands so, close the rest inside
         // out, open what is missing. Right after a line start nothing
         // closes (a closer there closes nothing): what starts there goes on
-        // top, and the order is mended at the next scalar.
+        // top, and the order is mended at the next piece.
         let wanted = target.marks.sorted { lhs, rhs in
-          let left = ends[Self.order(lhs)][index]
-          let right = ends[Self.order(rhs)][index]
+          let left = ends[4 * number + Self.order(lhs)]
+          let right = ends[4 * number + Self.order(rhs)]
           if left != right { return left > right }
           return Self.order(lhs) < Self.order(rhs)
         }
@@ -207,51 +295,42 @@ extension _MarkdownWriter {
         for mark in stack[kept...].reversed() { tokens.append(.closer(mark)) }
         stack.removeSubrange(kept...)
         for mark in wanted where !stack.contains(mark) {
-          if case .link = mark, case .character("!", .plain)? = tokens.last {
-            tokens[tokens.count - 1] = .character("!", .escaped)
-          }
           tokens.append(.opener(mark))
           stack.append(mark)
         }
         needsOrder = stack != wanted
         previousMarks = target
       }
-      let inline = styles[Int(styleIndices[index])].inline
-      if isBreak[index] {
-        tokens.append(.lineEnd(hard: scalars[index] == "\u{2028}"))
-        index += 1
-      } else if inline & InlinePresentationIntent.code.rawValue != 0 {
-        var end = index + 1
-        while end < count, styleIndices[end] == styleIndices[index], !isBreak[end] { end += 1 }
-        tokens.append(.raw(codeSpan(scalars[index..<end], inCell: mode == .cell)))
-        index = end
-      } else if inline
-        & (InlinePresentationIntent.inlineHTML.rawValue
-          | InlinePresentationIntent.blockHTML.rawValue)
-        != 0
-      {
-        var end = index + 1
-        while end < count, styleIndices[end] == styleIndices[index], !isBreak[end] { end += 1 }
-        for scalar in scalars[index..<end] {
-          if scalar == "\n" {
-            tokens.append(.lineEnd(hard: false))
-          } else {
-            tokens.append(.raw([UInt8](utf8Of: scalar)))
-          }
+      switch piece.kind {
+      case .lineBreak(let hard):
+        tokens.append(.lineEnd(hard: hard))
+      case .code:
+        tokens.append(codeSpan(scalars[piece.start..<piece.end], inCell: mode == .cell))
+      case .html:
+        var lineStart = piece.start
+        for index in piece.start..<piece.end where scalars[index] == "\n" {
+          if lineStart < index { tokens.append(raw(utf8: scalars[lineStart..<index])) }
+          tokens.append(.lineEnd(hard: false))
+          lineStart = index + 1
         }
-        index = end
-      } else {
-        appendCharacter(at: index, of: scalars, inLink: target.link >= 0, to: &tokens)
-        index += 1
+        if lineStart < piece.end { tokens.append(raw(utf8: scalars[lineStart..<piece.end])) }
+      case .text:
+        tokens.append(.text(Int32(piece.start), Int32(piece.end), inLink: target.link >= 0))
       }
     }
     for mark in stack.reversed() { tokens.append(.closer(mark)) }
-    return tokens.map { token in
-      if case .closer(.link(let link)) = token {
-        return .raw(Self.linkEnd(urls[Int(link)], inCell: mode == .cell))
+    for index in tokens.indices {
+      if case .closer(.link(let link)) = tokens[index] {
+        tokens[index] = raw(Self.linkEnd(urls[Int(link)], inCell: mode == .cell))
       }
-      return token
     }
+  }
+
+  /// The scalars' UTF-8, kept in `rawBytes`, as a raw token.
+  mutating func raw(utf8 scalars: Slice<UnsafeBufferPointer<Unicode.Scalar>>) -> Token {
+    let start = Int32(rawBytes.count)
+    for scalar in scalars { rawBytes.appendUTF8(scalar) }
+    return .raw(start, Int32(rawBytes.count))
   }
 
   static func order(_ mark: Mark) -> Int {
@@ -295,7 +374,9 @@ extension _MarkdownWriter {
   /// A code span: backticks one run longer than none inside, spaces inside
   /// them where the content would lose its own (a line end can not be in
   /// one: it is written as a space).
-  func codeSpan(_ scalars: ArraySlice<Unicode.Scalar>, inCell: Bool) -> [UInt8] {
+  mutating func codeSpan(
+    _ scalars: Slice<UnsafeBufferPointer<Unicode.Scalar>>, inCell: Bool
+  ) -> Token {
     var content: [UInt8] = []
     var runs: Set<Int> = []
     var run = 0
@@ -327,41 +408,7 @@ extension _MarkdownWriter {
     bytes.append(contentsOf: content)
     if pad { bytes.append(UInt8(ascii: " ")) }
     bytes.append(contentsOf: fence)
-    return bytes
-  }
-
-  /// A character, escaped where Markdown would read it as markup anywhere
-  /// in a line (the starts and ends of lines are fixed later).
-  func appendCharacter(
-    at index: Int, of scalars: [Unicode.Scalar], inLink: Bool, to tokens: inout [Token]
-  ) {
-    let scalar = scalars[index]
-    switch scalar {
-    case "\\", "`", "*", "_", "~", "[", "]", "<", "&", "|":
-      tokens.append(.character(scalar, .escaped))
-    case "\n", "\r", "\0", "\u{FEFF}":
-      // A U+FEFF first in a file is dropped as a byte order mark.
-      tokens.append(.character(scalar, .reference))
-    case ":":
-      let slashes =
-        index + 2 < scalars.count && scalars[index + 1] == "/" && scalars[index + 2] == "/"
-      tokens.append(.character(scalar, slashes ? .escaped : .plain))
-    case ".":
-      let www =
-        index >= 3 && scalars[(index - 3)..<index].allSatisfy { $0 == "w" || $0 == "W" }
-      tokens.append(.character(scalar, www ? .escaped : .plain))
-    case "@":
-      // cmark-gfm links an address in a text (`a@b.co`) after reading
-      // it, escapes undone: only a node between its halves stops it.
-      if !inLink, index > 0, index + 1 < scalars.count, Self.isEmailLocal(scalars[index - 1]),
-        Self.isEmailLocal(scalars[index + 1]) || scalars[index + 1] == "@"
-      {
-        tokens.append(.raw(Array("[]()".utf8)))
-      }
-      tokens.append(.character(scalar, .plain))
-    default:
-      tokens.append(.character(scalar, .plain))
-    }
+    return raw(bytes)
   }
 
   static func isASCIIAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
@@ -377,25 +424,55 @@ extension _MarkdownWriter {
 
   // MARK: - Flanking and line edges
 
-  static func characterClass(_ token: Token) -> CharacterClass {
-    switch token {
-    case .character(let scalar, .plain):
-      if scalar == " " || scalar == "\t" { return .whitespace }
-      if scalar.isASCII {
-        if isASCIIAlphanumeric(scalar) { return .other }
-        if scalar.value < 0x20 || scalar.value == 0x7F { return .unknown }
-        return .punctuation
-      }
-      switch scalar.properties.generalCategory {
-      case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-        .decimalNumber, .letterNumber, .otherNumber:
-        return .other
-      default:
-        return .unknown
-      }
-    case .character: return .punctuation
-    case .raw, .opener, .closer: return .punctuation
-    case .lineEnd: return .whitespace
+  /// How a scalar of text is written when nothing forces it: escaped
+  /// (`\*`) where Markdown would read it as markup anywhere in a line,
+  /// as a reference where it can not be written as itself, else plain (the
+  /// starts and ends of lines are fixed in `fixLine`). The `@` of an
+  /// address gets an empty link before it (in `render`).
+  static func automaticEncoding(
+    at index: Int, of scalars: UnsafeBufferPointer<Unicode.Scalar>
+  ) -> Encoding? {
+    let scalar = scalars[index]
+    switch scalar {
+    case "\\", "`", "*", "_", "~", "[", "]", "<", "&", "|":
+      return .escaped
+    case "\n", "\r", "\0", "\u{FEFF}":
+      // A U+FEFF first in a file is dropped as a byte order mark.
+      return .reference
+    case ":":
+      // `://` would make a bare URL a link (cmark-gfm's autolinks).
+      let slashes =
+        index + 2 < scalars.count && scalars[index + 1] == "/" && scalars[index + 2] == "/"
+      return slashes ? .escaped : nil
+    case ".":
+      let www = index >= 3 && scalars[(index - 3)..<index].allSatisfy { $0 == "w" || $0 == "W" }
+      return www ? .escaped : nil
+    default:
+      return nil
+    }
+  }
+
+  /// What the scalar of text at `index` is written as, by the flanking
+  /// rules' classes.
+  func characterClass(
+    ofText index: Int, _ scalars: UnsafeBufferPointer<Unicode.Scalar>
+  ) -> CharacterClass {
+    if overrides[index] != 0 || Self.automaticEncoding(at: index, of: scalars) != nil {
+      return .punctuation
+    }
+    let scalar = scalars[index]
+    if scalar == " " || scalar == "\t" { return .whitespace }
+    if scalar.isASCII {
+      if Self.isASCIIAlphanumeric(scalar) { return .other }
+      if scalar.value < 0x20 || scalar.value == 0x7F { return .unknown }
+      return .punctuation
+    }
+    switch scalar.properties.generalCategory {
+    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+      .decimalNumber, .letterNumber, .otherNumber:
+      return .other
+    default:
+      return .unknown
     }
   }
 
@@ -407,43 +484,49 @@ extension _MarkdownWriter {
   /// cmark-gfm's strikethrough makes `~` transparent to these rules (a
   /// delimiter's neighbour is the first character past any `~`), so the
   /// neighbours looked at are past any strikethrough delimiter.
-  func fixFlanking(_ tokens: inout [Token]) {
-    func reference(_ index: Int?) {
-      guard let index, case .character(let scalar, _) = tokens[index] else { return }
-      tokens[index] = .character(scalar, .reference)
-    }
+  mutating func fixFlanking(_ tokens: inout [Token], _ scalars: UnsafeBufferPointer<Unicode.Scalar>)
+  {
     func isTilde(_ token: Token) -> Bool {
       switch token {
       case .opener(.strikethrough), .closer(.strikethrough): true
       default: false
       }
     }
-    /// The neighbour past any `~~`, or nil at the paragraph's edge.
-    func neighbour(of index: Int, step: Int) -> Int? {
+    /// The scalar next to a delimiter, past any `~~`: the class of what is
+    /// written there, and the scalar's index if it is text (nil for a
+    /// raw token, another delimiter or a line's edge).
+    func neighbour(of index: Int, step: Int) -> (CharacterClass, Int?) {
       var next = index + step
       while next >= 0, next < tokens.count, isTilde(tokens[next]) { next += step }
-      return next >= 0 && next < tokens.count ? next : nil
-    }
-    func characterClass(_ index: Int?) -> CharacterClass {
-      guard let index else { return .whitespace }
-      return Self.characterClass(tokens[index])
+      guard next >= 0, next < tokens.count else { return (.whitespace, nil) }
+      switch tokens[next] {
+      case .text(let start, let end, _):
+        let scalar = Int(step > 0 ? start : end - 1)
+        return (characterClass(ofText: scalar, scalars), scalar)
+      case .lineEnd: return (.whitespace, nil)
+      default: return (.punctuation, nil)
+      }
     }
     for index in tokens.indices {
       switch tokens[index] {
       case .opener(let mark) where mark.isEmphasisLike:
-        let next = neighbour(of: index, step: 1)
-        let nextClass = characterClass(next)
-        if nextClass == .whitespace || nextClass == .unknown { reference(next) }
-        let previous = neighbour(of: index, step: -1)
-        let previousClass = characterClass(previous)
-        if previousClass == .other || previousClass == .unknown { reference(previous) }
+        let (nextClass, next) = neighbour(of: index, step: 1)
+        if let next, nextClass == .whitespace || nextClass == .unknown {
+          overrides[next] = Encoding.reference.rawValue
+        }
+        let (previousClass, previous) = neighbour(of: index, step: -1)
+        if let previous, previousClass == .other || previousClass == .unknown {
+          overrides[previous] = Encoding.reference.rawValue
+        }
       case .closer(let mark) where mark.isEmphasisLike:
-        let previous = neighbour(of: index, step: -1)
-        let previousClass = characterClass(previous)
-        if previousClass == .whitespace || previousClass == .unknown { reference(previous) }
-        let next = neighbour(of: index, step: 1)
-        let nextClass = characterClass(next)
-        if nextClass == .other || nextClass == .unknown { reference(next) }
+        let (previousClass, previous) = neighbour(of: index, step: -1)
+        if let previous, previousClass == .whitespace || previousClass == .unknown {
+          overrides[previous] = Encoding.reference.rawValue
+        }
+        let (nextClass, next) = neighbour(of: index, step: 1)
+        if let next, nextClass == .other || nextClass == .unknown {
+          overrides[next] = Encoding.reference.rawValue
+        }
       default:
         continue
       }
@@ -453,108 +536,133 @@ extension _MarkdownWriter {
   /// Spaces and tabs at either end of a line become references (Markdown
   /// strips them), and in a paragraph what would start a block at the start
   /// of a line is escaped; an ATX header's closing `#` too.
-  func fixLineEdges(_ tokens: inout [Token], mode: InlineMode) {
+  mutating func fixLineEdges(
+    _ tokens: inout [Token], _ scalars: UnsafeBufferPointer<Unicode.Scalar>, mode: InlineMode
+  ) {
     // A paragraph that starts with a link whose text has a `]` in code or
     // HTML could read as a link reference definition (`[a`]: b`](c)`): an
     // empty link first makes it a paragraph.
     if mode == .paragraph, case .opener(.link)? = tokens.first {
       for token in tokens.dropFirst() {
-        guard case .raw(let bytes) = token else { continue }
+        guard case .raw(let start, let end) = token else { continue }
+        let bytes = rawBytes[Int(start)..<Int(end)]
         if bytes.first == UInt8(ascii: "]") { break }
         if bytes.contains(UInt8(ascii: "]")) {
-          tokens.insert(.raw(Array("[]()".utf8)), at: 0)
+          tokens.insert(raw("[]()".utf8), at: 0)
           break
         }
       }
     }
     var lineStart = 0
-    var index = 0
-    while index <= tokens.count {
-      let atEnd: Bool
-      if index == tokens.count {
-        atEnd = true
-      } else if case .lineEnd = tokens[index] {
-        atEnd = true
-      } else {
-        atEnd = false
+    for index in 0...tokens.count {
+      if index < tokens.count, case .lineEnd = tokens[index] {
+      } else if index < tokens.count {
+        continue
       }
-      if atEnd {
-        fixLine(&tokens, lineStart..<index, mode: mode)
-        lineStart = index + 1
-      }
-      index += 1
+      fixLine(tokens, lineStart..<index, scalars, mode: mode)
+      lineStart = index + 1
     }
   }
 
-  func fixLine(_ tokens: inout [Token], _ line: Range<Int>, mode: InlineMode) {
+  mutating func fixLine(
+    _ tokens: [Token], _ line: Range<Int>, _ scalars: UnsafeBufferPointer<Unicode.Scalar>,
+    mode: InlineMode
+  ) {
     guard !line.isEmpty else { return }
-    if case .character(let scalar, .plain) = tokens[line.lowerBound] {
-      switch scalar {
+    if case .text(let start, let end, _) = tokens[line.lowerBound],
+      overrides[Int(start)] == 0
+    {
+      let first = Int(start)
+      switch scalars[first] {
       case " ", "\t", "\u{0B}", "\u{0C}":
-        tokens[line.lowerBound] = .character(scalar, .reference)
+        overrides[first] = Encoding.reference.rawValue
       case "#" where mode == .paragraph, ">" where mode == .paragraph,
         "-" where mode == .paragraph, "+" where mode == .paragraph, "=" where mode == .paragraph,
         ":" where mode == .paragraph:
-        tokens[line.lowerBound] = .character(scalar, .escaped)
+        overrides[first] = Encoding.escaped.rawValue
       case "0"..."9" where mode == .paragraph:
-        var next = line.lowerBound + 1
-        while next < line.upperBound, case .character("0"..."9", .plain) = tokens[next] {
-          next += 1
-        }
-        if next < line.upperBound, case .character(let mark, .plain) = tokens[next],
-          mark == "." || mark == ")"
-        {
-          tokens[next] = .character(mark, .escaped)
+        var next = first + 1
+        while next < Int(end), case "0"..."9" = scalars[next], overrides[next] == 0 { next += 1 }
+        if next < Int(end), scalars[next] == "." || scalars[next] == ")", overrides[next] == 0 {
+          overrides[next] = Encoding.escaped.rawValue
         }
       default:
         break
       }
     }
-    let last = line.upperBound - 1
-    if case .character(let scalar, .plain) = tokens[last] {
-      if scalar == " " || scalar == "\t" || scalar == "\u{0B}" || scalar == "\u{0C}" {
-        tokens[last] = .character(scalar, .reference)
-      } else if scalar == "#", mode == .heading {
-        tokens[last] = .character(scalar, .escaped)
+    if case .text(_, let end, _) = tokens[line.upperBound - 1], overrides[Int(end) - 1] == 0 {
+      let last = Int(end) - 1
+      switch scalars[last] {
+      case " ", "\t", "\u{0B}", "\u{0C}":
+        overrides[last] = Encoding.reference.rawValue
+      case "#" where mode == .heading:
+        overrides[last] = Encoding.escaped.rawValue
+      default:
+        break
       }
     }
   }
 
   // MARK: - Rendering
 
-  func render(_ tokens: [Token]) -> [[UInt8]] {
+  func render(_ tokens: [Token], _ scalars: UnsafeBufferPointer<Unicode.Scalar>) -> [[UInt8]] {
     var lines: [[UInt8]] = []
     var line: [UInt8] = []
+    /// Whether the last thing written is a `!` written as itself (it would
+    /// make a link after it an image).
+    var plainBang = false
     for token in tokens {
       switch token {
-      case .character(let scalar, .plain):
-        line.appendUTF8(scalar)
-      case .character(let scalar, .escaped):
-        line.append(UInt8(ascii: "\\"))
-        line.appendUTF8(scalar)
-      case .character(let scalar, .reference):
-        line.append(contentsOf: "&#\(scalar.value);".utf8)
-      case .raw(let bytes):
-        line.append(contentsOf: bytes)
-      case .opener(let mark), .closer(let mark):
-        line.append(contentsOf: mark.delimiter)
+      case .text(let start, let end, let inLink):
+        for index in Int(start)..<Int(end) {
+          let scalar = scalars[index]
+          var encoding = Encoding(rawValue: overrides[index]) ?? .automatic
+          if encoding == .automatic {
+            encoding = Self.automaticEncoding(at: index, of: scalars) ?? .automatic
+          }
+          switch encoding {
+          case .automatic:
+            if scalar == "@", !inLink, index > 0, index + 1 < scalars.count,
+              Self.isEmailLocal(scalars[index - 1]),
+              Self.isEmailLocal(scalars[index + 1]) || scalars[index + 1] == "@"
+            {
+              // cmark-gfm links an address in a text (`a@b.co`) after
+              // reading it, escapes undone: only a node between its halves
+              // stops it.
+              line.append(contentsOf: "[]()".utf8)
+            }
+            if scalar.isASCII {
+              line.append(UInt8(truncatingIfNeeded: scalar.value))
+            } else {
+              line.appendUTF8(scalar)
+            }
+          case .escaped:
+            line.append(UInt8(ascii: "\\"))
+            line.appendUTF8(scalar)
+          case .reference:
+            line.append(contentsOf: "&#\(scalar.value);".utf8)
+          }
+          plainBang = scalar == "!" && encoding == .automatic
+        }
+        continue
+      case .raw(let start, let end):
+        line.append(contentsOf: rawBytes[Int(start)..<Int(end)])
+      case .opener(let mark):
+        if case .link = mark, plainBang {
+          line.insert(UInt8(ascii: "\\"), at: line.count - 1)
+        }
+        mark.appendDelimiter(to: &line)
+      case .closer(let mark):
+        mark.appendDelimiter(to: &line)
       case .lineEnd(let hard):
         if hard { line.append(UInt8(ascii: "\\")) }
         lines.append(line)
-        line = []
+        line.removeAll(keepingCapacity: true)
       }
+      plainBang = false
     }
     lines.append(line)
     return lines
-  }
-}
-
-extension _MarkdownWriter.Mark {
-  /// Whether the mark is written with emphasis-like delimiters (flanking
-  /// rules apply), not as a link.
-  var isEmphasisLike: Bool {
-    if case .link = self { return false }
-    return true
   }
 }
 

@@ -56,6 +56,16 @@ struct _MarkdownWriter {
     var link: String?
   }
   var styles: [Style] = []
+  /// Each style's inline intents, read per scalar without copying a style.
+  var styleInlines: [Int] = []
+
+  /// Scratch space reused from one leaf to the next: the bytes of raw
+  /// tokens, the tokens.
+  var rawBytes: [UInt8] = []
+  var scratchTokens: [Token] = []
+  /// How each scalar of the leaf being written is forced to be written
+  /// (an `Encoding`'s raw value; 0 for `render`'s own rules).
+  var overrides: [UInt8] = []
 
   mutating func write(_ text: AttributedText) {
     let leaves = leaves(of: text)
@@ -68,64 +78,64 @@ struct _MarkdownWriter {
   mutating func leaves(of text: AttributedText) -> [Leaf] {
     var scalars: [Unicode.Scalar] = []
     var styleOfScalar: [Int32] = []
-    var intentOfScalar: [Int32] = []
     scalars.reserveCapacity(text.text.utf8.count)
     styleOfScalar.reserveCapacity(text.text.utf8.count)
-    intentOfScalar.reserveCapacity(text.text.utf8.count)
-    var intents: [PresentationIntent?] = []
     var styleIndex: [Style: Int32] = [:]
+    // Groups of equal intent; each but the last ends with its separator.
+    var groups: [(intent: PresentationIntent?, range: Range<Int>)] = []
+    var groupStart = 0
+    var groupIntent: PresentationIntent?
 
     var runIndex = 0
     var offset = 0
     var currentStyle: Int32 = -1
-    var currentIntent: Int32 = -1
     var currentRunEnd = -1
     for scalar in text.text.unicodeScalars {
       if offset >= currentRunEnd {
         while runIndex < text.runs.count, text.runs[runIndex].range.upperBound <= offset {
           runIndex += 1
         }
-        var attributes: [AttributeKey: AttributeValue] = [:]
+        var style = Style(inline: 0, link: nil)
+        var intent: PresentationIntent?
         if runIndex < text.runs.count, text.runs[runIndex].range.lowerBound <= offset {
-          attributes = text.runs[runIndex].attributes
           currentRunEnd = text.runs[runIndex].range.upperBound
+          // The well-known keys take values of their own kind: the value
+          // says the key, without hashing it.
+          for value in text.runs[runIndex].attributes.values {
+            switch value {
+            case .inlinePresentationIntent(let inline): style.inline = inline.rawValue
+            case .link(let url): style.link = url
+            case .presentationIntent(let value): intent = value
+            default: break
+            }
+          }
         } else {
           currentRunEnd =
             runIndex < text.runs.count ? text.runs[runIndex].range.lowerBound : Int.max
         }
-        var style = Style(inline: 0, link: nil)
-        if case .inlinePresentationIntent(let intent) = attributes[.inlinePresentationIntent] {
-          style.inline = intent.rawValue
-        }
-        if case .link(let url) = attributes[.link] { style.link = url }
-        if let known = styleIndex[style] {
+        if currentStyle >= 0, styles[Int(currentStyle)] == style {
+          // the same as the run before
+        } else if let known = styleIndex[style] {
           currentStyle = known
         } else {
           styles.append(style)
+          styleInlines.append(style.inline)
           currentStyle = Int32(styles.count - 1)
           styleIndex[style] = currentStyle
         }
-        var intent: PresentationIntent?
-        if case .presentationIntent(let value) = attributes[.presentationIntent] { intent = value }
-        if currentIntent < 0 || intents[Int(currentIntent)] != intent {
-          intents.append(intent)
-          currentIntent = Int32(intents.count - 1)
+        if scalars.isEmpty {
+          groupIntent = intent
+        } else if groupIntent != intent {
+          groups.append((groupIntent, groupStart..<scalars.count))
+          groupStart = scalars.count
+          groupIntent = intent
         }
       }
       scalars.append(scalar)
       styleOfScalar.append(currentStyle)
-      intentOfScalar.append(currentIntent)
-      offset += scalar.value > 0xFFFF ? 2 : 1
+      offset &+= scalar.value > 0xFFFF ? 2 : 1
     }
-
-    // Groups of equal intent; each but the last ends with its separator.
-    var groups: [(intent: PresentationIntent?, range: Range<Int>)] = []
-    var start = 0
-    for index in scalars.indices
-    where index + 1 == scalars.count || intentOfScalar[index + 1] != intentOfScalar[index] {
-      groups.append((intents[Int(intentOfScalar[index])], start..<(index + 1)))
-      start = index + 1
-    }
+    if !scalars.isEmpty { groups.append((groupIntent, groupStart..<scalars.count)) }
 
     var result: [Leaf] = []
     for (number, group) in groups.enumerated() {
@@ -165,7 +175,7 @@ struct _MarkdownWriter {
     while index < end {
       let scalar = leaf.scalars[index]
       if scalar == "\n" || scalar == "\r" || scalar == "\u{2029}",
-        styles[Int(leaf.styles[index])].inline & html == 0
+        styleInlines[Int(leaf.styles[index])] & html == 0
       {
         var piece = leaf
         piece.scalars = leaf.scalars[start..<index]
@@ -188,7 +198,7 @@ struct _MarkdownWriter {
   func isWholeHTMLBlock(_ leaf: Leaf) -> Bool {
     guard leaf.kind == .paragraph, !leaf.styles.isEmpty else { return false }
     let bit = InlinePresentationIntent.blockHTML.rawValue
-    return leaf.styles.allSatisfy { styles[Int($0)].inline & bit != 0 }
+    return leaf.styles.allSatisfy { styleInlines[Int($0)] & bit != 0 }
   }
 
   /// What a presentation intent says of its block: the containers it is in
