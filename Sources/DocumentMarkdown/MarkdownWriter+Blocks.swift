@@ -167,7 +167,7 @@ extension _MarkdownWriter {
   /// A fenced code block: backticks (tildes if the language has a backtick),
   /// one more than the longest run of them inside, at least three.
   func codeBlockLines(_ leaf: Leaf, language: String?) -> [[UInt8]] {
-    let useTildes = language?.contains("`") ?? false
+    let useTildes = language?.unicodeScalars.contains("`") ?? false
     let fenceScalar: Unicode.Scalar = useTildes ? "~" : "`"
     var lines: [[UInt8]] = [[]]
     var longest = 0
