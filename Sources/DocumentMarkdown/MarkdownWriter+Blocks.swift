@@ -35,12 +35,17 @@ extension _MarkdownWriter {
         common += 1
       }
       let closedListMark = open.count > common ? open[common].listMark : 0
+      // An HTML block that its container's end closed (most HTML blocks
+      // go on over blank lines) would take a blank line in: leaving the
+      // container closes it.
+      let leavesHTMLBlock =
+        index > 0 && common < open.count && isWholeHTMLBlock(leaves[index - 1])
       open.removeSubrange(common...)
       if index > 0 {
         let nextItemOfOpenList =
           common < containers.count && common > 0
           && containers[common].kind.isListItem && open[common - 1].component.kind.isList
-        if !nextItemOfOpenList { writeLine([], in: &open) }
+        if !nextItemOfOpenList && !leavesHTMLBlock { writeLine([], in: &open) }
       }
       for depth in common..<containers.count {
         let parent = depth > 0 ? open[depth - 1] : nil

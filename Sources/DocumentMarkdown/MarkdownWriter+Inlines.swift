@@ -233,7 +233,11 @@ extension _MarkdownWriter {
       start = end
     }
     if anyBreak {
-      var before = MarkSet.none
+      // A line break's emphasis is what both sides share (none at the
+      // paragraph's edges: emphasis can not start or end with one); its link
+      // is its own (a link's brackets are no delimiters: they can stand
+      // before or after a line end).
+      var before: MarkSet?
       for index in pieces.indices {
         guard case .lineBreak = pieces[index].kind else {
           before = pieces[index].marks
@@ -241,8 +245,10 @@ extension _MarkdownWriter {
         }
         var next = index + 1
         while next < pieces.count, case .lineBreak = pieces[next].kind { next += 1 }
-        let after = next < pieces.count ? pieces[next].marks : .none
-        pieces[index].marks = pieces[index].marks.intersection(before).intersection(after)
+        let after = next < pieces.count ? pieces[next].marks : nil
+        let own = pieces[index].marks
+        pieces[index].marks = MarkSet(
+          bits: own.bits & (before?.bits ?? 0) & (after?.bits ?? 0), link: own.link)
         before = pieces[index].marks
       }
     }
