@@ -205,7 +205,8 @@ enum Reading {
   }
 
   /// Whether a soft or hard break of `text` has emphasis, strong emphasis
-  /// or strikethrough, and the unit before it other ones of them.
+  /// or strikethrough, and the unit before it other ones of them or
+  /// another link.
   static func hasMarkChangeBeforeBreak(_ text: AttributedText) -> Bool {
     let marks =
       InlinePresentationIntent.emphasized.rawValue
@@ -216,7 +217,30 @@ enum Reading {
     let all = units(of: text)
     for offset in all.indices.dropFirst() where all[offset].inline & breaks != 0 {
       let own = all[offset].inline & marks
-      if own != 0, own != all[offset - 1].inline & marks { return true }
+      if own != 0, own != all[offset - 1].inline & marks || all[offset].link != all[offset - 1].link
+      {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// Whether a paragraph or header of `text` starts or ends (before its
+  /// separator) with a soft or hard break.
+  static func hasBreakAtParagraphEdge(_ text: AttributedText) -> Bool {
+    let breaks =
+      InlinePresentationIntent.softBreak.rawValue | InlinePresentationIntent.lineBreak.rawValue
+    let all = units(of: text)
+    for group in blockGroups(text) {
+      switch group.intent?.components.last?.kind {
+      case .paragraph?, .header?: break
+      default: continue
+      }
+      var last = group.range.upperBound - 1
+      if all[last].unit == 0x0A, all[last].inline == 0, last > group.range.lowerBound { last -= 1 }
+      if all[group.range.lowerBound].inline & breaks != 0 || all[last].inline & breaks != 0 {
+        return true
+      }
     }
     return false
   }

@@ -63,12 +63,32 @@
 //   the code block with tildes and writes the language right after, so a
 //   language that starts with `~` lengthens the fence, which the closing
 //   fence then does not close. No round trip for such a language.
+// - `language-backtick-cluster`: the writer looks for a backtick in a
+//   language by Character, so a backtick with a combining mark after it
+//   (one grapheme) goes unseen and the language lands, backtick and all,
+//   after a backtick fence, which then is no fence. No round trip when a
+//   language has a backtick scalar inside a longer grapheme.
+// - `delimiter-row-line`: the writer leaves a paragraph line that starts
+//   with `:-` as it is, and under a line of one cell (`x`, `\|`) it is a
+//   table's delimiter row. No round trip when a line written starts
+//   (past container markers) with `:-`.
+// - `break-at-paragraph-edge`: a link (or emphasis) around a line break can
+//   make a paragraph that starts or ends with a soft or hard break
+//   (`[\n]()`); the writer ends the line there, and Markdown drops a line
+//   break at a paragraph's edge. No round trip when a paragraph or header
+//   starts or ends with a break.
+// - `html-block-in-item`: an HTML block that only its closing marker ends
+//   (`<!A`, `<!--`, `<?`, `<script`, …) ends with its list item when the
+//   item does; the writer puts a blank line after it, still inside the
+//   item, and the HTML block takes it in. No round trip when a list item
+//   holds an HTML block.
 // - `reopen-before-break`: when a mark (strong) starts inside another
-//   (emphasis) and outlasts it, and the inner one ends right before a line
-//   break, the writer closes both and opens the outer one again at the end
-//   of the line, where an opener cannot open (`_a**b**_**\nc**`). No round
-//   trip when a break has emphasis-like marks and the unit before it
-//   others.
+//   (emphasis, or a link) and outlasts it, and the inner one ends right
+//   before a line break, the writer closes both and opens the outer one
+//   again at the end of the line, where an opener cannot open
+//   (`_a**b**_**\nc**`, `[a**b**](<u>)**\nc**`). No round trip when a
+//   break has emphasis-like marks and the unit before it others, or
+//   another link.
 
 import DocumentEngine
 import DocumentMarkdown
@@ -272,6 +292,37 @@ func avoidsKnownFinding(_ text: AttributedText, written: String) -> Bool {
     trace("(avoided: reopen-before-break)")
     return true
   }
+  if Avoid.contains("language-backtick-cluster") {
+    for run in text.runs {
+      guard case .presentationIntent(let intent) = run.attributes[.presentationIntent],
+        case .codeBlock(let language?) = intent.components.last?.kind,
+        language.unicodeScalars.contains("`"), !language.contains("`")
+      else { continue }
+      trace("(avoided: language-backtick-cluster)")
+      return true
+    }
+  }
+  if Avoid.contains("delimiter-row-line"),
+    written.split(separator: "\n").contains(where: startsLikeDelimiterRow)
+  {
+    trace("(avoided: delimiter-row-line)")
+    return true
+  }
+  if Avoid.contains("break-at-paragraph-edge"), Reading.hasBreakAtParagraphEdge(text) {
+    trace("(avoided: break-at-paragraph-edge)")
+    return true
+  }
+  if Avoid.contains("html-block-in-item") {
+    for run in text.runs {
+      guard case .inlinePresentationIntent(let inline) = run.attributes[.inlinePresentationIntent],
+        inline.contains(.blockHTML),
+        case .presentationIntent(let intent) = run.attributes[.presentationIntent],
+        intent.components.contains(where: { $0.kind.isListItem })
+      else { continue }
+      trace("(avoided: html-block-in-item)")
+      return true
+    }
+  }
   if Avoid.contains("link-edge-space") {
     let edges: Set<Unicode.Scalar> = [" ", "\t", "\u{0B}", "\u{0C}"]
     for run in text.runs {
@@ -285,6 +336,20 @@ func avoidsKnownFinding(_ text: AttributedText, written: String) -> Bool {
     }
   }
   return false
+}
+
+/// Whether `line`, past its container markers, starts with `:-` (as a
+/// table's delimiter row can).
+func startsLikeDelimiterRow(_ line: Substring) -> Bool {
+  var rest = line.drop { $0 == " " || $0 == ">" }
+  while let space = rest.firstIndex(of: " "),
+    rest[..<space] == "-" || rest[..<space] == "*" || rest[..<space] == "+"
+      || (rest[..<space].dropLast().allSatisfy(\.isASCIIDigit) && rest[..<space].count > 1
+        && (rest[rest.index(before: space)] == "." || rest[rest.index(before: space)] == ")"))
+  {
+    rest = rest[space...].drop { $0 == " " || $0 == ">" }
+  }
+  return rest.hasPrefix(":-")
 }
 
 /// Whether `line`, past some container markers (quotes, bullets, numbers),
