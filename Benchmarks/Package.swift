@@ -73,6 +73,7 @@ let package = Package(
         .product(name: "TextRope", package: engine),
         .product(name: "TextBoundaries", package: engine),
         .product(name: "DocumentEngine", package: engine),
+        .product(name: "DocumentMarkdown", package: engine),
         .product(name: "Benchmark", package: "package-benchmark"),
         .product(name: "_RopeModule", package: "swift-collections"),
       ],

@@ -56,5 +56,13 @@ let package = Package(
         .product(name: "TextRope", package: engine),
       ]
     ),
+    .executableTarget(
+      name: "FuzzMarkdown",
+      dependencies: [
+        "FuzzSupport",
+        .product(name: "DocumentMarkdown", package: engine),
+        .product(name: "DocumentEngine", package: engine),
+      ]
+    ),
   ]
 )

@@ -8,6 +8,8 @@ helpers spell the common parts. Run through `Fuzz/run.sh --make-seeds`.
 
 import json
 import os
+import random
+import re
 import sys
 
 # Indexes into FuzzInput.pieces.
@@ -586,6 +588,99 @@ def repl_seeds():
     }
 
 
+SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Data", "markdown",
+                    "gfm-spec-0.29.txt")
+
+
+def spec_sections():
+    """The GFM spec's examples (Tests/Data/markdown), as the Markdown tests
+    read them ("→" is a tab), grouped by section: [(section, [markdown])]."""
+    fence = "`" * 32
+    sections, section, lines = [], "", []
+    in_example = in_markdown = False
+    with open(SPEC, encoding="utf-8") as f:
+        text = f.read()
+    for line in text.split("\n"):
+        if not in_example and line.startswith("#"):
+            section = line.lstrip("# ")
+        if line.startswith(fence + " example"):
+            in_example = in_markdown = True
+            lines = []
+        elif in_example and line == fence:
+            in_example = False
+        elif in_example and in_markdown and line == ".":
+            in_markdown = False
+            markdown = "\n".join(lines) + ("\n" if lines else "")
+            if not sections or sections[-1][0] != section:
+                sections.append((section, []))
+            sections[-1][1].append(markdown.replace("\u2192", "\t"))
+        elif in_example and in_markdown:
+            lines.append(line)
+    return sections
+
+
+def markdown_seeds():
+    """FuzzMarkdown: half (a) reads the bytes after an even first byte as
+    Markdown (a seed starts with LF: the rest is the Markdown as written);
+    half (b) drives the generator with the bytes after an odd one."""
+
+    def markdown(text):
+        return b"\n" + text.encode()
+
+    seeds = {}
+    # The spec's examples, a seed per section (at most 16 KB, run.sh's
+    # -max_len for this target).
+    for section, examples in spec_sections():
+        name = "spec-" + re.sub(r"[^a-z0-9]+", "-", section.lower()).strip("-")
+        seeds[name] = markdown("\n".join(examples))[:16384]
+    seeds["document"] = markdown(
+        "# Release notes\n\nThe *engine* now reads **GitHub-flavoured** Markdown: `AttributedText(markdown:)`,\n"
+        "with ~~no~~ full round trips. See [the design](docs/DESIGN.md \"Design\") or <https://example.com>,\n"
+        "www.example.com, and write to team@example.com.\\\nA hard break, then a soft\none.\n\n"
+        "Setext header\n=============\n\n> A quote with a list:\n> - one\n> - two\n>   1. nested\n>   2. ordered\n>\n"
+        "> > and a quote inside\n\n3) three\n4) four\n\n- [ ] task\n- [x] done\n\n"
+        "| Left | Centre | Right |\n|:-----|:------:|------:|\n| `a|b` | **b** | [c](u) |\n| \\| pipe | &amp; | 3 |\n\n"
+        "```swift title=\"x\"\nlet x = \"`\"\n```\n\n~~~\n```\n~~~\n\n    indented code\n\n***\n\n"
+        "<div class=\"note\">\n*not* emphasis\n</div>\n\nInline <b>HTML</b> and <!-- a comment -->.\n\n"
+        "![an image](i.png) &copy; &#10; &#x1F600; \\* \\_ 2\\. 10\\) \\# \\> \\- \\+\n\n"
+        "[ref]: https://example.com/ref\n\n[a reference][ref] and [ref].\n")
+    seeds["emphasis"] = markdown(
+        "*a* _b_ **c** __d__ ***e*** ~~f~~ ~g~ *a **b** c* **a *b* c** _a_b_ *a*b* **a**b "
+        "a**b**c ~~a *b* c~~ *~~a~~* ***a** b* *a **b*** `*a*` [*a*](u) *[a](u)*\n")
+    seeds["lists"] = markdown(
+        "- a\n- b\n\n  continued\n- c\n  * d\n    + e\n\n1. one\n1. two\n\n7. seven\n\n-\n- after empty\n\n"
+        "* * *\n\n- - -\n\n- # header item\n- ```\n  code item\n  ```\n- > quote item\n")
+    seeds["tables"] = markdown(
+        "| a |\n| - |\n\n| a | b | c |\n| :- | :-: | -: |\n| 1 | 2 |\n| 1 | 2 | 3 | 4 |\n\n"
+        "a | b\n--|--\nc | d\n\n> | q |\n> |---|\n> | r |\n\n- | in | list |\n  | -- | -- |\n  |  |  |\n")
+    seeds["code"] = markdown(
+        "```\n```\n\n```\n\n\n```\n\n```` a b `c`\n```\n````\n\n~~~ a`b\nx\n~~~\n\n"
+        "`` ` `` ` `` ` `  ` ` a ` `\ta\t`\n")
+    seeds["breaks-and-references"] = markdown(
+        "a&#10;b &#13; c &#8233; d\n\n# h&#10;i\n\n| x&#10;y |\n| - |\n\n&#32;lead and trail&#32;\n\n"
+        "&#9;tab&#9;\n\n&#65279;bom\n\n&#0; nul &#xD800; &#1114112;\n")
+    # Deep nesting and long runs of one character: bounded time and memory.
+    seeds["deep-quotes"] = markdown(">" * 1000 + " a\n")
+    seeds["deep-quote-paragraphs"] = markdown("".join(">" * i + " a\n" for i in range(1, 150)))
+    seeds["deep-bullets"] = markdown("- " * 1000 + "a\n")
+    seeds["deep-ordered"] = markdown("1. " * 1000 + "a\n")
+    seeds["deep-indented-list"] = markdown("".join("  " * i + "- a\n" for i in range(100)))
+    seeds["deep-quote-list"] = markdown("> - " * 500 + "a\n")
+    seeds["stars-10000"] = markdown("*" * 10000 + "a")
+    seeds["underscores"] = markdown("_" * 6000 + "a" + "_" * 6000)
+    seeds["brackets"] = markdown("[" * 6000 + "a" + "](b)" * 2000)
+    seeds["nested-emphasis"] = markdown("*a **b " * 1000 + "** *" * 1000)
+    seeds["backticks"] = markdown("`" * 5000 + "a" + "``" * 3000)
+    seeds["wide-table"] = markdown("|" + "a|" * 1500 + "\n|" + "-|" * 1500 + "\n|" + "b|" * 1500 + "\n")
+    seeds["long-table"] = markdown("| a | b |\n| - | - |\n" + "| c | d |\n" * 1000)
+    seeds["html-divs"] = markdown("<div>" * 3000)
+    seeds["lazy-quote"] = markdown("> a\n" + "b\n" * 5000)
+    # The generator, from fixed bytes.
+    for n, size in enumerate((16, 64, 256, 1024, 4096)):
+        seeds[f"generated-{n}"] = b"\x01" + random.Random(n).randbytes(size)
+    return seeds
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "Corpus")
     targets = {
@@ -593,6 +688,7 @@ def main():
         "FuzzGraphemes": grapheme_seeds(),
         "FuzzDocument": document_seeds(),
         "FuzzREPL": repl_seeds(),
+        "FuzzMarkdown": markdown_seeds(),
     }
     for target, seeds in targets.items():
         directory = os.path.join(root, target)

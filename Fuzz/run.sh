@@ -6,7 +6,8 @@
 #   Fuzz/run.sh --build-only                          just build
 #   Fuzz/run.sh --make-seeds                          rewrite Corpus/ from make_seeds.py
 #
-# Targets: FuzzRope FuzzGraphemes FuzzDocument FuzzREPL (default: all).
+# Targets: FuzzRope FuzzGraphemes FuzzDocument FuzzREPL FuzzMarkdown (default:
+# all).
 # Each run starts with the target's regressions (Regressions/<target>/),
 # then fuzzes from its seeds (Corpus/<target>/) plus what earlier runs
 # found (Work/<target>/corpus/). Findings go to Work/<target>/. The exit
@@ -14,12 +15,13 @@
 #
 # Environment: FUZZ_DEFINES (default "-DDEBUG -DENGINE_INTERNAL_CHECKS":
 # tiny rope chunks and tree nodes, and the engine's invariant checks),
-# FUZZ_ARGS (more libFuzzer flags, e.g. "-ignore_crashes=1" with --jobs).
+# FUZZ_ARGS (more libFuzzer flags, e.g. "-ignore_crashes=1" with --jobs),
+# FUZZ_AVOID (known findings to steer around; see each target).
 set -euo pipefail
 
 cd "$(dirname "$0")"
 fuzz_dir=$PWD
-all_targets=(FuzzRope FuzzGraphemes FuzzDocument FuzzREPL)
+all_targets=(FuzzRope FuzzGraphemes FuzzDocument FuzzREPL FuzzMarkdown)
 
 seconds=60
 jobs=1
@@ -116,14 +118,25 @@ if [[ $mode == build ]]; then exit 0; fi
 max_len() {
   case "$1" in
   FuzzREPL) echo 8192 ;;
+  # Room for the deep-nesting and long-run seeds (10,000 `*`, 1,500 columns).
+  FuzzMarkdown) echo 16384 ;;
   *) echo 4096 ;;
+  esac
+}
+
+# The memory (MB) and time (s) one input of target $1 may take. Markdown is
+# read in time and memory linear in its length (apart from cmark-gfm's own
+# quadratic cases, such as very wide tables), so its bounds are tighter.
+limits() {
+  case "$1" in
+  FuzzMarkdown) echo "-rss_limit_mb=2048 -timeout=5" ;;
+  *) echo "-rss_limit_mb=4096 -timeout=10" ;;
   esac
 }
 
 # The Swift runtime's backtracer would run inside ASan's signal handling;
 # let libFuzzer report the crash.
 export SWIFT_BACKTRACE=enable=no
-common=(-rss_limit_mb=4096 -timeout=10)
 failed=0
 summaries=()
 
@@ -151,6 +164,7 @@ run_regressions() {
 
 for t in "${targets[@]}"; do
   mkdir -p "Work/$t/corpus" "Corpus/$t"
+  read -ra common <<<"$(limits "$t")"
   run_regressions "$t"
   if ((regression_failures)); then failed=1; fi
   regressions="regressions $((regression_count - regression_failures))/$regression_count pass"

@@ -25,6 +25,7 @@ filter+='|Typing while a tool streams/.*'
 filter+='|OffsetIndex/(replace|origin) .*'
 filter+='|OffsetIndex/map, 100,000 random edits/.*'
 filter+='|OffsetIndex/record, .*/(ChangeLog, composed pin|array)'
+filter+='|Markdown/1 MB/.*|Markdown ratio/.*'
 
 echo "quick.sh: building the benchmarks" >&2
 swift build -c release >/dev/null

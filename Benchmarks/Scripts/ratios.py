@@ -213,6 +213,20 @@ def main(path, stat="p50"):
         heap = metric(r, name, "heap bytes per 1000 UTF-8 bytes")
         print(f"| {kind} | {leaked:,.0f} | {leaked / 1e8:.3f}× | {heap / 1000:.3f}× |" if leaked and heap else f"| {kind} | – | – | – |")
 
+    print("\n### Markdown (1 MB of documentation-like GFM; MB/s = 10^6 bytes of Markdown a second)\n")
+    print("| | time | MB/s | ÷ cmark-gfm HTML (separate runs) | ÷ cmark-gfm HTML (paired) |")
+    print("|---|---:|---:|---:|---:|")
+    floor = wall(r, f"{MARKDOWN}/cmark-gfm HTML")
+    paired = r.get(MARKDOWN_RATIO, {})
+    for kind, label, key in (("cmark-gfm HTML", "cmark-gfm: parse and render HTML (the floor)", None),
+                             ("read", "read: `AttributedText(markdown:)`", READ_RATIO),
+                             ("write", "write: `.markdown`", WRITE_RATIO)):
+        t = wall(r, f"{MARKDOWN}/{kind}")
+        rate = metric(r, f"{MARKDOWN}/{kind}", "MB/s")
+        pair = paired.get(key) if key else None
+        print(f"| {label} | {fmt_time(t)} | {f'{rate:.0f}' if rate else '–'} | {(f'{t / floor:.2f}×' if t and floor else '–') if key else '1×'}"
+              f" | {f'{pair[0] / 100:.2f}×' if pair else '–'} |")
+
     print("\n### Targets (issue 10)\n")
     checks = []
     for trace in ("seph-blog1", "rustcode"):
@@ -248,6 +262,38 @@ def main(path, stat="p50"):
     print("|---|---:|---:|---:|---|")
     for row in issue11_rows(r, stats):
         print("| " + " | ".join(row) + " |")
+
+
+MARKDOWN = "Markdown/1 MB"
+MARKDOWN_RATIO = "Markdown ratio/1 MB"
+READ_RATIO = "read ÷ cmark-gfm HTML (×100)"
+WRITE_RATIO = "write ÷ cmark-gfm HTML (×100)"
+
+
+def markdown_rows(r):
+    """(target, measured, baseline, ratio, verdict) for reading and writing Markdown against cmark-gfm's
+    parse and HTML rendering of the same 1 MB: the paired ratio when the run has it, else the separate times'."""
+    rows = []
+    floor = wall(r, f"{MARKDOWN}/cmark-gfm HTML")
+    paired = r.get(MARKDOWN_RATIO, {})
+    for kind, key, what in (("read", READ_RATIO, "read (`AttributedText(markdown:)`)"),
+                            ("write", WRITE_RATIO, "write (`.markdown`)")):
+        t = wall(r, f"{MARKDOWN}/{kind}")
+        rate = metric(r, f"{MARKDOWN}/{kind}", "MB/s")
+        measured = fmt_time(t) + (f", {rate:.0f} MB/s" if rate else "")
+        baseline = f"{fmt_time(floor)} (cmark-gfm HTML)" if floor else "–"
+        pair = paired.get(key)
+        if pair:
+            x = pair[0] / 100
+            text = f"{x:.2f}× paired" + (f", {t / floor:.1f}× apart" if t and floor else "")
+        elif t and floor:
+            x = t / floor
+            text = f"{x:.2f}× apart"
+        else:
+            continue
+        rows.append((f"Markdown: {what} 1 MB ≤ 2× cmark-gfm's parse and HTML", measured, baseline, text,
+                     mark(x <= 2)))
+    return rows
 
 
 PAIRED = ("DocumentContent ÷ Rope (×100)", "Document ÷ Rope (×100)", "Document, live session ÷ Rope (×100)")
@@ -357,6 +403,7 @@ def quick_rows(r, stats):
                      mark(t <= 100e-9)))
     rows += [("11. " + row[0][3:] if row[0][:1].isdigit() else row[0],) + tuple(row[1:])
              for row in issue11_rows(r, stats) if row[0] != "–"]
+    rows += markdown_rows(r)
     return rows
 
 

@@ -20,4 +20,5 @@ let benchmarks: @Sendable () -> Void = {
   registerDocumentEditBenchmarks()
   registerStreamingBenchmarks()
   registerAttributeEditBenchmarks()
+  registerMarkdownBenchmarks()
 }

@@ -1,0 +1,73 @@
+import Benchmark
+import BenchmarkHarness
+import BenchmarkSupport
+import DocumentMarkdown
+
+// 13. Markdown: 1 MB of documentation-like GitHub-flavoured Markdown
+//     (`MarkdownText`: headers, paragraphs with emphasis, links and code,
+//     lists, quotes, code blocks, tables) read into an attributed text
+//     (`AttributedText(markdown:)`) and the attributed text written back as
+//     Markdown (`.markdown`), each beside the floor: cmark-gfm alone parsing
+//     the same Markdown with the same extensions and rendering it as HTML
+//     (`_CMarkBaseline.renderHTML`), which is what any Markdown library on
+//     cmark-gfm pays. Throughput in MB of Markdown a second (10^6 bytes);
+//     the paired benchmark runs the three back to back in each iteration and
+//     records read ÷ floor and write ÷ floor (×100). Target: ≤ 2× (200)
+//     each.
+
+let readOverFloor = BenchmarkMetric.custom(
+  "read ÷ cmark-gfm HTML (×100)", polarity: .prefersSmaller, useScalingFactor: false)
+let writeOverFloor = BenchmarkMetric.custom(
+  "write ÷ cmark-gfm HTML (×100)", polarity: .prefersSmaller, useScalingFactor: false)
+
+/// The Markdown the benchmarks read: about 1 MB.
+let markdownByteCount = 1 * megabyte
+
+func registerMarkdownBenchmarks() {
+  let throughput = configuration(
+    metrics: [.wallClock, .mallocCountTotal, megabytesPerSecond], timeUnits: .milliseconds,
+    maxDuration: .seconds(3), maxIterations: 100)
+
+  Benchmark("Markdown/1 MB/cmark-gfm HTML", configuration: throughput) { benchmark, markdown in
+    measureBuild(benchmark, byteCount: markdown.utf8.count, warmHeap: true) {
+      _CMarkBaseline.renderHTML(markdown)
+    }
+  } setup: {
+    MarkdownText.document(byteCount: markdownByteCount)
+  }
+
+  Benchmark("Markdown/1 MB/read", configuration: throughput) { benchmark, markdown in
+    measureBuild(benchmark, byteCount: markdown.utf8.count, warmHeap: true) {
+      AttributedText(markdown: markdown)
+    }
+  } setup: {
+    MarkdownText.document(byteCount: markdownByteCount)
+  }
+
+  Benchmark("Markdown/1 MB/write", configuration: throughput) { benchmark, state in
+    let (text, byteCount) = state
+    measureBuild(benchmark, byteCount: byteCount, warmHeap: true) { text.markdown }
+  } setup: { () -> (AttributedText, Int) in
+    let markdown = MarkdownText.document(byteCount: markdownByteCount)
+    let text = AttributedText(markdown: markdown)
+    // What the benchmark writes must read back as itself.
+    precondition(AttributedText(markdown: text.markdown) == text, "the round trip failed")
+    return (text, markdown.utf8.count)
+  }
+
+  let paired = configuration(
+    metrics: [.wallClock, readOverFloor, writeOverFloor], timeUnits: .milliseconds,
+    maxDuration: .seconds(5), maxIterations: 30)
+  Benchmark("Markdown ratio/1 MB", configuration: paired) { benchmark, state in
+    let (markdown, text) = state
+    let clock = ContinuousClock()
+    let floorTime = timed(clock) { _CMarkBaseline.renderHTML(markdown) }
+    let readTime = timed(clock) { AttributedText(markdown: markdown) }
+    let writeTime = timed(clock) { text.markdown }
+    benchmark.measurement(readOverFloor, percent(readTime, of: floorTime))
+    benchmark.measurement(writeOverFloor, percent(writeTime, of: floorTime))
+  } setup: { () -> (String, AttributedText) in
+    let markdown = MarkdownText.document(byteCount: markdownByteCount)
+    return (markdown, AttributedText(markdown: markdown))
+  }
+}
