@@ -559,6 +559,29 @@ extension _MarkdownWriter {
         }
       }
     }
+    if mode == .paragraph {
+      // A line with nothing on it would end the paragraph, and HTML first
+      // on a line after the first could start an HTML block (it was
+      // indented, or a lazy line, where it was read): an empty link first.
+      var index = 1
+      while index < tokens.count {
+        if case .lineEnd = tokens[index - 1] {
+          var startsBlock = false
+          switch tokens[index] {
+          case .lineEnd: startsBlock = true
+          case .raw(let start, let end):
+            startsBlock = start < end && rawBytes[Int(start)] == UInt8(ascii: "<")
+          default: break
+          }
+          if startsBlock {
+            tokens.insert(raw("[]()".utf8), at: index)
+            index += 1
+          }
+        }
+        index += 1
+      }
+      if case .lineEnd? = tokens.last { tokens.append(raw("[]()".utf8)) }
+    }
     var lineStart = 0
     for index in 0...tokens.count {
       if index < tokens.count, case .lineEnd = tokens[index] {

@@ -140,13 +140,14 @@ import Testing
   /// starts with the fence's character, a mark reopened before a line end,
   /// a backtick in an info string under a combining mark, a link that holds
   /// a paragraph's first line break, an HTML block that its list item's end
-  /// closed, a paragraph line that reads as a table's delimiter row.
+  /// closed, a paragraph line that reads as a table's delimiter row, HTML
+  /// first on a paragraph's indented line, a line with nothing on it.
   @Test(arguments: [
     "&#65535;", "*&#xFFFE;* b", "&#65279;a", "| &#12;a | &#11; |\n| --- | --- |\n",
     "[a](<&#32;x&#9;>)", "+ * +\n", "[a](<&#38;amp;>)\n\n```&#38;amp;\n```\n", "~~I~~*a*",
     "*a*~~I~~", "~~&#48;~~**&#769;x**", "| [a](<x&#124;y>) |\n| --- |\n",
     "~~~ ~`x\nb\n~~~\n\nafter\n", "_&#97;_**_&#98;_\n&#99;**", "~~~ `\u{301}\nx\n~~~\n",
-    "[\n]()", "[\n](u) a", "- <!A\nb", "a|b\n:-",
+    "[\n]()", "[\n](u) a", "- <!A\nb", "a|b\n:-", "i\n\t<td>", "o\n[]()\no", "[\na](u)",
   ])
   func formerFindingsReadBackTheSame(markdown: String) {
     let read = AttributedText(markdown: markdown)
