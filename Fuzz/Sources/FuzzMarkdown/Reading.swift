@@ -245,6 +245,27 @@ enum Reading {
     return false
   }
 
+  /// The known finding about breaks that `text` runs into, if any:
+  /// `link-break-edge` (a break with a link that a neighbour lacks),
+  /// `html-after-break` (inline HTML right after a break),
+  /// `consecutive-breaks` (two breaks in a row).
+  static func breakFinding(_ text: AttributedText) -> String? {
+    let breaks =
+      InlinePresentationIntent.softBreak.rawValue | InlinePresentationIntent.lineBreak.rawValue
+    let html = InlinePresentationIntent.inlineHTML.rawValue
+    let all = units(of: text)
+    for offset in all.indices where all[offset].inline & breaks != 0 {
+      let previous = offset > 0 ? all[offset - 1] : nil
+      let next = offset + 1 < all.count ? all[offset + 1] : nil
+      if let link = all[offset].link, previous?.link != link || next?.link != link {
+        return "link-break-edge"
+      }
+      if let next, next.inline & html != 0 { return "html-after-break" }
+      if let next, next.inline & breaks != 0 { return "consecutive-breaks" }
+    }
+    return nil
+  }
+
   /// The units of `text` with their attributes.
   static func units(of text: AttributedText) -> [Unit] {
     var result = text.text.utf16.map { Unit(unit: $0, inline: 0, link: nil, kinds: nil) }

@@ -82,6 +82,17 @@
 //   item does; the writer puts a blank line after it, still inside the
 //   item, and the HTML block takes it in. No round trip when a list item
 //   holds an HTML block.
+// - `link-break-edge`: a link's text can start or end with a line break
+//   (`x[\ny](u)`); the writer gives a break only the marks of both its
+//   neighbours, so the break loses the link. No round trip when a break has
+//   a link that a neighbour lacks.
+// - `html-after-break`: inline HTML can start a paragraph's line (`i\n\t<td>`,
+//   indented in the source); the writer writes it at the start of the line,
+//   where `<td>` (HTML block kinds 1–6) starts an HTML block. No round trip
+//   when inline HTML follows a break.
+// - `consecutive-breaks`: a line with no text (`o\n[]()\no`) gives a
+//   paragraph two breaks in a row; the writer writes an empty line between
+//   them, which ends the paragraph. No round trip when two breaks touch.
 // - `reopen-before-break`: when a mark (strong) starts inside another
 //   (emphasis, or a link) and outlasts it, and the inner one ends right
 //   before a line break, the writer closes both and opens the outer one
@@ -322,6 +333,10 @@ func avoidsKnownFinding(_ text: AttributedText, written: String) -> Bool {
       trace("(avoided: html-block-in-item)")
       return true
     }
+  }
+  if let name = Reading.breakFinding(text), Avoid.contains(name) {
+    trace("(avoided: \(name))")
+    return true
   }
   if Avoid.contains("link-edge-space") {
     let edges: Set<Unicode.Scalar> = [" ", "\t", "\u{0B}", "\u{0C}"]
