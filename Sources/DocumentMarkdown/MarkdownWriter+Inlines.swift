@@ -80,6 +80,9 @@ extension _MarkdownWriter {
     case opener(Mark)
     case closer(Mark)
     case lineEnd(hard: Bool)
+    /// A line end inside HTML (a tag over two lines): not a break of the
+    /// paragraph's.
+    case htmlLineEnd
   }
 
   /// The marks on a piece of text: strong, emphasis and strikethrough as
@@ -316,7 +319,7 @@ extension _MarkdownWriter {
         var lineStart = piece.start
         for index in piece.start..<piece.end where scalars[index] == "\n" {
           if lineStart < index { tokens.append(raw(utf8: scalars[lineStart..<index])) }
-          tokens.append(.lineEnd(hard: false))
+          tokens.append(.htmlLineEnd)
           lineStart = index + 1
         }
         if lineStart < piece.end { tokens.append(raw(utf8: scalars[lineStart..<piece.end])) }
@@ -509,7 +512,7 @@ extension _MarkdownWriter {
       case .text(let start, let end, _):
         let scalar = Int(step > 0 ? start : end - 1)
         return (characterClass(ofText: scalar, scalars), scalar)
-      case .lineEnd: return (.whitespace, nil)
+      case .lineEnd, .htmlLineEnd: return (.whitespace, nil)
       default: return (.punctuation, nil)
       }
     }
@@ -584,7 +587,7 @@ extension _MarkdownWriter {
     }
     var lineStart = 0
     for index in 0...tokens.count {
-      if index < tokens.count, case .lineEnd = tokens[index] {
+      if index < tokens.count, tokens[index].isLineEnd {
       } else if index < tokens.count {
         continue
       }
@@ -683,6 +686,9 @@ extension _MarkdownWriter {
         mark.appendDelimiter(to: &line)
       case .closer(let mark):
         mark.appendDelimiter(to: &line)
+      case .htmlLineEnd:
+        lines.append(line)
+        line.removeAll(keepingCapacity: true)
       case .lineEnd(let hard):
         if hard { line.append(UInt8(ascii: "\\")) }
         lines.append(line)
@@ -692,6 +698,16 @@ extension _MarkdownWriter {
     }
     lines.append(line)
     return lines
+  }
+}
+
+extension _MarkdownWriter.Token {
+  /// Whether the token ends a written line.
+  var isLineEnd: Bool {
+    switch self {
+    case .lineEnd, .htmlLineEnd: true
+    default: false
+    }
   }
 }
 
