@@ -30,7 +30,8 @@ extension AttributedText {
   /// task list item keeps its box (`[ ]` or `[x]`) as text, since Foundation
   /// has no key for it (the tasklist extension is not attached); footnotes
   /// are not read (their marks stay text). A U+0000 becomes U+FFFD, as
-  /// CommonMark asks.
+  /// CommonMark asks, and so does a reference to U+FFFE or U+FFFF
+  /// (cmark-gfm writes it as a byte that is not UTF-8).
   ///
   /// - Complexity: O(n) for n bytes of Markdown, cmark-gfm's own bound.
   public init(markdown: String) {

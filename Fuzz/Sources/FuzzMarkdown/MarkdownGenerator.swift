@@ -470,7 +470,8 @@ struct MarkdownGenerator {
   // MARK: - Text
 
   /// One of `pieces`, an ASCII character or any scalar, without the
-  /// `avoided` scalars and NUL (read as U+FFFD); "a" if nothing is left.
+  /// `avoided` scalars, NUL, U+FFFE and U+FFFF (read as U+FFFD); "a" if
+  /// nothing is left.
   private mutating func piece(_ pieces: [String], avoiding avoided: Set<Unicode.Scalar>) -> String {
     let byte = Int(input.byte())
     var result: String
@@ -481,12 +482,13 @@ struct MarkdownGenerator {
     } else {
       result = String(input.scalar())
     }
-    let noncharacters = Avoid.contains("noncharacter-reference")
+    // A reference to U+FFFE or U+FFFF reads as U+FFFD, as NUL does
+    // (cmark-gfm writes it as a byte that is not UTF-8; the reader repairs
+    // it): the generator, which means what it writes, writes neither.
     result = String(
       String.UnicodeScalarView(
         result.unicodeScalars.filter {
-          $0 != "\0" && !avoided.contains($0)
-            && !(noncharacters && ($0 == "\u{FFFE}" || $0 == "\u{FFFF}"))
+          $0 != "\0" && !avoided.contains($0) && $0 != "\u{FFFE}" && $0 != "\u{FFFF}"
         }))
     return result.isEmpty ? "a" : result
   }
