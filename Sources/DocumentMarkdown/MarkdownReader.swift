@@ -1,6 +1,7 @@
 import CCMarkGFM
 import DocumentEngine
 import Synchronization
+import TextRope
 
 extension AttributedText {
   /// The attributed text GitHub-flavoured Markdown stands for, read by the
@@ -409,62 +410,18 @@ struct _MarkdownReader {
     guard count > 0 else { return }
     literal.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
       let buffer = UnsafeBufferPointer(start: bytes, count: count)
-      if let units = Self.utf16Count(ofValidUTF8: buffer) {
+      if let units = _UTF8Validation.utf16Count(ofValidUTF8: buffer) {
         append(buffer, utf16: units, inline: inline)
       } else {
         // cmark-gfm can write a reference to a code point that is not one
         // (`&#65535;`) as bytes that are not UTF-8: repaired as Swift
         // repairs them, each bad sequence a U+FFFD.
         let repaired = Array(String(decoding: buffer, as: UTF8.self).utf8)
-        let units = repaired.withUnsafeBufferPointer { Self.utf16Count(ofValidUTF8: $0) } ?? 0
+        let units =
+          repaired.withUnsafeBufferPointer { _UTF8Validation.utf16Count(ofValidUTF8: $0) } ?? 0
         append(repaired, utf16: units, inline: inline)
       }
     }
-  }
-
-  /// The UTF-16 length of `bytes` if they are well-formed UTF-8, else nil.
-  static func utf16Count(ofValidUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-    var units = 0
-    var index = 0
-    let count = bytes.count
-    while index < count {
-      let lead = bytes[index]
-      if lead < 0x80 {
-        units &+= 1
-        index &+= 1
-        continue
-      }
-      let length: Int
-      var low: UInt8 = 0x80
-      var high: UInt8 = 0xBF
-      switch lead {
-      case 0xC2...0xDF: length = 2
-      case 0xE0:
-        length = 3
-        low = 0xA0
-      case 0xED:
-        length = 3
-        high = 0x9F
-      case 0xE1...0xEF: length = 3
-      case 0xF0:
-        length = 4
-        low = 0x90
-      case 0xF4:
-        length = 4
-        high = 0x8F
-      case 0xF1...0xF3: length = 4
-      default: return nil
-      }
-      guard index + length <= count, (low...high).contains(bytes[index + 1]) else { return nil }
-      var next = index + 2
-      while next < index + length {
-        guard bytes[next] & 0xC0 == 0x80 else { return nil }
-        next += 1
-      }
-      units &+= length == 4 ? 2 : 1
-      index &+= length
-    }
-    return units
   }
 
   mutating func append<Bytes: Collection<UInt8>>(_ bytes: Bytes, utf16: Int, inline: Int) {

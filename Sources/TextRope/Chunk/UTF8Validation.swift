@@ -1,7 +1,7 @@
 /// UTF-8 validation (RFC 3629: no overlong forms, no surrogates, nothing
 /// above U+10FFFF), with an ASCII fast path.
 @usableFromInline
-enum _UTF8Validation {
+package enum _UTF8Validation {
   /// The offset of the first byte of the first invalid sequence, or `nil` if
   /// `bytes` is valid UTF-8.
   @usableFromInline
@@ -46,5 +46,15 @@ enum _UTF8Validation {
       i += length
     }
     return nil
+  }
+}
+
+extension _UTF8Validation {
+  /// The UTF-16 length of `bytes` if they are well-formed UTF-8, else nil:
+  /// the rope's validation and counting, for the package's other modules
+  /// (`DocumentMarkdown` counts cmark-gfm's text with it).
+  package static func utf16Count(ofValidUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard firstInvalidOffset(bytes) == nil else { return nil }
+    return _UTF8Counts.units(upTo: bytes.count, utf16: true, in: bytes)
   }
 }
