@@ -236,10 +236,11 @@ extension _MarkdownWriter {
       start = end
     }
     if anyBreak {
-      // A line break's emphasis is what both sides share (none at the
-      // paragraph's edges: emphasis can not start or end with one); its link
-      // is its own (a link's brackets are no delimiters: they can stand
-      // before or after a line end).
+      // A soft line break's emphasis is what both sides share (none at the
+      // paragraph's edges: emphasis can not start or end with one), a hard
+      // one's what it shares with the side after it; its link is its own (a
+      // link's brackets are no delimiters: they can stand before or after a
+      // line end).
       var before: MarkSet?
       for index in pieces.indices {
         guard case .lineBreak = pieces[index].kind else {
@@ -250,8 +251,11 @@ extension _MarkdownWriter {
         while next < pieces.count, case .lineBreak = pieces[next].kind { next += 1 }
         let after = next < pieces.count ? pieces[next].marks : nil
         let own = pieces[index].marks
-        pieces[index].marks = MarkSet(
-          bits: own.bits & (before?.bits ?? 0) & (after?.bits ?? 0), link: own.link)
+        // A hard break is written `\` and a line end: emphasis can open
+        // before its backslash, not close after its line end.
+        var shared = own.bits & (after?.bits ?? 0)
+        if case .lineBreak(hard: false) = pieces[index].kind { shared &= before?.bits ?? 0 }
+        pieces[index].marks = MarkSet(bits: shared, link: own.link)
         before = pieces[index].marks
       }
     }
@@ -512,7 +516,10 @@ extension _MarkdownWriter {
       case .text(let start, let end, _):
         let scalar = Int(step > 0 ? start : end - 1)
         return (characterClass(ofText: scalar, scalars), scalar)
-      case .lineEnd, .htmlLineEnd: return (.whitespace, nil)
+      case .lineEnd(let hard):
+        // A hard break's backslash comes first; a line starts after it.
+        return (hard && step > 0 ? .punctuation : .whitespace, nil)
+      case .htmlLineEnd: return (.whitespace, nil)
       default: return (.punctuation, nil)
       }
     }

@@ -148,7 +148,7 @@ import Testing
     "*a*~~I~~", "~~&#48;~~**&#769;x**", "| [a](<x&#124;y>) |\n| --- |\n",
     "~~~ ~`x\nb\n~~~\n\nafter\n", "_&#97;_**_&#98;_\n&#99;**", "~~~ `\u{301}\nx\n~~~\n",
     "[\n]()", "[\n](u) a", "- <!A\nb", "a|b\n:-", "i\n\t<td>", "o\n[]()\no", "[\na](u)",
-    "foo <a href=\"x\n<strong> y\">\nf",
+    "foo <a href=\"x\n<strong> y\">\nf", "__\\\nb__", "a __\\\nb__ c",
   ])
   func formerFindingsReadBackTheSame(markdown: String) {
     let read = AttributedText(markdown: markdown)
