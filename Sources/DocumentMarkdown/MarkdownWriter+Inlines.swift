@@ -694,8 +694,12 @@ extension _MarkdownWriter {
       case .closer(let mark):
         mark.appendDelimiter(to: &line)
       case .htmlLineEnd:
+        // The next line of a tag over two lines, indented by four spaces:
+        // so it starts no block (a list item, a quote), and a paragraph's
+        // line loses its indentation before the tag is read.
         lines.append(line)
         line.removeAll(keepingCapacity: true)
+        line.append(contentsOf: "    ".utf8)
       case .lineEnd(let hard):
         if hard { line.append(UInt8(ascii: "\\")) }
         lines.append(line)

@@ -149,6 +149,7 @@ import Testing
     "~~~ ~`x\nb\n~~~\n\nafter\n", "_&#97;_**_&#98;_\n&#99;**", "~~~ `\u{301}\nx\n~~~\n",
     "[\n]()", "[\n](u) a", "- <!A\nb", "a|b\n:-", "i\n\t<td>", "o\n[]()\no", "[\na](u)",
     "foo <a href=\"x\n<strong> y\">\nf", "__\\\nb__", "a __\\\nb__ c",
+    "foo <bar attr=\"x\n    - a\n    > b\">",
   ])
   func formerFindingsReadBackTheSame(markdown: String) {
     let read = AttributedText(markdown: markdown)
