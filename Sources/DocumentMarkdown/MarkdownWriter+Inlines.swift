@@ -591,6 +591,13 @@ extension _MarkdownWriter {
         index += 1
       }
       if case .lineEnd? = tokens.last { tokens.append(raw("[]()".utf8)) }
+      // HTML first in a paragraph too: a paragraph cut from another at a
+      // line break can start with a tag that would start an HTML block.
+      if case .raw(let start, let end)? = tokens.first, start < end,
+        rawBytes[Int(start)] == UInt8(ascii: "<")
+      {
+        tokens.insert(raw("[]()".utf8), at: 0)
+      }
     }
     var lineStart = 0
     for index in 0...tokens.count {
