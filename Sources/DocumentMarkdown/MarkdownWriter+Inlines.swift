@@ -591,6 +591,7 @@ extension _MarkdownWriter {
         index += 1
       }
       if case .lineEnd? = tokens.last { tokens.append(raw("[]()".utf8)) }
+      if case .lineEnd? = tokens.first { tokens.insert(raw("[]()".utf8), at: 0) }
       // HTML first in a paragraph too: a paragraph cut from another at a
       // line break can start with a tag that would start an HTML block.
       if case .raw(let start, let end)? = tokens.first, start < end,
