@@ -26,6 +26,25 @@ final class ProtocolSession {
     return response
   }
 
+  /// Sends each request, which must be refused with its code and leave
+  /// `state` as it was (a live session and context among it).
+  func expectRefused(
+    _ requests: [(request: String, code: String)],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let before = state
+    #expect(
+      before.contains("keep") && before.contains("session ") && before.contains("context "),
+      sourceLocation: sourceLocation)
+    for (request, code) in requests {
+      let response = answer(request)
+      #expect(
+        response.hasPrefix(#"{"ok":false,"error":{"code":"\#(code)","message":""#),
+        "\(request) → \(response)", sourceLocation: sourceLocation)
+      #expect(state == before, "\(request) changed the document", sourceLocation: sourceLocation)
+    }
+  }
+
   /// Everything a refused request must leave as it was: each storage's
   /// text, version, exclusions and attributes, their order, the session
   /// and each live context's text and version.
@@ -541,15 +560,7 @@ final class ProtocolSession {
     #expect(
       session.answer(#"{"cmd":"contexts","scope":"fullDocument","resultOptions":["richText"]}"#)
         .hasPrefix(#"{"ok":true,"contexts":[{"id":"$1""#))
-    let before = session.state
-    #expect(before.contains("keep") && before.contains("session ") && before.contains("context "))
-    for (request, code) in Self.hostile {
-      let response = session.answer(request)
-      #expect(
-        response.hasPrefix(#"{"ok":false,"error":{"code":"\#(code)","message":""#),
-        "\(request) → \(response)")
-      #expect(session.state == before, "\(request) changed the document")
-    }
+    session.expectRefused(Self.hostile)
     // The same session still takes good requests.
     #expect(
       session.answer(Self.replaced(#"[{"offset":0,"length":2,"attributes":{"link":"ok"}}]"#))
