@@ -19,7 +19,9 @@ extension AttributedText {
   /// link `[]()` goes before it); spaces at the edges of a line, and
   /// characters a delimiter needs to be punctuation, are written as
   /// character references (`&#32;`). An empty paragraph is written as
-  /// `[]()`.
+  /// `[]()`, and so is what goes first on a paragraph's line that would
+  /// otherwise start a block or end the paragraph (HTML, nothing); an HTML
+  /// tag's later lines are indented by four spaces.
   ///
   /// A text that does not follow the rules is written as well as Markdown
   /// can say it: text without a presentation intent is paragraphs, one per
