@@ -12,10 +12,20 @@ extension _MarkdownWriter {
     var wroteFirstLine = false
     /// A list's bullet or delimiter, to pick another for a list right after.
     var listMark: UInt8 = 0
+
+    /// Pads a list item's marker with spaces to `width` (its content's
+    /// indentation), and its later lines with it.
+    mutating func pad(to width: Int) {
+      while marker.count < width {
+        marker.append(UInt8(ascii: " "))
+        continuation.append(UInt8(ascii: " "))
+      }
+    }
   }
 
   mutating func writeBlocks(_ leaves: [Leaf]) {
     var open: [OpenContainer] = []
+    let widths = Self.itemWidthsBeforeIndentedHTML(leaves, isHTML: isWholeHTMLBlock)
     var index = 0
     while index < leaves.count {
       let leaf = leaves[index]
@@ -53,6 +63,9 @@ extension _MarkdownWriter {
           Self.container(
             containers[depth], in: parent, after: depth == common ? closedListMark : 0,
             depthOfBulletedLists: open.count { $0.component.kind == .unorderedList }))
+        if let width = widths.first(where: { $0.item == containers[depth] })?.width {
+          open[depth].pad(to: width)
+        }
       }
       if leaf.table != nil {
         for line in tableLines(leaves[index..<end]) { writeLine(line, in: &open) }
@@ -61,6 +74,31 @@ extension _MarkdownWriter {
       }
       index = end
     }
+  }
+
+  /// The list items that an indented HTML block right after their list
+  /// would fall into, with the marker width that keeps it out.
+  ///
+  /// An HTML block's first line keeps up to three spaces of indentation.
+  /// Written after a list, a line indented as far as the last item's
+  /// content continues that item (`- i` then `  <d>`), so that item's
+  /// marker takes more spaces (`-   i`): one more than the block's.
+  static func itemWidthsBeforeIndentedHTML(
+    _ leaves: [Leaf], isHTML: (Leaf) -> Bool
+  ) -> [(item: PresentationIntent.Component, width: Int)] {
+    var widths: [(item: PresentationIntent.Component, width: Int)] = []
+    for index in leaves.indices.dropFirst() where leaves[index].scalars.first == " " {
+      let leaf = leaves[index]
+      let previous = leaves[index - 1]
+      let depth = leaf.containers.count
+      guard isHTML(leaf), previous.containers.count > depth + 1,
+        previous.containers[..<depth].elementsEqual(leaf.containers),
+        previous.containers[depth].kind.isList, previous.containers[depth + 1].kind.isListItem
+      else { continue }
+      let spaces = leaf.scalars.prefix { $0 == " " }.count
+      widths.append((previous.containers[depth + 1], spaces + 1))
+    }
+    return widths
   }
 
   /// The container a component opens, inside `parent`; `previousMark` is
@@ -106,7 +144,20 @@ extension _MarkdownWriter {
   /// Writes one line with the prefixes of the containers it is in (a list
   /// item's marker on its first line, spaces after); an empty line without
   /// trailing spaces.
+  ///
+  /// A list item's content starts where its first line's text does, so a
+  /// first line that keeps its indentation (an HTML block's) is written
+  /// on the line after the item's marker instead.
   mutating func writeLine(_ line: [UInt8], in open: inout [OpenContainer]) {
+    if line.first == UInt8(ascii: " "), let last = open.indices.last,
+      !open[last].wroteFirstLine, open[last].component.kind.isListItem
+    {
+      // An item that starts with an empty line has its content one
+      // column after its marker, whatever the spaces after it.
+      let width = open[last].marker.count { $0 != UInt8(ascii: " ") } + 1
+      open[last].continuation = [UInt8](repeating: UInt8(ascii: " "), count: width)
+      writeLine([], in: &open)
+    }
     let start = output.count
     for index in open.indices {
       if open[index].wroteFirstLine {

@@ -141,7 +141,8 @@ import Testing
   /// a backtick in an info string under a combining mark, a link that holds
   /// a paragraph's first line break, an HTML block that its list item's end
   /// closed, a paragraph line that reads as a table's delimiter row, HTML
-  /// first on a paragraph's indented line, a line with nothing on it.
+  /// first on a paragraph's indented line, a line with nothing on it, an
+  /// indented HTML block after a list or first in a list item.
   @Test(arguments: [
     "&#65535;", "*&#xFFFE;* b", "&#65279;a", "| &#12;a | &#11; |\n| --- | --- |\n",
     "[a](<&#32;x&#9;>)", "+ * +\n", "[a](<&#38;amp;>)\n\n```&#38;amp;\n```\n", "~~I~~*a*",
@@ -150,6 +151,8 @@ import Testing
     "[\n]()", "[\n](u) a", "- <!A\nb", "a|b\n:-", "i\n\t<td>", "o\n[]()\no", "[\na](u)",
     "foo <a href=\"x\n<strong> y\">\nf", "__\\\nb__", "a __\\\nb__ c",
     "foo <bar attr=\"x\n    - a\n    > b\">",
+    "-  i\n  <d>", "- i\n\n   <d>", "1. a\n   1. b\n\n    <d>", "-\n    <d>",
+    "- a\n-\n    <d>", "1.\n    <d>\n\n  <e>",
   ])
   func formerFindingsReadBackTheSame(markdown: String) {
     let read = AttributedText(markdown: markdown)
