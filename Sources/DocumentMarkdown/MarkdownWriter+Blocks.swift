@@ -190,7 +190,11 @@ extension _MarkdownWriter {
       return [Array("___".utf8)]
     case .header(let level)?:
       let level = min(max(level, 1), 6)
-      let hasBreaks = leaf.scalars.indices.contains { isBreak(at: $0, in: leaf) }
+      // A line end inside inline HTML (`<!E\n>`) needs more than one line
+      // too.
+      let hasBreaks = leaf.scalars.indices.contains {
+        isBreak(at: $0, in: leaf) || leaf.scalars[$0] == "\n" || leaf.scalars[$0] == "\r"
+      }
       if hasBreaks, level <= 2 {
         var lines = inlineLines(leaf, mode: .paragraph)
         lines.append(Array((level == 1 ? "===" : "---").utf8))

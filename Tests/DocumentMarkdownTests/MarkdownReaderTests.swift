@@ -142,7 +142,8 @@ import Testing
   /// a paragraph's first line break, an HTML block that its list item's end
   /// closed, a paragraph line that reads as a table's delimiter row, HTML
   /// first on a paragraph's indented line, a line with nothing on it, an
-  /// indented HTML block after a list or first in a list item.
+  /// indented HTML block after a list or first in a list item, a header's
+  /// inline HTML over two lines.
   @Test(arguments: [
     "&#65535;", "*&#xFFFE;* b", "&#65279;a", "| &#12;a | &#11; |\n| --- | --- |\n",
     "[a](<&#32;x&#9;>)", "+ * +\n", "[a](<&#38;amp;>)\n\n```&#38;amp;\n```\n", "~~I~~*a*",
@@ -152,7 +153,7 @@ import Testing
     "foo <a href=\"x\n<strong> y\">\nf", "__\\\nb__", "a __\\\nb__ c",
     "foo <bar attr=\"x\n    - a\n    > b\">",
     "-  i\n  <d>", "- i\n\n   <d>", "1. a\n   1. b\n\n    <d>", "-\n    <d>",
-    "- a\n-\n    <d>", "1.\n    <d>\n\n  <e>",
+    "- a\n-\n    <d>", "1.\n    <d>\n\n  <e>", "o<!E\n\\>\n-", "o <!--\nx\n-->\n===",
   ])
   func formerFindingsReadBackTheSame(markdown: String) {
     let read = AttributedText(markdown: markdown)
