@@ -100,7 +100,7 @@ TIME_METRIC = "Time (wall clock)"
 # label or None)]. limit is seconds (bytes allocated per UTF-8 byte for text-memory), or the name of
 # a structure the engine must be no slower than at x. The numbers are those Scripts/ratios.py
 # checks (its --targets table: issue 10's "Targets" and issue 11's rows), written inline there;
-# the selection context's is docs/benchmarks.md's ("Contexts": ≤ 10 µs in a 100 MB storage).
+# the selection context's is docs/benchmarks-history.md's ("Contexts": ≤ 10 µs in a 100 MB storage).
 TARGETS = {
     "text-build": [(100e6, "Rope", 0.1, "target ≤ 100 ms (1 GB/s)")],
     "text-random-edit": [(100e6, "Rope", 500e-9, None)],

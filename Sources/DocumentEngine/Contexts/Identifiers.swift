@@ -2,8 +2,8 @@ import Foundation
 
 /// Random (version 4) UUIDs for contexts and sessions from a generator
 /// seeded once from the system's random source: `UUID()` reads the kernel's
-/// random source on every call (docs/benchmarks.md, "Contexts"). Identifiers
-/// need to be unique, not secret.
+/// random source on every call (docs/benchmarks-history.md, "Contexts").
+/// Identifiers need to be unique, not secret.
 enum _Identifiers {
   private static let lock = NSLock()
   nonisolated(unsafe) private static var state: UInt64 = UInt64.random(in: .min ... .max)

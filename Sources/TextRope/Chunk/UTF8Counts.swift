@@ -23,7 +23,7 @@ enum _UTF8Counts {
   /// The number of bytes whose bit 7 is set in `bits` (which has no other
   /// bits set), by adding the byte lanes with one multiplication: the
   /// baseline x86-64 target has no POPCNT instruction, so `nonzeroBitCount`
-  /// compiles to a long software sequence (docs/benchmarks.md, "Where the
+  /// compiles to a long software sequence (docs/benchmarks-history.md, "Where the
   /// time goes").
   @inlinable @inline(__always)
   static func countHighBits(_ bits: UInt64) -> Int {
