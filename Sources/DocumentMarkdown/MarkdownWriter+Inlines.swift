@@ -253,8 +253,14 @@ extension _MarkdownWriter {
         let own = pieces[index].marks
         // A hard break is written `\` and a line end: emphasis can open
         // before its backslash, not close after its line end.
-        var shared = own.bits & (after?.bits ?? 0)
-        if case .lineBreak(hard: false) = pieces[index].kind { shared &= before?.bits ?? 0 }
+        // A link of its own that starts (ends) at the break stands between
+        // it and an opening (closing) delimiter: `*[` line end `](u)*`.
+        let linkStarts = own.link != nil && before?.link != own.link
+        let linkEnds = own.link != nil && after?.link != own.link
+        var shared = own.bits & (linkEnds ? own.bits : after?.bits ?? 0)
+        if case .lineBreak(hard: false) = pieces[index].kind, !linkStarts {
+          shared &= before?.bits ?? 0
+        }
         pieces[index].marks = MarkSet(bits: shared, link: own.link)
         before = pieces[index].marks
       }
