@@ -255,8 +255,8 @@ extension _MarkdownWriter {
         // before its backslash, not close after its line end.
         // A link of its own that starts (ends) at the break stands between
         // it and an opening (closing) delimiter: `*[` line end `](u)*`.
-        let linkStarts = own.link != nil && before?.link != own.link
-        let linkEnds = own.link != nil && after?.link != own.link
+        let linkStarts = own.link >= 0 && before?.link != own.link
+        let linkEnds = own.link >= 0 && after?.link != own.link
         var shared = own.bits & (linkEnds ? own.bits : after?.bits ?? 0)
         if case .lineBreak(hard: false) = pieces[index].kind, !linkStarts {
           shared &= before?.bits ?? 0
@@ -579,20 +579,32 @@ extension _MarkdownWriter {
       // A line with nothing on it would end the paragraph, and HTML first
       // on a line after the first could start an HTML block (it was
       // indented, or a lazy line, where it was read): an empty link first.
+      // In a link, where no link can be, HTML gets four spaces instead: a
+      // paragraph's line loses its indentation, and four spaces start no
+      // block inside a paragraph.
       var index = 1
+      var inLink = false
+      if case .opener(.link(_))? = tokens.first { inLink = true }
       while index < tokens.count {
         if case .lineEnd = tokens[index - 1] {
           var startsBlock = false
+          var isHTML = false
           switch tokens[index] {
           case .lineEnd: startsBlock = true
           case .raw(let start, let end):
             startsBlock = start < end && rawBytes[Int(start)] == UInt8(ascii: "<")
+            isHTML = startsBlock
           default: break
           }
           if startsBlock {
-            tokens.insert(raw("[]()".utf8), at: index)
+            tokens.insert(raw((inLink && isHTML ? "    " : "[]()").utf8), at: index)
             index += 1
           }
+        }
+        switch tokens[index] {
+        case .opener(.link(_)): inLink = true
+        case .closer(.link(_)): inLink = false
+        default: break
         }
         index += 1
       }

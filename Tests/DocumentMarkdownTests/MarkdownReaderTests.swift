@@ -144,7 +144,7 @@ import Testing
   /// first on a paragraph's indented line, a line with nothing on it, an
   /// indented HTML block after a list or first in a list item, a header's
   /// inline HTML over two lines, emphasis on a line end that is a whole
-  /// link.
+  /// link, HTML first on a line inside a link.
   @Test(arguments: [
     "&#65535;", "*&#xFFFE;* b", "&#65279;a", "| &#12;a | &#11; |\n| --- | --- |\n",
     "[a](<&#32;x&#9;>)", "+ * +\n", "[a](<&#38;amp;>)\n\n```&#38;amp;\n```\n", "~~I~~*a*",
@@ -155,7 +155,8 @@ import Testing
     "foo <bar attr=\"x\n    - a\n    > b\">",
     "-  i\n  <d>", "- i\n\n   <d>", "1. a\n   1. b\n\n    <d>", "-\n    <d>",
     "- a\n-\n    <d>", "1.\n    <d>\n\n  <e>", "o<!E\n\\>\n-", "o <!--\nx\n-->\n===",
-    "*[\n]()*", "a *[\n]()*", "**[\n](u)**\nb", "*[\\\n](u)*",
+    "*[\n]()*", "a *[\n]()*", "**[\n](u)**\nb", "*[\\\n](u)*", "[\n<x>]()",
+    "> [a\n<div>\nb](u)", "[a\\\n<x>](u)",
   ])
   func formerFindingsReadBackTheSame(markdown: String) {
     let read = AttributedText(markdown: markdown)
