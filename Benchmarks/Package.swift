@@ -59,6 +59,14 @@ let package = Package(
       ]
     ),
     .executableTarget(
+      name: "KeystrokeReplay",
+      dependencies: [
+        "BenchmarkSupport",
+        .product(name: "DocumentEngine", package: engine),
+        .product(name: "TextRope", package: engine),
+      ]
+    ),
+    .executableTarget(
       name: "Soak",
       dependencies: [
         .product(name: "DocumentEngine", package: engine),

@@ -24,10 +24,6 @@ import TextRope
 //     records each one's time divided by the rope's (×100), so that load that
 //     comes and goes on a shared machine hits both sides of a ratio alike.
 
-/// The paragraphs the traces are typed between.
-let paragraphBeforeTrace = "The paragraph before the trace.\n"
-let paragraphAfterTrace = "\nThe paragraph after the trace.\n"
-
 func registerDocumentEditBenchmarks() {
   let configuration = configuration(
     timeUnits: .milliseconds, maxDuration: .seconds(3), maxIterations: 100)

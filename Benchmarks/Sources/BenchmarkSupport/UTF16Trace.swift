@@ -51,3 +51,9 @@ public struct UTF16Trace: @unchecked Sendable {
     checkResult(String(rope), equals: end, "UTF-16 conversion of \(trace.name)")
   }
 }
+
+/// The paragraphs the document benchmarks type a trace between (the same
+/// text for every structure), so that a selection from the first to the
+/// last gives a context around everything the trace types.
+public let paragraphBeforeTrace = "The paragraph before the trace.\n"
+public let paragraphAfterTrace = "\nThe paragraph after the trace.\n"

@@ -1,0 +1,140 @@
+// Replays an editing trace one keystroke at a time through each layer of
+// the engine — the bare `Rope`, `DocumentContent`, `Document`, and
+// `Document` with a live `userSelection` session over the whole trace —
+// and prints each layer's time a keystroke and its ratio to the rope's, on
+// the thread's CPU clock, best of the rounds. It is the driver to profile
+// the keystroke with (the suite's `Document edit ratio/…` benchmarks give
+// the published numbers):
+//
+//   swift build -c release --product KeystrokeReplay
+//   .build/release/KeystrokeReplay [--rounds N] [--layers rope,content,document,live] TRACE...
+//   perf record -g .build/release/KeystrokeReplay --rounds 20 --layers live seph-blog1
+//
+// The trace is typed between two short paragraphs of its own, as in
+// `Document edit/…`, in UTF-16 ranges (converted once, before any clock
+// starts). Every layer's final text is checked against the trace's end.
+import BenchmarkSupport
+import DocumentEngine
+import TextRope
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Nanoseconds of this thread's CPU time.
+func threadTime() -> UInt64 {
+  var t = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+  return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
+}
+
+func fail(_ message: String) -> Never {
+  var line = "KeystrokeReplay: \(message)\n"
+  line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+  exit(1)
+}
+
+let id = StorageID("body")
+
+/// One layer: a name, and a replay that returns its time and final text.
+struct Layer {
+  let key: String
+  let replay: (UTF16Trace) throws -> (nanoseconds: UInt64, text: String)
+}
+
+let layers = [
+  Layer(key: "rope") { trace in
+    var rope = Rope(trace.start)
+    let start = threadTime()
+    applyEdits(trace, to: &rope)
+    return (threadTime() - start, String(rope))
+  },
+  Layer(key: "content") { trace in
+    var content = DocumentContent()
+    try content.add(id, text: Rope(trace.start))
+    let start = threadTime()
+    applyEdits(trace, to: &content, storage: id)
+    return (threadTime() - start, String(try content.storage(id).text))
+  },
+  Layer(key: "document") { trace in
+    let document = Document()
+    try document.add(id, text: Rope(trace.start))
+    let start = threadTime()
+    applyEdits(trace, to: document, storage: id)
+    return (threadTime() - start, String(try document.content.storage(id).text))
+  },
+  Layer(key: "live") { trace in
+    // A session whose one context covers everything the trace types.
+    let document = Document()
+    try document.add(id, text: Rope(trace.start))
+    let length = trace.start.utf16.count
+    try document.select([SelectionRange(id, 4..<(length - 4))])
+    let contexts = try document.startSession(scope: .userSelection).contexts
+    guard contexts.count == 1, contexts[0].storageRange == 0..<length else {
+      fail("the live context is not the whole storage: \(contexts.map(\.storageRange))")
+    }
+    let start = threadTime()
+    applyEdits(trace, to: document, storage: id)
+    return (threadTime() - start, String(try document.content.storage(id).text))
+  },
+]
+
+let usage = """
+  usage: KeystrokeReplay [--rounds N] [--layers rope,content,document,live] TRACE...
+    --rounds N     replays of each layer, best kept (default 5)
+    --layers LIST  which layers to replay (default all four; rope is the ratios' base)
+  A trace is a name in Tests/Data/traces (seph-blog1).
+  """
+
+var rounds = 5
+var keys = layers.map(\.key)
+var names: [String] = []
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+  switch argument {
+  case "--rounds":
+    guard let text = arguments.popFirst(), let value = Int(text), value > 0 else {
+      fail("--rounds takes a positive integer\n\(usage)")
+    }
+    rounds = value
+  case "--layers":
+    guard let list = arguments.popFirst() else { fail("--layers takes a list\n\(usage)") }
+    keys = list.split(separator: ",").map(String.init)
+    for key in keys where !layers.contains(where: { $0.key == key }) {
+      fail("unknown layer \(key) (known: \(layers.map(\.key).joined(separator: ", ")))")
+    }
+  case "-h", "--help":
+    print(usage)
+    exit(0)
+  case _ where argument.hasPrefix("-"): fail("unknown option \(argument)\n\(usage)")
+  default: names.append(argument)
+  }
+}
+if names.isEmpty { fail("no trace named\n\(usage)") }
+
+for name in names {
+  let trace = UTF16Trace(
+    PreparedTrace(name: name), before: paragraphBeforeTrace, after: paragraphAfterTrace)
+  var best: [String: UInt64] = [:]
+  for _ in 0..<rounds {
+    for layer in layers where keys.contains(layer.key) {
+      let (time, text) = try layer.replay(trace)
+      if text != trace.end { fail("\(name): the \(layer.key) replay ends with another text") }
+      best[layer.key] = min(best[layer.key] ?? .max, time)
+    }
+  }
+  var line = "\(name): \(trace.count) keystrokes, best of \(rounds)"
+  for layer in layers {
+    guard let time = best[layer.key] else { continue }
+    let perKeystroke = Double(time) / Double(trace.count)
+    line += "; \(layer.key) \(Int(perKeystroke.rounded())) ns"
+    if layer.key != "rope", let rope = best["rope"] {
+      let hundredths = (Double(time) / Double(rope) * 100).rounded()
+      line +=
+        " (\(Int(hundredths) / 100).\(Int(hundredths) % 100 < 10 ? "0" : "")\(Int(hundredths) % 100)×)"
+    }
+  }
+  print(line)
+}
