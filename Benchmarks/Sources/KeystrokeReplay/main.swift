@@ -9,6 +9,7 @@
 //   swift build -c release --product KeystrokeReplay
 //   .build/release/KeystrokeReplay [--rounds N] [--layers rope,content,document,live] TRACE...
 //   perf record -g .build/release/KeystrokeReplay --rounds 20 --layers live seph-blog1
+//   .build/release/KeystrokeReplay --layers live --latency seph-blog1   # the tail
 //
 // The trace is typed between two short paragraphs of its own, as in
 // `Document edit/…`, in UTF-16 ranges (converted once, before any clock
@@ -81,14 +82,42 @@ let layers = [
   },
 ]
 
+/// Times every keystroke of the live layer on its own (monotonic clock)
+/// and prints the slowest ones, with where they fell: the engine's tail.
+func printLatencies(_ trace: UTF16Trace) throws {
+  let document = Document()
+  try document.add(id, text: Rope(trace.start))
+  let length = trace.start.utf16.count
+  try document.select([SelectionRange(id, 4..<(length - 4))])
+  _ = try document.startSession(scope: .userSelection)
+  var samples = [UInt64](repeating: 0, count: trace.count)
+  var clock = timespec()
+  for i in 0..<trace.count {
+    clock_gettime(CLOCK_MONOTONIC, &clock)
+    let start = UInt64(clock.tv_sec) &* 1_000_000_000 &+ UInt64(clock.tv_nsec)
+    try document.edit(id, range: trace.ranges[i], with: trace.inserts[i])
+    clock_gettime(CLOCK_MONOTONIC, &clock)
+    samples[i] = UInt64(clock.tv_sec) &* 1_000_000_000 &+ UInt64(clock.tv_nsec) &- start
+  }
+  let sorted = samples.sorted()
+  let slowest = samples.indices.sorted { samples[$0] > samples[$1] }.prefix(5)
+  print(
+    "\(trace.name) live, each keystroke: p50 \(sorted[sorted.count / 2]) ns,"
+      + " p99 \(sorted[sorted.count * 99 / 100]) ns, max \(sorted[sorted.count - 1]) ns;"
+      + " slowest at keystrokes "
+      + slowest.map { "\($0) (\(samples[$0] / 1000) µs)" }.joined(separator: ", "))
+}
+
 let usage = """
-  usage: KeystrokeReplay [--rounds N] [--layers rope,content,document,live] TRACE...
+  usage: KeystrokeReplay [--rounds N] [--layers rope,content,document,live] [--latency] TRACE...
     --rounds N     replays of each layer, best kept (default 5)
     --layers LIST  which layers to replay (default all four; rope is the ratios' base)
+    --latency      also time every keystroke of one live replay: p50, p99, max, where
   A trace is a name in Tests/Data/traces (seph-blog1).
   """
 
 var rounds = 5
+var latency = false
 var keys = layers.map(\.key)
 var names: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
@@ -105,6 +134,7 @@ while let argument = arguments.popFirst() {
     for key in keys where !layers.contains(where: { $0.key == key }) {
       fail("unknown layer \(key) (known: \(layers.map(\.key).joined(separator: ", ")))")
     }
+  case "--latency": latency = true
   case "-h", "--help":
     print(usage)
     exit(0)
@@ -137,4 +167,5 @@ for name in names {
     }
   }
   print(line)
+  if latency { try printLatencies(trace) }
 }
