@@ -63,11 +63,13 @@ public struct ChangeLog: Sendable {
   /// first, so its fields need no run-time exclusivity checks.
   final class State: @unchecked Sendable {
     @exclusivity(unchecked) var oldestVersion: StorageVersion
-    @exclusivity(unchecked) var records: [ChangeRecord] = []
-    @exclusivity(unchecked) var lengthsBefore: [Int] = []
+    // Appended to on every edit while history is kept: segmented, so that
+    // no keystroke copies the whole history (see `_SegmentedArray`).
+    @exclusivity(unchecked) var records = _SegmentedArray<ChangeRecord>()
+    @exclusivity(unchecked) var lengthsBefore = _SegmentedArray<Int>()
     /// Each record's piece (range and inserted length), dense, for the
     /// transformation loop (a record is several times larger).
-    @exclusivity(unchecked) var pieces: [_Piece] = []
+    @exclusivity(unchecked) var pieces = _SegmentedArray<_Piece>()
     @exclusivity(unchecked) var length: Int
     @exclusivity(unchecked) var lastOriginVersion: StorageVersion = 0
     @exclusivity(unchecked) var lastEdit: [EditParty: StorageVersion] = [:]
@@ -117,12 +119,12 @@ public struct ChangeLog: Sendable {
   }
   /// The records, oldest first: `records[i]` takes version
   /// `oldestVersion + i` to the next.
-  public var records: [ChangeRecord] { state.records }
+  ///
+  /// - Complexity: O(n): the log keeps them in segments, and this copies
+  ///   them into one array.
+  public var records: [ChangeRecord] { Array(state.records) }
   /// The text length before each record.
-  var lengthsBefore: [Int] {
-    get { state.lengthsBefore }
-    _modify { yield &own().lengthsBefore }
-  }
+  var lengthsBefore: _SegmentedArray<Int> { state.lengthsBefore }
   /// The current text length. In a ``TextStorage`` it is also the rope's
   /// UTF-16 count; the log keeps its own because it works without the text
   /// (a log used on its own, a map composed from any version, the lengths
@@ -159,7 +161,7 @@ public struct ChangeLog: Sendable {
   }
 
   /// The current version.
-  public var currentVersion: StorageVersion { oldestVersion + records.count }
+  public var currentVersion: StorageVersion { oldestVersion + state.records.count }
 
   /// Whether `party` (not the person) made an edit after `version`.
   func hasEdits(by party: EditParty, after version: StorageVersion) -> Bool {
@@ -275,11 +277,12 @@ public struct ChangeLog: Sendable {
   /// The records after `version`, oldest first.
   ///
   /// - Throws: ``ChangeLogError/unknownVersion(_:oldest:current:)``.
+  /// - Complexity: O(k) for the k records after `version`.
   public func records(since version: StorageVersion) throws(ChangeLogError)
     -> ArraySlice<ChangeRecord>
   {
     try check(version)
-    return records[(version - oldestVersion)...]
+    return ArraySlice(state.records[(version - oldestVersion)...])
   }
 
   func check(_ version: StorageVersion) throws(ChangeLogError) {
@@ -360,7 +363,7 @@ public struct ChangeLog: Sendable {
   /// A fresh composed map of the edits since `version`.
   func composedMap(from version: StorageVersion) -> ChangeMap {
     var map = ChangeMap(length: length(at: version))
-    for record in records[(version - oldestVersion)...] {
+    for record in state.records[(version - oldestVersion)...] {
       map.record(record.range, insertedLength: record.insertedLength)
     }
     return map
@@ -461,7 +464,7 @@ public struct ChangeLog: Sendable {
     _ operation: _Operation, from version: StorageVersion
   ) throws(ChangeLogError) -> (operation: _Operation, touched: Bool) {
     try check(version)
-    let records = self.records
+    let records = state.records
     let party = operation.party
     if !hasEdits(by: party, after: version) {
       if let mapped = mappedThroughKeptMap(operation, from: version) { return (mapped, false) }
@@ -470,7 +473,7 @@ public struct ChangeLog: Sendable {
       var result = operation
       var touched = false
       let pieces = state.pieces
-      records.withUnsafeBufferPointer { records in
+      do {
         var i = version - oldestVersion
         if result.pieces.count == 1 {
           // One range (the usual case): kept in locals, the edits read from

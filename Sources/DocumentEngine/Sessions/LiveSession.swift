@@ -17,8 +17,9 @@ struct _TrackedContext: Sendable {
   /// For each context version: the storage version at which the context
   /// reached it, and where its text was then. The first entry is where the
   /// handed-out ``WritingContext`` was cut, kept here too so that a basis
-  /// resolves with one array lookup whatever the version.
-  var history: [(version: StorageVersion, start: Int, length: Int)]
+  /// resolves with one array lookup whatever the version. Segmented: it
+  /// grows on every keystroke in the context (see `_SegmentedArray`).
+  var history: _SegmentedArray<(version: StorageVersion, start: Int, length: Int)>
 
   /// The context's version: one for each entry of its history after the
   /// first.
@@ -163,7 +164,10 @@ struct _LiveSession: Sendable {
     contexts = handout.contexts.map {
       _TrackedContext(
         id: $0.id, storage: $0.storage, range: $0.storageRange,
-        history: [($0.version, $0.storageRange.lowerBound, $0.storageRange.count)])
+        history: _SegmentedArray(
+          CollectionOfOne(
+            (version: $0.version, start: $0.storageRange.lowerBound, length: $0.storageRange.count)
+          )))
     }
   }
 

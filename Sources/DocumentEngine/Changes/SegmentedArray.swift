@@ -1,0 +1,80 @@
+/// An array that grows one fixed-size segment at a time: an append never
+/// copies what is already stored, so its worst case is O(1), not O(n).
+///
+/// The engine appends a few records on every keystroke for as long as
+/// history is kept (a live session, a sync peer). In one contiguous array
+/// the append that finds it full copies all of it to a buffer twice as
+/// large, and touches the new buffer's pages: at 131,072 records the
+/// keystroke that does it took milliseconds (`KeystrokeReplay --latency`).
+/// Here that keystroke starts a segment of `segmentCount` elements.
+///
+/// A copy shares the segments; an append to a shared value copies only the
+/// last segment, a removal at the front drops whole segments.
+struct _SegmentedArray<Element>: RandomAccessCollection {
+  /// Elements a segment holds: a power of two, so that an index splits
+  /// into a segment and a slot with a shift and a mask.
+  static var segmentShift: Int { 12 }
+  static var segmentCount: Int { 1 << segmentShift }
+
+  private var segments: [ContiguousArray<Element>] = []
+  /// Elements dropped from the front of the first segment.
+  private var head = 0
+  private(set) var count = 0
+
+  init() {}
+
+  init(_ elements: some Sequence<Element>) {
+    for element in elements { append(element) }
+  }
+
+  var startIndex: Int { 0 }
+  var endIndex: Int { count }
+
+  @inline(__always)
+  subscript(position: Int) -> Element {
+    precondition(position >= 0 && position < count, "index out of range")
+    let slot = position &+ head
+    return segments[slot &>> Self.segmentShift][slot & (Self.segmentCount &- 1)]
+  }
+
+  mutating func append(_ element: Element) {
+    if segments.isEmpty || segments[segments.count - 1].count == Self.segmentCount {
+      var segment = ContiguousArray<Element>()
+      segment.reserveCapacity(Self.segmentCount)
+      segments.append(segment)
+    }
+    segments[segments.count - 1].append(element)
+    count += 1
+  }
+
+  /// Removes the first `k` elements (at most `count`).
+  mutating func removeFirst(_ k: Int) {
+    precondition(k >= 0 && k <= count, "removing more than the array holds")
+    if k == count {
+      removeAll(keepingCapacity: true)
+      return
+    }
+    head += k
+    count -= k
+    let whole = head &>> Self.segmentShift
+    if whole > 0 {
+      segments.removeFirst(whole)
+      head &= Self.segmentCount &- 1
+    }
+  }
+
+  /// Removes every element; with `keepingCapacity`, keeps one segment's
+  /// storage for the next appends.
+  mutating func removeAll(keepingCapacity: Bool = false) {
+    if keepingCapacity, !segments.isEmpty {
+      segments.removeLast(segments.count - 1)
+      segments[0].removeAll(keepingCapacity: true)
+    } else {
+      segments = []
+    }
+    head = 0
+    count = 0
+  }
+}
+
+extension _SegmentedArray: Sendable where Element: Sendable {}
