@@ -46,6 +46,17 @@ import _EngineTestSupport
           let i = Int.random(in: 0..<model.count, using: &random)
           #expect(segmented[i] == model[i], "round \(round), SEED=\(seed)")
           #expect(Array(segmented[i...]) == Array(model[i...]), "round \(round), SEED=\(seed)")
+          // Runs from i: in order, each at its index, up to a stop.
+          let stop = Int.random(in: i...model.count, using: &random)
+          var seen: [Int] = []
+          segmented.forEachRun(from: i) { run, first in
+            #expect(first == i + seen.count && !run.isEmpty, "round \(round), SEED=\(seed)")
+            seen += run
+            return i + seen.count < stop
+          }
+          #expect(
+            seen.count >= stop - i && Array(model[i..<i + seen.count]) == seen,
+            "round \(round), SEED=\(seed)")
         }
       }
       // Copies kept their elements while the original went on.

@@ -477,27 +477,32 @@ public struct ChangeLog: Sendable {
         var i = version - oldestVersion
         if result.pieces.count == 1 {
           // One range (the usual case): kept in locals, the edits read from
-          // the dense pieces, a party looked at only where a tie needs it.
+          // the dense pieces run by run, a party looked at only where a tie
+          // needs it.
           var range = result.pieces[0].range
           let length = result.pieces[0].length
           var split = false
-          while i < pieces.count {
-            let other = pieces[i]
-            if !touched {
-              touched = _EditStep(other.range, insertedLength: other.length).touches(range)
+          pieces.forEachRun(from: i) { run, first in
+            for j in run.indices {
+              let other = run[j]
+              if !touched {
+                touched = _EditStep(other.range, insertedLength: other.length).touches(range)
+              }
+              let (moved, second) = _Operation.transform(
+                _Piece(range: range, length: length), of: party, against: other,
+                by: records[first + j].party)
+              guard second == nil else {
+                // Split by the edit: the rest goes the general way.
+                result.pieces[0].range = range
+                result.transform(against: other, by: records[first + j].party)
+                split = true
+                i = first + j + 1
+                return false
+              }
+              range = moved.range
             }
-            let (first, second) = _Operation.transform(
-              _Piece(range: range, length: length), of: party, against: other,
-              by: records[i].party)
-            i += 1
-            guard second == nil else {
-              // Split by the edit: the rest goes the general way.
-              result.pieces[0].range = range
-              result.transform(against: other, by: records[i - 1].party)
-              split = true
-              break
-            }
-            range = first.range
+            i = first + run.count
+            return true
           }
           if !split { result.pieces[0].range = range }
         }

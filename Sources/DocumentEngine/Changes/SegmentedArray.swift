@@ -30,11 +30,37 @@ struct _SegmentedArray<Element>: RandomAccessCollection {
   var startIndex: Int { 0 }
   var endIndex: Int { count }
 
+  /// The element at `position`, lent in place (`records[i].party` copies
+  /// only the party, not the whole record).
   @inline(__always)
   subscript(position: Int) -> Element {
-    precondition(position >= 0 && position < count, "index out of range")
-    let slot = position &+ head
-    return segments[slot &>> Self.segmentShift][slot & (Self.segmentCount &- 1)]
+    _read {
+      precondition(position >= 0 && position < count, "index out of range")
+      let slot = position &+ head
+      yield segments[slot &>> Self.segmentShift][slot & (Self.segmentCount &- 1)]
+    }
+  }
+
+  /// Calls `body` with each contiguous run of the elements from `start` on,
+  /// in order, and the index of the run's first element, until `body`
+  /// returns false: a loop over many elements reads them from buffers, not
+  /// one subscript each.
+  @inline(__always)
+  func forEachRun(
+    from start: Int, _ body: (UnsafeBufferPointer<Element>, Int) throws -> Bool
+  ) rethrows {
+    var position = start
+    while position < count {
+      let slot = position &+ head
+      let segment = slot &>> Self.segmentShift
+      let offset = slot & (Self.segmentCount &- 1)
+      let length = Swift.min(segments[segment].count - offset, count - position)
+      let goOn = try segments[segment].withUnsafeBufferPointer { buffer in
+        try body(UnsafeBufferPointer(rebasing: buffer[offset..<offset + length]), position)
+      }
+      if !goOn { return }
+      position += length
+    }
   }
 
   mutating func append(_ element: Element) {
