@@ -66,6 +66,18 @@ import _EngineTestSupport
     }
   }
 
+  /// A short history takes little room (most storages' logs are short);
+  /// a long one whole segments.
+  @Test func aFewElementsTakeAFewElementsRoom() {
+    var a = _SegmentedArray<Int>()
+    for i in 0..<3 { a.append(i) }
+    #expect(a.capacity < 64)
+    let size = _SegmentedArray<Int>.segmentCount
+    for i in 3..<size + 1 { a.append(i) }
+    #expect(a.capacity >= 2 * size && a.capacity <= 2 * size + size / 8)
+    #expect(a.elementsEqual(0..<size + 1))
+  }
+
   @Test func aCopyThenAppendLeavesTheCopyAlone() {
     var a = _SegmentedArray<String>((0..<5000).map(String.init))
     let b = a

@@ -1,5 +1,6 @@
-/// An array that grows one fixed-size segment at a time: an append never
-/// copies what is already stored, so its worst case is O(1), not O(n).
+/// An array that grows one fixed-size segment at a time: an append copies
+/// at most one segment, never the whole array, so its worst case is
+/// O(`segmentCount`), not O(n).
 ///
 /// The engine appends a few records on every keystroke for as long as
 /// history is kept (a live session, a sync peer). In one contiguous array
@@ -9,7 +10,9 @@
 /// Here that keystroke starts a segment of `segmentCount` elements.
 ///
 /// A copy shares the segments; an append to a shared value copies only the
-/// last segment, a removal at the front drops whole segments.
+/// last segment, a removal at the front drops whole segments. The first
+/// segment starts small and grows by doubling (a log of a few records
+/// takes a few records' memory); the later ones are allocated whole.
 struct _SegmentedArray<Element>: RandomAccessCollection {
   /// Elements a segment holds: a power of two, so that an index splits
   /// into a segment and a slot with a shift and a mask.
@@ -26,6 +29,9 @@ struct _SegmentedArray<Element>: RandomAccessCollection {
   init(_ elements: some Sequence<Element>) {
     for element in elements { append(element) }
   }
+
+  /// The elements the segments have room for.
+  var capacity: Int { segments.reduce(0) { $0 + $1.capacity } }
 
   var startIndex: Int { 0 }
   var endIndex: Int { count }
@@ -64,10 +70,20 @@ struct _SegmentedArray<Element>: RandomAccessCollection {
   }
 
   mutating func append(_ element: Element) {
-    if segments.isEmpty || segments[segments.count - 1].count == Self.segmentCount {
+    if segments.isEmpty {
+      // The first segment grows as an array does, so that a short history
+      // (most storages' logs) takes little memory; its growth copies at
+      // most one segment.
+      segments.append([])
+    } else if segments[segments.count - 1].count == Self.segmentCount {
+      // A history past one segment is a long one: later segments are made
+      // whole at once.
       var segment = ContiguousArray<Element>()
       segment.reserveCapacity(Self.segmentCount)
       segments.append(segment)
+    } else if segments.count == 1, segments[0].count == segments[0].capacity {
+      // The first segment doubles, but not past a segment.
+      segments[0].reserveCapacity(Swift.min(Swift.max(2 * segments[0].count, 8), Self.segmentCount))
     }
     segments[segments.count - 1].append(element)
     count += 1
