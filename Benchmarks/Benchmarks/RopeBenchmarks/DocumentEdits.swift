@@ -103,22 +103,6 @@ func registerDocumentEditBenchmarks() {
   registerPairedDocumentEditBenchmarks()
 }
 
-/// A document with the trace's start in storage `id` and a live
-/// `userSelection` session whose context is the whole storage (the selection
-/// runs from the paragraph before the trace to the one after it), so that
-/// every edit of the trace lands strictly inside it.
-func documentWithLiveContext(_ trace: UTF16Trace, _ id: StorageID) throws -> Document {
-  let document = Document()
-  try document.add(id, text: Rope(trace.start))
-  let length = trace.start.utf16.count
-  try document.select([SelectionRange(id, 4..<(length - 4))])
-  let contexts = try document.startSession(scope: .userSelection).contexts
-  precondition(
-    contexts.count == 1 && contexts[0].storageRange == 0..<length,
-    "the context is not the whole storage: \(contexts.map(\.storageRange))")
-  return document
-}
-
 /// Single-character edits at random UTF-16 offsets in 100 MB, alternating
 /// insert and delete, through `Document.edit` and into a `Rope` (the same
 /// offsets and loop as `Random edit/100 MB/Rope`, here beside the document

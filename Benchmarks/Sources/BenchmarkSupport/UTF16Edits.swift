@@ -44,3 +44,19 @@ public func applyEdits(_ trace: UTF16Trace, to document: Document, storage id: S
     fatalError("\(trace.name): an edit failed on the document: \(error)")
   }
 }
+
+/// A document with the trace's start in storage `id` and a live
+/// `userSelection` session whose context is the whole storage (the selection
+/// runs from the paragraph before the trace to the one after it), so that
+/// every edit of the trace lands strictly inside it.
+public func documentWithLiveContext(_ trace: UTF16Trace, _ id: StorageID) throws -> Document {
+  let document = Document()
+  try document.add(id, text: Rope(trace.start))
+  let length = trace.start.utf16.count
+  try document.select([SelectionRange(id, 4..<(length - 4))])
+  let contexts = try document.startSession(scope: .userSelection).contexts
+  precondition(
+    contexts.count == 1 && contexts[0].storageRange == 0..<length,
+    "the context is not the whole storage: \(contexts.map(\.storageRange))")
+  return document
+}

@@ -67,15 +67,7 @@ let layers = [
     return (threadTime() - start, String(try document.content.storage(id).text))
   },
   Layer(key: "live") { trace in
-    // A session whose one context covers everything the trace types.
-    let document = Document()
-    try document.add(id, text: Rope(trace.start))
-    let length = trace.start.utf16.count
-    try document.select([SelectionRange(id, 4..<(length - 4))])
-    let contexts = try document.startSession(scope: .userSelection).contexts
-    guard contexts.count == 1, contexts[0].storageRange == 0..<length else {
-      fail("the live context is not the whole storage: \(contexts.map(\.storageRange))")
-    }
+    let document = try documentWithLiveContext(trace, id)
     let start = threadTime()
     applyEdits(trace, to: document, storage: id)
     return (threadTime() - start, String(try document.content.storage(id).text))
@@ -85,11 +77,7 @@ let layers = [
 /// Times every keystroke of the live layer on its own (monotonic clock)
 /// and prints the slowest ones, with where they fell: the engine's tail.
 func printLatencies(_ trace: UTF16Trace) throws {
-  let document = Document()
-  try document.add(id, text: Rope(trace.start))
-  let length = trace.start.utf16.count
-  try document.select([SelectionRange(id, 4..<(length - 4))])
-  _ = try document.startSession(scope: .userSelection)
+  let document = try documentWithLiveContext(trace, id)
   var samples = [UInt64](repeating: 0, count: trace.count)
   var clock = timespec()
   for i in 0..<trace.count {
