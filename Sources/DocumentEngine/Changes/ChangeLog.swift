@@ -363,8 +363,11 @@ public struct ChangeLog: Sendable {
   /// A fresh composed map of the edits since `version`.
   func composedMap(from version: StorageVersion) -> ChangeMap {
     var map = ChangeMap(length: length(at: version))
-    for record in state.records[(version - oldestVersion)...] {
-      map.record(record.range, insertedLength: record.insertedLength)
+    // From the dense pieces, run by run, as the transformation loop reads
+    // them: no record is copied.
+    state.pieces.forEachRun(from: version - oldestVersion) { run, _ in
+      for piece in run { map.record(piece.range, insertedLength: piece.length) }
+      return true
     }
     return map
   }
