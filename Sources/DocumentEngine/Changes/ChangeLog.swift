@@ -183,20 +183,22 @@ public struct ChangeLog: Sendable {
   /// map up to date.
   ///
   /// - Complexity: O(p log m) for p kept maps.
-  mutating func record(_ record: ChangeRecord) {
+  mutating func record(_ record: consuming ChangeRecord) {
     // One ownership check for the whole update.
     let state = own()
-    state.records.append(record)
+    let piece = record.piece
     state.lengthsBefore.append(state.length)
-    state.pieces.append(record.piece)
-    state.length += record.insertedLength - record.range.count
-    state.noteEdit(by: record.party, at: currentVersion)
+    state.pieces.append(piece)
+    state.length += piece.length - piece.range.count
+    state.noteEdit(by: record.party, at: currentVersion.next)
+    // Last, so that the record is moved in, not copied.
+    state.records.append(record)
     guard !state.maps.isEmpty else { return }
     // Each map is changed in place, where it lies in the dictionary: no
     // lookup, and nothing else holds the map, so its trees are not copied.
     var i = state.maps.values.startIndex
     while i != state.maps.values.endIndex {
-      state.maps.values[i].record(record.range, insertedLength: record.insertedLength)
+      state.maps.values[i].record(piece.range, insertedLength: piece.length)
       state.maps.values.formIndex(after: &i)
     }
   }
@@ -252,7 +254,7 @@ public struct ChangeLog: Sendable {
   ///
   /// - Complexity: O(1) with nothing pinned; as ``record(_:)`` and
   ///   ``trim()`` otherwise.
-  mutating func record(_ record: ChangeRecord, keepingHistory: Bool) {
+  mutating func record(_ record: consuming ChangeRecord, keepingHistory: Bool) {
     if keepingHistory {
       self.record(record)
       return

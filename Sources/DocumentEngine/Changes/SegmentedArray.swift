@@ -69,7 +69,7 @@ struct _SegmentedArray<Element>: RandomAccessCollection {
     }
   }
 
-  mutating func append(_ element: Element) {
+  mutating func append(_ element: consuming Element) {
     if segments.isEmpty {
       // The first segment grows as an array does, so that a short history
       // (most storages' logs) takes little memory; its growth copies at

@@ -234,8 +234,8 @@ extension DocumentContent {
   ) -> WritingContext {
     let text =
       bounds == 0..<storage.length ? storage.text : (try? storage.text.slice(bounds)) ?? Rope()
-    let excluded = storage.exclusions.runs(in: bounds).filter(\.value).map {
-      ($0.range.lowerBound - bounds.lowerBound)..<($0.range.upperBound - bounds.lowerBound)
+    let excluded = storage.excludedRanges(in: bounds).map {
+      ($0.lowerBound - bounds.lowerBound)..<($0.upperBound - bounds.lowerBound)
     }
     let relative =
       (selected.lowerBound - bounds.lowerBound)..<(selected.upperBound - bounds.lowerBound)

@@ -219,7 +219,7 @@ public struct DocumentContent: Sendable {
   /// The new text takes `attributes` (checked) for the keys they decide, and
   /// the edit rule's for the others.
   mutating func edit(
-    _ id: StorageID, range: Range<Int>, with text: String, record: ChangeRecord,
+    _ id: StorageID, range: Range<Int>, with text: String, record: consuming ChangeRecord,
     keepingHistory: Bool, attributes: _NewTextAttributes? = nil
   ) throws(DocumentError) -> StorageVersion {
     // One lookup finds the storage and its position in the index; the
@@ -243,7 +243,8 @@ public struct DocumentContent: Sendable {
 
   /// Edits one storage in place; returns its new version and length.
   static func edit(
-    _ storage: inout TextStorage, range: Range<Int>, with text: String, record: ChangeRecord,
+    _ storage: inout TextStorage, range: Range<Int>, with text: String,
+    record: consuming ChangeRecord,
     keepingHistory: Bool, attributes: _NewTextAttributes?
   ) throws(DocumentError) -> (version: StorageVersion, length: Int) {
     do {
@@ -252,10 +253,7 @@ public struct DocumentContent: Sendable {
       throw .invalidRange(storage.id, error)
     }
     let newLength = record.insertedLength
-    // The rope took the range, so the runs (as long as the text) take it.
-    _mustSucceed("moving the exclusions with an edit") { () throws(AttributeRunsError) in
-      try storage.exclusions.replace(range, withLength: newLength)
-    }
+    storage.followExclusions(range, newLength: newLength)
     storage.followEdit(range, newLength: newLength, attributes: attributes)
     storage.changes.record(record, keepingHistory: keepingHistory)
     return (storage.version, storage.length)
@@ -280,9 +278,7 @@ public struct DocumentContent: Sendable {
     _ excluded: Bool, in id: StorageID, range: Range<Int>
   ) throws(DocumentError) {
     _ = try checked(range, in: id)
-    _mustSucceed("marking a checked range excluded") { () throws(AttributeRunsError) in
-      try entries[id]?.storage.exclusions.set(excluded ? true : nil, in: range)
-    }
+    entries[id]?.storage.setExcluded(excluded, in: range)
     _invariantCheck(id)
   }
 

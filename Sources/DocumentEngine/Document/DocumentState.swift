@@ -24,6 +24,9 @@ struct DocumentState: Sendable {
   var selection: [SelectionRange] = []
   var visible: [StorageID: Range<Int>] = [:]
   var session: _LiveSession? = nil
+  /// Whether `session` is not `nil`, kept beside it: every keystroke asks,
+  /// and `session != nil` copies the session (retaining all its arrays).
+  var hasSession = false
   /// How many sessions were started: the next one's tool party.
   var sessionCount = 0
   var keepsAllHistory = false
@@ -31,6 +34,7 @@ struct DocumentState: Sendable {
   init(keepsAllHistory: Bool) {
     self.keepsAllHistory = keepsAllHistory
   }
+
 }
 
 // MARK: - Invariants
@@ -49,6 +53,7 @@ extension DocumentState {
     guard let storage = content.storageIfAny(id) else { return }
     let length = storage.length
     func inside(_ r: Range<Int>) -> Bool { r.lowerBound >= 0 && r.upperBound <= length }
+    precondition(hasSession == (session != nil), "hasSession out of step with the session")
     if let session {
       for context in session.contexts where context.storage == id {
         precondition(inside(context.range), "a live context outside its storage")
@@ -142,11 +147,11 @@ extension DocumentState {
     let n = text.utf16.count
     if let attributes { try AttributeRun.check(attributes) }
     if origin == nil && basis == nil {
-      return try editAsPerson(id, range, text, attributes: attributes)
+      return try editAsPerson(id, range, text, length: n, attributes: attributes)
     }
     let current = try content.storage(id).version
     if origin == nil && basis == current {
-      return try editAsPerson(id, range, text, attributes: attributes)
+      return try editAsPerson(id, range, text, length: n, attributes: attributes)
     }
     let party = origin.map(EditParty.origin) ?? .person
     let version = basis ?? current
@@ -176,10 +181,9 @@ extension DocumentState {
 
   /// The person's edit of `range` (UTF-16) in the current version.
   mutating func editAsPerson(
-    _ id: StorageID, _ range: Range<Int>, _ text: String,
+    _ id: StorageID, _ range: Range<Int>, _ text: String, length n: Int,
     attributes: [AttributeKey: AttributeValue]? = nil
   ) throws(DocumentError) -> EditResult {
-    let n = text.utf16.count
     if _EditStep(range, insertedLength: n).changesNothing {
       // A no-op: its offset is still checked, and it makes no version.
       return EditResult(
@@ -202,7 +206,8 @@ extension DocumentState {
     // No copy of the storage may live on into the edit: it would share the
     // rope's nodes and make the edit copy them.
     let utf16 = try content.convert(range, in: id, from: unit, to: .utf16)
-    var result = try editAsPerson(id, utf16, text, attributes: attributes)
+    var result = try editAsPerson(
+      id, utf16, text, length: text.utf16.count, attributes: attributes)
     result.unitRange = try content.convert(result.range, in: id, from: .utf16, to: unit)
     return result
   }
@@ -251,13 +256,14 @@ extension DocumentState {
   ///
   /// - Throws: ``DocumentError``; nothing changes.
   mutating func apply(
-    _ id: StorageID, _ range: Range<Int>, _ text: String, record: ChangeRecord, actor: _Actor,
+    _ id: StorageID, _ range: Range<Int>, _ text: String, record: consuming ChangeRecord,
+    actor: _Actor,
     attributes: _NewTextAttributes? = nil
   ) throws(DocumentError) -> (version: StorageVersion, events: [DocumentEvent]) {
+    let edit = _EditStep(range, insertedLength: record.insertedLength)
     let version = try content.edit(
       id, range: range, with: text, record: record,
-      keepingHistory: keepsAllHistory || session != nil, attributes: attributes)
-    let edit = _EditStep(range, insertedLength: record.insertedLength)
+      keepingHistory: keepsAllHistory || hasSession, attributes: attributes)
     let events = session?.follow(edit, in: id, at: version, text: text, by: actor) ?? []
     followSelectionAndVisible(edit, in: id)
     _invariantCheck(id)

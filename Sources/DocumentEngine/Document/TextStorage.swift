@@ -20,12 +20,14 @@ public struct TextStorage: Sendable {
   final class Parts: @unchecked Sendable {
     let id: StorageID
     @exclusivity(unchecked) var text: Rope
-    @exclusivity(unchecked) var exclusions: AttributeRuns<Bool>
+    /// `nil` while no unit was ever excluded (the usual storage): an edit
+    /// then has no runs to move.
+    @exclusivity(unchecked) var exclusions: AttributeRuns<Bool>?
     @exclusivity(unchecked) var attributes: AttributeRuns<[AttributeKey: AttributeValue]>?
     @exclusivity(unchecked) var changes: ChangeLog
 
     init(
-      id: StorageID, text: Rope, exclusions: AttributeRuns<Bool>,
+      id: StorageID, text: Rope, exclusions: AttributeRuns<Bool>?,
       attributes: AttributeRuns<[AttributeKey: AttributeValue]>?, changes: ChangeLog
     ) {
       self.id = id
@@ -53,7 +55,7 @@ public struct TextStorage: Sendable {
   /// A storage holding `text`, at version 0, without attributes.
   public init(id: StorageID, text: Rope) {
     parts = Parts(
-      id: id, text: text, exclusions: AttributeRuns(length: text.utf16Count),
+      id: id, text: text, exclusions: nil,
       attributes: nil, changes: ChangeLog(version: 0, length: text.utf16Count))
   }
 
@@ -71,9 +73,35 @@ public struct TextStorage: Sendable {
   public var version: StorageVersion { parts.changes.currentVersion }
 
   /// The units excluded from Writing Tools (`excludeFromWritingTools`).
-  public internal(set) var exclusions: AttributeRuns<Bool> {
-    _read { yield parts.exclusions }
-    _modify { yield &own().exclusions }
+  public var exclusions: AttributeRuns<Bool> {
+    parts.exclusions ?? AttributeRuns(length: length)
+  }
+
+  /// The excluded ranges within `range` (in bounds), in order.
+  func excludedRanges(in range: Range<Int>) -> [Range<Int>] {
+    guard let exclusions = parts.exclusions else { return [] }
+    return exclusions.runs(in: range).filter(\.value).map(\.range)
+  }
+
+  /// Marks the units of `range` (checked) excluded or not.
+  mutating func setExcluded(_ excluded: Bool, in range: Range<Int>) {
+    if parts.exclusions == nil {
+      // Nothing was excluded yet: including changes nothing.
+      guard excluded, !range.isEmpty else { return }
+      own().exclusions = AttributeRuns(length: length)
+    }
+    _mustSucceed("marking a checked range excluded") { () throws(AttributeRunsError) in
+      try own().exclusions?.set(excluded ? true : nil, in: range)
+    }
+  }
+
+  /// Moves the exclusions with an edit the text already took.
+  mutating func followExclusions(_ range: Range<Int>, newLength: Int) {
+    guard parts.exclusions != nil else { return }
+    // The rope took the range, so the runs (as long as the text) take it.
+    _mustSucceed("moving the exclusions with an edit") { () throws(AttributeRunsError) in
+      try own().exclusions?.replace(range, withLength: newLength)
+    }
   }
 
   /// The text's attributes (rich text): runs of attribute sets, every
@@ -104,8 +132,10 @@ public struct TextStorage: Sendable {
   /// `-DENGINE_INTERNAL_CHECKS`; a no-op otherwise.
   public func _invariantCheck() {
     #if ENGINE_INTERNAL_CHECKS
-    precondition(exclusions.length == length, "exclusion runs out of step with the text")
-    exclusions._invariantCheck()
+    if let exclusions = parts.exclusions {
+      precondition(exclusions.length == length, "exclusion runs out of step with the text")
+      exclusions._invariantCheck()
+    }
     if let attributes {
       precondition(attributes.length == length, "attribute runs out of step with the text")
       attributes._invariantCheck()
@@ -133,6 +163,6 @@ public struct TextStorage: Sendable {
 
   /// The excluded ranges, in order.
   public var excludedRanges: [Range<Int>] {
-    exclusions.runs(in: 0..<length).filter(\.value).map(\.range)
+    excludedRanges(in: 0..<length)
   }
 }

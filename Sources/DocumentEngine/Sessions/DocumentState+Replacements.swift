@@ -108,10 +108,10 @@ extension DocumentState {
       }
       let r = piece.range
       let probe = r.isEmpty ? max(0, r.lowerBound - 1)..<min(storage.length, r.lowerBound + 1) : r
-      let runs = storage.exclusions.runs(in: probe).filter(\.value)
+      let runs = storage.excludedRanges(in: probe)
       let hits =
         r.isEmpty
-        ? runs.contains { $0.range.lowerBound < r.lowerBound && r.lowerBound < $0.range.upperBound }
+        ? runs.contains { $0.lowerBound < r.lowerBound && r.lowerBound < $0.upperBound }
         : !runs.isEmpty
       if hits { throw .excluded(r) }
     }

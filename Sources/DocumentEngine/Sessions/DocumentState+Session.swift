@@ -23,6 +23,7 @@ extension DocumentState {
     let handout = WritingSession(
       id: _Identifiers.make(), scope: scope, contexts: contexts, resultOptions: resultOptions)
     session = _LiveSession(handout, party: .tool(sessionCount))
+    hasSession = true
     for context in contexts {
       // Every context's version is pinned with a composed map, so that the
       // tool's replacements on it map in O(log m).
@@ -40,6 +41,7 @@ extension DocumentState {
   mutating func endSession() {
     guard let ended = session else { return }
     session = nil
+    hasSession = false
     for context in ended.contexts {
       unpin(context.storage, version: context.history[0].version, for: .session)
     }
