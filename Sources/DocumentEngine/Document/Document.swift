@@ -1,5 +1,6 @@
 import Foundation
 import SummaryTrees
+import Synchronization
 import TextRope
 
 /// A document that several threads share: every mutation is serialized
@@ -48,6 +49,9 @@ public final class Document: @unchecked Sendable {
   /// observer goes away).
   private let observersLock = NSLock()
   private var observers: [UUID: AsyncStream<DocumentEvent>.Continuation] = [:]
+  /// How many `observers` there are, readable without `observersLock`: a
+  /// keystroke that nobody observes publishes without taking it.
+  private let observerCount = Atomic<Int>(0)
 
   /// Every event that the live contexts hear from now on, whichever thread
   /// made the call (a sync peer's edit, the tool's replacements, undo), in
@@ -68,11 +72,13 @@ public final class Document: @unchecked Sendable {
     let id = UUID()
     observersLock.lock()
     observers[id] = continuation
+    observerCount.store(observers.count, ordering: .sequentiallyConsistent)
     observersLock.unlock()
     continuation.onTermination = { [weak self] _ in
       guard let self else { return }
       self.observersLock.lock()
       self.observers[id] = nil
+      self.observerCount.store(self.observers.count, ordering: .sequentiallyConsistent)
       self.observersLock.unlock()
     }
     return stream
@@ -80,7 +86,9 @@ public final class Document: @unchecked Sendable {
 
   /// Sends `events` to every observer (with `lock` held).
   private func publish(_ events: [DocumentEvent]) {
-    if events.isEmpty { return }
+    // An observer that `events()` returned before this call began is
+    // counted (the count is stored before `events()` returns).
+    if events.isEmpty || observerCount.load(ordering: .sequentiallyConsistent) == 0 { return }
     observersLock.lock()
     defer { observersLock.unlock() }
     for continuation in observers.values {
