@@ -34,6 +34,27 @@ public struct ChangeRecord: Hashable, Sendable {
   var piece: _Piece { _Piece(range: range, length: insertedLength) }
 }
 
+/// What a change record says besides its range and length: passed down an
+/// edit's path by reference, so that the record is made only where it is
+/// kept (a copy of a record goes through its party's and its original
+/// operation's value witnesses).
+struct _RecordInfo {
+  var party: EditParty = .person
+  var original: _Operation? = nil
+  var basis: StorageVersion = 0
+  var isContinuation = false
+
+  /// A person's edit.
+  static var person: _RecordInfo { _RecordInfo() }
+
+  /// The record of an edit of `range` to `insertedLength` units.
+  func record(_ range: Range<Int>, insertedLength: Int) -> ChangeRecord {
+    ChangeRecord(
+      range: range, insertedLength: insertedLength, party: party, original: original,
+      basis: basis, isContinuation: isContinuation)
+  }
+}
+
 /// Why a change-index question could not be answered.
 public enum ChangeLogError: Error, Hashable, Sendable {
   /// The version is newer than the storage, or older than the history kept.
@@ -248,20 +269,23 @@ public struct ChangeLog: Sendable {
     #endif
   }
 
-  /// Records one edit; without `keepingHistory`, also drops the history
-  /// that no pin needs (as ``trim()`` would). With nothing pinned and no map
-  /// kept, that is only a new version and length: no record is kept.
+  /// Records an edit of `range` to `insertedLength` units, by the party
+  /// and with the details `info` gives. With nothing pinned and no map kept
+  /// and without `keepingHistory`, that is only a new version and length:
+  /// no record is kept, or even made.
   ///
   /// - Complexity: O(1) with nothing pinned; as ``record(_:)`` and
   ///   ``trim()`` otherwise.
-  mutating func record(_ record: consuming ChangeRecord, keepingHistory: Bool) {
+  mutating func record(
+    _ range: Range<Int>, insertedLength: Int, info: borrowing _RecordInfo, keepingHistory: Bool
+  ) {
     if keepingHistory {
-      self.record(record)
+      record(info.record(range, insertedLength: insertedLength))
       return
     }
     let state = own()
     guard state.pins.isEmpty && state.maps.isEmpty else {
-      self.record(record)
+      record(info.record(range, insertedLength: insertedLength))
       trim()
       return
     }
@@ -272,8 +296,8 @@ public struct ChangeLog: Sendable {
       state.pieces.removeAll(keepingCapacity: true)
     }
     state.oldestVersion = version
-    state.length += record.insertedLength - record.range.count
-    state.noteEdit(by: record.party, at: version)
+    state.length += insertedLength - range.count
+    state.noteEdit(by: info.party, at: version)
   }
 
   /// The records after `version`, oldest first.

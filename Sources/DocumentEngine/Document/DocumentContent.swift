@@ -207,20 +207,19 @@ public struct DocumentContent: Sendable {
       return try checked(range, in: id).version
     }
     return try edit(
-      id, range: range, with: text,
-      record: ChangeRecord(
-        range: range, insertedLength: text.utf16.count, party: .person),
+      id, range: range, with: text, insertedLength: text.utf16.count, info: .person,
       keepingHistory: false)
   }
 
-  /// Edits a storage and records `record` (whose range and length must be
-  /// the edit's) in its change index; without `keepingHistory`, the history
-  /// no pin needs is dropped (see ``ChangeLog/record(_:keepingHistory:)``).
-  /// The new text takes `attributes` (checked) for the keys they decide, and
-  /// the edit rule's for the others.
+  /// Edits a storage and records the edit (`insertedLength` is `text`'s
+  /// UTF-16 length) with `info` in its change index; without
+  /// `keepingHistory`, the history no pin needs is dropped (see
+  /// ``ChangeLog/record(_:insertedLength:info:keepingHistory:)``). The new
+  /// text takes `attributes` (checked) for the keys they decide, and the
+  /// edit rule's for the others.
   mutating func edit(
-    _ id: StorageID, range: Range<Int>, with text: String, record: consuming ChangeRecord,
-    keepingHistory: Bool, attributes: _NewTextAttributes? = nil
+    _ id: StorageID, range: Range<Int>, with text: String, insertedLength: Int,
+    info: borrowing _RecordInfo, keepingHistory: Bool, attributes: _NewTextAttributes? = nil
   ) throws(DocumentError) -> StorageVersion {
     // One lookup finds the storage and its position in the index; the
     // storage is edited where it lies in the dictionary, so its rope's nodes
@@ -234,8 +233,8 @@ public struct DocumentContent: Sendable {
       lastEdited = (id, found)
     }
     let (version, length) = try Self.edit(
-      &entries.values[slot].storage, range: range, with: text, record: record,
-      keepingHistory: keepingHistory, attributes: attributes)
+      &entries.values[slot].storage, range: range, with: text, insertedLength: insertedLength,
+      info: info, keepingHistory: keepingHistory, attributes: attributes)
     index.setLength(at: entries.values[slot].position, to: length)
     _invariantCheck(id)
     return version
@@ -243,19 +242,18 @@ public struct DocumentContent: Sendable {
 
   /// Edits one storage in place; returns its new version and length.
   static func edit(
-    _ storage: inout TextStorage, range: Range<Int>, with text: String,
-    record: consuming ChangeRecord,
-    keepingHistory: Bool, attributes: _NewTextAttributes?
+    _ storage: inout TextStorage, range: Range<Int>, with text: String, insertedLength: Int,
+    info: borrowing _RecordInfo, keepingHistory: Bool, attributes: _NewTextAttributes?
   ) throws(DocumentError) -> (version: StorageVersion, length: Int) {
     do {
       try storage.text.replace(range, with: text)
     } catch {
       throw .invalidRange(storage.id, error)
     }
-    let newLength = record.insertedLength
-    storage.followExclusions(range, newLength: newLength)
-    storage.followEdit(range, newLength: newLength, attributes: attributes)
-    storage.changes.record(record, keepingHistory: keepingHistory)
+    storage.followExclusions(range, newLength: insertedLength)
+    storage.followEdit(range, newLength: insertedLength, attributes: attributes)
+    storage.changes.record(
+      range, insertedLength: insertedLength, info: info, keepingHistory: keepingHistory)
     return (storage.version, storage.length)
   }
 

@@ -189,9 +189,8 @@ extension DocumentState {
       return EditResult(
         version: try content.checked(range, in: id).version, range: range, events: [])
     }
-    let record = ChangeRecord(range: range, insertedLength: n, party: .person)
     let (version, events) = try apply(
-      id, range, text, record: record, actor: .other,
+      id, range, text, insertedLength: n, info: .person, actor: .other,
       attributes: attributes.map { .uniform($0, length: n) })
     return EditResult(
       version: version, range: range.lowerBound..<(range.lowerBound + n), events: events)
@@ -256,13 +255,12 @@ extension DocumentState {
   ///
   /// - Throws: ``DocumentError``; nothing changes.
   mutating func apply(
-    _ id: StorageID, _ range: Range<Int>, _ text: String, record: consuming ChangeRecord,
-    actor: _Actor,
-    attributes: _NewTextAttributes? = nil
+    _ id: StorageID, _ range: Range<Int>, _ text: String, insertedLength: Int,
+    info: borrowing _RecordInfo, actor: _Actor, attributes: _NewTextAttributes? = nil
   ) throws(DocumentError) -> (version: StorageVersion, events: [DocumentEvent]) {
-    let edit = _EditStep(range, insertedLength: record.insertedLength)
+    let edit = _EditStep(range, insertedLength: insertedLength)
     let version = try content.edit(
-      id, range: range, with: text, record: record,
+      id, range: range, with: text, insertedLength: insertedLength, info: info,
       keepingHistory: keepsAllHistory || hasSession, attributes: attributes)
     let events = session?.follow(edit, in: id, at: version, text: text, by: actor) ?? []
     followSelectionAndVisible(edit, in: id)
@@ -284,16 +282,15 @@ extension DocumentState {
     var version: StorageVersion = 0
     let count = operation.pieces.count
     for (i, piece) in operation.pieces.enumerated().reversed() {
-      let record = ChangeRecord(
-        range: piece.range, insertedLength: i == 0 ? text.utf16.count : 0,
+      let info = _RecordInfo(
         party: operation.party, original: i == count - 1 ? original : nil, basis: basis,
         isContinuation: i != count - 1)
       let actor: _Actor =
         tool.map { .tool(context: $0.context, replaced: $0.replaced[i], closes: i == 0) }
         ?? .other
       let result = try apply(
-        id, piece.range, i == 0 ? text : "", record: record, actor: actor,
-        attributes: i == 0 ? attributes : nil)
+        id, piece.range, i == 0 ? text : "", insertedLength: i == 0 ? text.utf16.count : 0,
+        info: info, actor: actor, attributes: i == 0 ? attributes : nil)
       version = result.version
       events += result.events
     }

@@ -138,12 +138,10 @@ extension DocumentState {
       let storage = content.storageIfAny(swap.storage),
       let now = try? storage.text.slice(swap.range), String(now) == swap.expected
     else { return nil }
-    let record = ChangeRecord(
-      range: swap.range, insertedLength: swap.text.utf16.count, party: .person)
     let removed = storage.attributeRuns(in: swap.range)
     // The range holds the expected text, so it is valid: this cannot throw.
     return try? apply(
-      swap.storage, swap.range, swap.text, record: record,
+      swap.storage, swap.range, swap.text, insertedLength: swap.text.utf16.count, info: .person,
       actor: .swap(index, toOriginal: toOriginal, removed: removed),
       attributes: .exactly(swap.runs)
     ).events
