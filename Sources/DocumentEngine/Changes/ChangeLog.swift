@@ -205,23 +205,27 @@ public struct ChangeLog: Sendable {
   ///
   /// - Complexity: O(p log m) for p kept maps.
   mutating func record(_ record: consuming ChangeRecord) {
-    // One ownership check for the whole update.
-    let state = own()
-    let piece = record.piece
-    state.lengthsBefore.append(state.length)
-    state.pieces.append(piece)
-    state.length += piece.length - piece.range.count
-    state.noteEdit(by: record.party, at: currentVersion.next)
-    // Last, so that the record is moved in, not copied.
-    state.records.append(record)
-    guard !state.maps.isEmpty else { return }
-    // Each map is changed in place, where it lies in the dictionary: no
-    // lookup, and nothing else holds the map, so its trees are not copied.
-    var i = state.maps.values.startIndex
-    while i != state.maps.values.endIndex {
-      state.maps.values[i].record(piece.range, insertedLength: piece.length)
-      state.maps.values.formIndex(after: &i)
+    // One ownership check for the whole update; the state is then borrowed
+    // (this value holds it throughout), not retained.
+    if !isKnownUniquelyReferenced(&state) { state = state.copy() }
+    let version = currentVersion.next
+    Unmanaged.passUnretained(state)._withUnsafeGuaranteedRef { state in
+      let piece = record.piece
+      state.lengthsBefore.append(state.length)
+      state.pieces.append(piece)
+      state.length += piece.length - piece.range.count
+      state.noteEdit(by: record.party, at: version)
+      guard !state.maps.isEmpty else { return }
+      // Each map is changed in place, where it lies in the dictionary: no
+      // lookup, and nothing else holds the map, so its trees are not copied.
+      var i = state.maps.values.startIndex
+      while i != state.maps.values.endIndex {
+        state.maps.values[i].record(piece.range, insertedLength: piece.length)
+        state.maps.values.formIndex(after: &i)
+      }
     }
+    // Outside the closure, so that the record is moved in, not copied.
+    state.records.append(record)
   }
 
   /// Checks the log: one length per record, each record inside the text it
