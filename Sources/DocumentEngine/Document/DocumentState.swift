@@ -25,7 +25,7 @@ struct DocumentState: Sendable {
   var visible: [StorageID: Range<Int>] = [:]
   var session: _LiveSession? = nil
   /// Whether `session` is not `nil`, kept beside it: every keystroke asks,
-  /// and `session != nil` copies the session (retaining all its arrays).
+  /// and `session != nil` copies the whole session value to read its case.
   var hasSession = false
   /// How many sessions were started: the next one's tool party.
   var sessionCount = 0
@@ -34,7 +34,6 @@ struct DocumentState: Sendable {
   init(keepsAllHistory: Bool) {
     self.keepsAllHistory = keepsAllHistory
   }
-
 }
 
 // MARK: - Invariants
