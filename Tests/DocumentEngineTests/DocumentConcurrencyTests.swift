@@ -126,6 +126,44 @@ import TextRope
     #expect(observed == returned)
   }
 
+  /// Publishing skips the observers' lock while nobody observes, by a count
+  /// of the observers: an observer that leaves is no longer counted, and
+  /// the ones that stay, or come later, still hear every event.
+  @Test(.timeLimit(.minutes(1)))
+  func observersThatStayOrComeLaterHearEveryEvent() async throws {
+    let document = Document()
+    try document.add("body", text: "One two three.\n")
+    try document.select([SelectionRange("body", 4..<7)])
+    _ = try document.startSession(scope: .userSelection)
+    let staying = document.events()
+    // An observer that leaves: its task is cancelled, so its stream ends.
+    let leaving = Task {
+      var count = 0
+      for await _ in document.events() { count += 1 }
+      return count
+    }
+    leaving.cancel()
+    _ = await leaving.value
+    let first = try document.edit("body", range: 5..<5, with: "x").events
+    #expect(!first.isEmpty)
+    // And an observer that comes later hears what follows.
+    var heard: [DocumentEvent] = []
+    for await event in staying {
+      heard.append(event)
+      if heard.count == first.count { break }
+    }
+    #expect(heard == first)
+    let later = document.events()
+    let second = try document.edit("body", range: 6..<6, with: "y").events
+    #expect(!second.isEmpty)
+    heard = []
+    for await event in later {
+      heard.append(event)
+      if heard.count == second.count { break }
+    }
+    #expect(heard == second)
+  }
+
   /// An observer's stream ends when its document goes away (else the loop
   /// below would wait until the time limit fails the test).
   @Test(.timeLimit(.minutes(1)))
