@@ -31,12 +31,6 @@ func threadTime() -> UInt64 {
   return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
 }
 
-func fail(_ message: String) -> Never {
-  var line = "KeystrokeReplay: \(message)\n"
-  line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-  exit(1)
-}
-
 let id = StorageID("body")
 
 /// One layer: a name, and a replay that returns its time and final text.
@@ -104,6 +98,9 @@ let usage = """
   A trace is a name in Tests/Data/traces (seph-blog1).
   """
 
+let commandLine = DriverCommandLine(program: "KeystrokeReplay", usage: usage)
+func fail(_ message: String) -> Never { commandLine.fail(message) }
+
 var rounds = 5
 var latency = false
 var keys = layers.map(\.key)
@@ -111,17 +108,9 @@ var names: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
   switch argument {
-  case "--rounds":
-    guard let text = arguments.popFirst(), let value = Int(text), value > 0 else {
-      fail("--rounds takes a positive integer\n\(usage)")
-    }
-    rounds = value
+  case "--rounds": rounds = commandLine.positiveInt(arguments.popFirst(), after: argument)
   case "--layers":
-    guard let list = arguments.popFirst() else { fail("--layers takes a list\n\(usage)") }
-    keys = list.split(separator: ",").map(String.init)
-    for key in keys where !layers.contains(where: { $0.key == key }) {
-      fail("unknown layer \(key) (known: \(layers.map(\.key).joined(separator: ", ")))")
-    }
+    keys = commandLine.keys(arguments.popFirst(), after: argument, known: layers.map(\.key))
   case "--latency": latency = true
   case "-h", "--help":
     print(usage)

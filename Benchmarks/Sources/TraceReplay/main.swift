@@ -34,19 +34,6 @@ func now() -> UInt64 {
   return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
 }
 
-/// Writes `message` to the standard error.
-func complain(_ message: String) {
-  var line = "TraceReplay: \(message)\n"
-  line.withUTF8 { bytes in
-    _ = write(2, bytes.baseAddress, bytes.count)
-  }
-}
-
-func fail(_ message: String) -> Never {
-  complain(message)
-  exit(1)
-}
-
 /// The patches of a trace as the peers see them: the start content, if not
 /// empty, as a first insertion at 0.
 struct Replay {
@@ -150,28 +137,24 @@ let usage = """
   A trace is a name in Tests/Data/traces (seph-blog1) or a .json[.gz] path.
   """
 
+let commandLine = DriverCommandLine(program: "TraceReplay", usage: usage)
+func complain(_ message: String) { commandLine.complain(message) }
+func fail(_ message: String) -> Never { commandLine.fail(message) }
+
 var rounds = 5
 var bigStringRounds: Int? = nil
 var structureKeys = allStructures.map(\.key)
 var traceArguments: [String] = []
 
 var arguments = CommandLine.arguments.dropFirst()
-func positiveInt(_ text: String?, after option: String) -> Int {
-  guard let text, let value = Int(text), value > 0 else {
-    fail("\(option) takes a positive integer\n\(usage)")
-  }
-  return value
-}
 while let argument = arguments.popFirst() {
   switch argument {
-  case "--rounds": rounds = positiveInt(arguments.popFirst(), after: argument)
-  case "--bigstring-rounds": bigStringRounds = positiveInt(arguments.popFirst(), after: argument)
+  case "--rounds": rounds = commandLine.positiveInt(arguments.popFirst(), after: argument)
+  case "--bigstring-rounds":
+    bigStringRounds = commandLine.positiveInt(arguments.popFirst(), after: argument)
   case "--structures":
-    guard let list = arguments.popFirst() else { fail("--structures takes a list\n\(usage)") }
-    structureKeys = list.split(separator: ",").map(String.init)
-    for key in structureKeys where !allStructures.contains(where: { $0.key == key }) {
-      fail("unknown structure \(key) (known: rope, bigstring, flat)")
-    }
+    structureKeys = commandLine.keys(
+      arguments.popFirst(), after: argument, known: allStructures.map(\.key))
   case "-h", "--help":
     print(usage)
     exit(0)
