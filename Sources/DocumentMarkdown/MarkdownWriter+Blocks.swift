@@ -46,10 +46,16 @@ extension _MarkdownWriter {
       }
       let closedListMark = open.count > common ? open[common].listMark : 0
       // An HTML block that its container's end closed (most HTML blocks
-      // go on over blank lines) would take a blank line in: leaving the
-      // container closes it.
+      // go on over blank lines) would take a blank line in when a closed
+      // container is a list (its item goes on over the blank line): leaving
+      // the container closes it. Block quotes alone end at a blank line,
+      // and without one the next block quote would continue them.
       let leavesHTMLBlock =
         index > 0 && common < open.count && isWholeHTMLBlock(leaves[index - 1])
+        && open[common...].contains { container in
+          if case .blockQuote = container.component.kind { return false }
+          return true
+        }
       open.removeSubrange(common...)
       if index > 0 {
         let nextItemOfOpenList =
