@@ -1,0 +1,617 @@
+import SummaryTrees
+
+/// Who owns a tracked range: the host, or one of the engine's followers.
+enum _TrackedRole: UInt8, Sendable {
+  case host = 0
+  case context = 1
+  case mark = 2
+  case selection = 3
+  case visible = 4
+  case replacement = 5
+  case suggestion = 6
+}
+
+/// One tracked range in the tree: its start as the distance from the start
+/// of the item before it (so that an edit shifts every range after it by
+/// changing one item), its length, its label (increasing in the tree's
+/// order: what finds it by id), its number in the storage, and its rules.
+///
+/// The tree's order is the ranges' *key*, (start, class): the class is 0
+/// for a start that stays before text inserted at it, 1 for one that goes
+/// after; equal keys keep the order they were added in. So text inserted
+/// at a point moves exactly the items from one place on, in order.
+struct _TrackedItem: TreeItem, Sendable {
+  var delta: Int
+  var length: Int
+  var label: UInt64
+  var local: UInt32
+  var flags: UInt16
+  /// The host's kind, as an index into the storage's table of kinds.
+  var kind: UInt16
+
+  // Flags: bits 0-1 the expansion (`TrackedExpansion`'s order), bit 2 the
+  // bias (right), bit 3 the touch rule (remove), bit 4 whether the range
+  // was empty when added (its bias rules), bits 8-15 the role.
+  static func flags(_ rules: TrackingRules, empty: Bool, role: _TrackedRole) -> UInt16 {
+    let expand: UInt16 =
+      switch rules.expand {
+      case .none: 0
+      case .before: 1
+      case .after: 2
+      case .both: 3
+      }
+    return expand | (rules.bias == .right ? 4 : 0) | (rules.onTouch == .remove ? 8 : 0)
+      | (empty ? 16 : 0) | UInt16(role.rawValue) << 8
+  }
+
+  var rules: TrackingRules {
+    let expand: TrackedExpansion = [.none, .before, .after, .both][Int(flags & 3)]
+    return TrackingRules(
+      expand: expand, bias: flags & 4 != 0 ? .right : .left,
+      onTouch: flags & 8 != 0 ? .remove : .keep)
+  }
+
+  var role: _TrackedRole { _TrackedRole(rawValue: UInt8(flags >> 8)) ?? .host }
+  var removesOnTouch: Bool { flags & 8 != 0 }
+  var isPoint: Bool { flags & 16 != 0 }
+
+  /// Whether the start goes after text inserted exactly at it (+1), as the
+  /// key's class.
+  var startGoesAfter: Bool { isPoint ? flags & 4 != 0 : flags & 1 == 0 }
+  /// Whether the end goes after text inserted exactly at it (+1).
+  var endGoesAfter: Bool { isPoint ? flags & 4 != 0 : flags & 2 != 0 }
+  var keyClass: UInt8 { startGoesAfter ? 1 : 0 }
+
+  var summary: _TrackedSummary {
+    _TrackedSummary(
+      count: 1, span: delta, maxEnd: delta + length, lastLabel: label, lastClass: keyClass,
+      roles: 1 << (flags >> 8))
+  }
+}
+
+/// The sum of tracked items: how many, the start of the last relative to
+/// the start before the first (`span`), the furthest end relative to the
+/// same (`maxEnd`), the last item's label and class, and which roles occur.
+struct _TrackedSummary: TreeSummary {
+  var count: Int
+  var span: Int
+  var maxEnd: Int
+  var lastLabel: UInt64
+  var lastClass: UInt8
+  var roles: UInt8
+
+  static let zero = _TrackedSummary(
+    count: 0, span: 0, maxEnd: .min, lastLabel: 0, lastClass: 0, roles: 0)
+
+  static func + (a: Self, b: Self) -> Self {
+    if b.count == 0 { return a }
+    if a.count == 0 { return b }
+    return _TrackedSummary(
+      count: a.count + b.count, span: a.span + b.span, maxEnd: max(a.maxEnd, a.span + b.maxEnd),
+      lastLabel: b.lastLabel, lastClass: b.lastClass, roles: a.roles | b.roles)
+  }
+
+  /// Whether the items summed, from a start at 0, reach key (`start`,
+  /// `keyClass`) with their last one.
+  @inline(__always)
+  func reaches(_ start: Int, _ keyClass: UInt8) -> Bool {
+    count > 0 && (span > start || (span == start && lastClass >= keyClass))
+  }
+}
+
+enum _TrackedCountMetric: TreeMetric {
+  static func measure(_ summary: _TrackedSummary) -> Int { summary.count }
+}
+
+/// What one edit did to a tracked range that it moved other than by a
+/// shift, or touched: where it was and where it is (`nil`: removed).
+struct _TrackedChange: Sendable {
+  var local: UInt32
+  var role: _TrackedRole
+  var old: Range<Int>
+  var new: Range<Int>?
+  var touched: Bool
+}
+
+/// Errors of the structure itself (the document turns them into
+/// ``DocumentError``s).
+enum _TrackedRangesError: Error, Equatable {
+  case unknown(UInt32)
+  case full
+}
+
+/// The labels of a storage's tracked ranges by their number, in pages of
+/// ``pageSize`` that are dropped once none of their numbers is live: a
+/// number's label finds its item in the tree in O(log n).
+struct _LabelTable: Sendable {
+  #if DEBUG
+  static let pageSize = 8
+  #else
+  static let pageSize = 1024
+  #endif
+  var pages: [ContiguousArray<UInt64>?] = []
+  var live: [Int32] = []
+
+  subscript(local: UInt32) -> UInt64 {
+    let p = Int(local) / Self.pageSize
+    guard p < pages.count, let page = pages[p] else { return 0 }
+    return page[Int(local) % Self.pageSize]
+  }
+
+  mutating func set(_ local: UInt32, _ label: UInt64) {
+    let p = Int(local) / Self.pageSize
+    while pages.count <= p {
+      pages.append(nil)
+      live.append(0)
+    }
+    if pages[p] == nil { pages[p] = ContiguousArray(repeating: 0, count: Self.pageSize) }
+    let slot = Int(local) % Self.pageSize
+    if pages[p]![slot] == 0 { live[p] += 1 }
+    pages[p]![slot] = label
+  }
+
+  mutating func clear(_ local: UInt32) {
+    let p = Int(local) / Self.pageSize
+    guard p < pages.count, pages[p] != nil else { return }
+    let slot = Int(local) % Self.pageSize
+    guard pages[p]![slot] != 0 else { return }
+    pages[p]![slot] = 0
+    live[p] -= 1
+    if live[p] == 0 { pages[p] = nil }
+  }
+}
+
+/// A storage's tracked ranges: every position that follows its edits, in
+/// one persistent tree (see docs/DESIGN.md, *Tracked ranges*). A value: a
+/// copy is a snapshot that shares the tree.
+///
+/// - An edit moves them all in O(log n + k) for the k ranges that overlap
+///   or meet it (``edit(_:_:report:)``): the ranges after it move with one
+///   item's delta.
+/// - The ranges that overlap a range are found through the summaries'
+///   furthest end, in O(log n + k).
+/// - A range is found by its number through its label, in O(log n).
+struct _TrackedRanges: Sendable {
+  var tree = SummaryTree<_TrackedItem>()
+  var labels = _LabelTable()
+  /// The host's kinds, by index (the items keep the index).
+  var kinds: [String] = []
+  var kindIndex: [String: UInt16] = [:]
+  /// The next number to give.
+  var nextLocal: UInt32 = 1
+
+  var count: Int { tree.summary.count }
+  var isEmpty: Bool { tree.isEmpty }
+
+  /// Whether any range of `role` is tracked.
+  func has(_ role: _TrackedRole) -> Bool { tree.summary.roles & (1 << role.rawValue) != 0 }
+
+  // MARK: Reading
+
+  /// The item numbered `local`, with the sum of the items before it.
+  func locate(_ local: UInt32) -> (item: _TrackedItem, prefix: _TrackedSummary)? {
+    let label = labels[local]
+    guard label != 0 else { return nil }
+    let prefix = tree.prefix { $0.count > 0 && $0.lastLabel >= label }
+    guard prefix.count < count,
+      let found = tree.find(_TrackedCountMetric.self, prefix.count, bias: .right),
+      found.item.label == label
+    else { return nil }
+    return (found.item, prefix)
+  }
+
+  /// Where the range numbered `local` is now.
+  func range(_ local: UInt32) -> Range<Int>? {
+    guard let (item, prefix) = locate(local) else { return nil }
+    let start = prefix.span + item.delta
+    return start..<(start + item.length)
+  }
+
+  func kindName(_ item: _TrackedItem) -> String {
+    Int(item.kind) < kinds.count ? kinds[Int(item.kind)] : ""
+  }
+
+  /// Calls `body` with each range overlapping `range` in the tree's
+  /// order (by start): those with a unit in it, and empty ones inside it;
+  /// for an empty `range`, those containing or touching the point.
+  /// `roles` limits the roles looked at (a mask of `1 << role`).
+  func forEach(
+    overlapping range: Range<Int>, roles: UInt8 = 0xFF,
+    _ body: (_TrackedItem, Range<Int>) -> Void
+  ) {
+    let a = range.lowerBound
+    let b = range.upperBound
+    let point = range.isEmpty
+    tree.forEach(
+      admitting: { prefix, slot in
+        // The slot's starts are at least `prefix.span`, its ends at most
+        // `prefix.span + slot.maxEnd`.
+        slot.roles & roles != 0 && (point ? prefix.span <= b : prefix.span < b)
+          && (point
+            ? prefix.span + slot.maxEnd >= a
+            : prefix.span + slot.maxEnd > a
+              || prefix.span + slot.maxEnd >= a)
+      },
+      { item, prefix in
+        let start = prefix.span + item.delta
+        if point ? start > b : start >= b { return false }
+        let end = start + item.length
+        guard roles & (1 << (item.flags >> 8)) != 0 else { return true }
+        let meets =
+          point
+          ? start <= a && a <= end
+          : (start < b && end > a) || (start == end && start >= a)
+        if meets { body(item, start..<end) }
+        return true
+      })
+  }
+
+  /// Every range, in the tree's order.
+  func forEachRange(_ body: (_TrackedItem, Range<Int>) -> Void) {
+    var start = 0
+    for item in tree {
+      start += item.delta
+      body(item, start..<(start + item.length))
+    }
+  }
+
+  // MARK: Adding and removing
+
+  func kindIndexIfAny(_ kind: String) -> UInt16? { kindIndex[kind] }
+
+  /// The index of `kind` in the table, added if new.
+  mutating func intern(_ kind: String) throws(_TrackedRangesError) -> UInt16 {
+    if let i = kindIndex[kind] { return i }
+    guard kinds.count < Int(UInt16.max) else { throw .full }
+    let i = UInt16(kinds.count)
+    kinds.append(kind)
+    kindIndex[kind] = i
+    return i
+  }
+
+  /// A new number.
+  mutating func newLocal() throws(_TrackedRangesError) -> UInt32 {
+    guard nextLocal < UInt32.max, count < Int(Int32.max) else { throw .full }
+    defer { nextLocal += 1 }
+    return nextLocal
+  }
+
+  /// Adds a range (checked by the caller) under number `local`.
+  mutating func insert(
+    _ range: Range<Int>, local: UInt32, flags: UInt16, kind: UInt16
+  ) {
+    var item = _TrackedItem(
+      delta: 0, length: range.count, label: 0, local: local, flags: flags, kind: kind)
+    let keyClass = item.keyClass
+    let start = range.lowerBound
+    // After every item whose key is at most this one's.
+    var prefix = tree.prefix { $0.reaches(start, keyClass + 1) }
+    var rank = prefix.count
+    var next = rank < count ? tree.find(_TrackedCountMetric.self, rank, bias: .right)?.item : nil
+    var low = rank > 0 ? prefix.lastLabel : 0
+    var high = next?.label ?? UInt64.max
+    if high - low < 2 {
+      relabel(around: rank)
+      prefix = tree.prefix { $0.reaches(start, keyClass + 1) }
+      rank = prefix.count
+      next = rank < count ? tree.find(_TrackedCountMetric.self, rank, bias: .right)?.item : nil
+      low = rank > 0 ? prefix.lastLabel : 0
+      high = next?.label ?? UInt64.max
+    }
+    // At the end, a step that leaves room for many more after it; between
+    // two, the middle.
+    item.label = next == nil && high - low > 1 << 33 ? low + 1 << 32 : low + (high - low) / 2
+    let before = rank > 0 ? prefix.span : 0
+    item.delta = start - before
+    var replacement: [_TrackedItem] = [item]
+    if var next {
+      next.delta -= item.delta
+      replacement.append(next)
+      tree.replace(_TrackedCountMetric.self, rank..<(rank + 1), with: replacement)
+    } else {
+      tree.append(item)
+    }
+    labels.set(local, item.label)
+  }
+
+  /// Spreads the labels of a window of items around rank `rank` evenly
+  /// between those of the items around the window: the window grows
+  /// until there are at least 2^16 labels between two of its items.
+  mutating func relabel(around rank: Int) {
+    var half = 8
+    let n = count
+    while true {
+      let lo = max(0, rank - half)
+      let hi = min(n, rank + half)
+      let low =
+        lo > 0 ? (tree.find(_TrackedCountMetric.self, lo - 1, bias: .right)?.item.label ?? 0) : 0
+      let high =
+        hi < n
+        ? (tree.find(_TrackedCountMetric.self, hi, bias: .right)?.item.label ?? .max) : .max
+      let step = (high - low) / UInt64(hi - lo + 1)
+      if step >= 1 << 16 || (lo == 0 && hi == n) {
+        var next = low
+        var changed: [(UInt32, UInt64)] = []
+        tree.updateEach(
+          admitting: { prefix, slot in prefix.count < hi && prefix.count + slot.count > lo },
+          { item, prefix in
+            if prefix.count >= hi { return false }
+            if prefix.count >= lo {
+              next += step
+              item.label = next
+              changed.append((item.local, next))
+            }
+            return true
+          })
+        for (local, label) in changed { labels.set(local, label) }
+        return
+      }
+      half *= 2
+    }
+  }
+
+  /// Builds the tree again from `items` (absolute ranges, in key order),
+  /// with labels spread evenly: what adding many ranges at once does.
+  mutating func rebuild(_ items: [(range: Range<Int>, item: _TrackedItem)]) {
+    let step = UInt64.max / UInt64(items.count + 1)
+    var previous = 0
+    var label: UInt64 = 0
+    var built: [_TrackedItem] = []
+    built.reserveCapacity(items.count)
+    for (range, item) in items {
+      var item = item
+      label += step
+      item.label = label
+      item.delta = range.lowerBound - previous
+      item.length = range.count
+      previous = range.lowerBound
+      built.append(item)
+      labels.set(item.local, label)
+    }
+    tree = SummaryTree(built)
+  }
+
+  /// Adds many ranges (checked by the caller) at once: merged with the
+  /// ranges there, and the tree built again, in O(n + m log m).
+  mutating func insert(
+    contentsOf new: [(range: Range<Int>, local: UInt32, flags: UInt16, kind: UInt16)]
+  ) {
+    if new.count < 64 || new.count < count / 16 {
+      for n in new { insert(n.range, local: n.local, flags: n.flags, kind: n.kind) }
+      return
+    }
+    var added = new.map {
+      (
+        range: $0.range,
+        item: _TrackedItem(
+          delta: 0, length: 0, label: 0, local: $0.local, flags: $0.flags, kind: $0.kind)
+      )
+    }
+    // A stable sort by key: equal keys keep the order given.
+    added = added.enumerated().sorted {
+      let a = ($0.element.range.lowerBound, $0.element.item.keyClass, $0.offset)
+      let b = ($1.element.range.lowerBound, $1.element.item.keyClass, $1.offset)
+      return a < b
+    }.map(\.element)
+    var merged: [(range: Range<Int>, item: _TrackedItem)] = []
+    merged.reserveCapacity(count + added.count)
+    var k = 0
+    forEachRange { item, range in
+      while k < added.count
+        && (added[k].range.lowerBound, added[k].item.keyClass) < (range.lowerBound, item.keyClass)
+      {
+        merged.append(added[k])
+        k += 1
+      }
+      merged.append((range, item))
+    }
+    merged.append(contentsOf: added[k...])
+    rebuild(merged)
+  }
+
+  /// Removes the range numbered `local`.
+  @discardableResult
+  mutating func remove(_ local: UInt32) -> Bool {
+    guard let (item, prefix) = locate(local) else { return false }
+    let rank = prefix.count
+    if rank + 1 < count,
+      var next = tree.find(_TrackedCountMetric.self, rank + 1, bias: .right)?.item
+    {
+      next.delta += item.delta
+      tree.replace(_TrackedCountMetric.self, rank..<(rank + 2), with: CollectionOfOne(next))
+    } else {
+      tree.replace(_TrackedCountMetric.self, rank..<(rank + 1), with: EmptyCollection())
+    }
+    labels.clear(local)
+    return true
+  }
+
+  /// Puts the range numbered `local` at `range` (checked by the caller),
+  /// with its rules.
+  mutating func move(_ local: UInt32, to range: Range<Int>) {
+    guard let (item, _) = locate(local) else { return }
+    if let now = self.range(local), now == range { return }
+    remove(local)
+    insert(range, local: local, flags: item.flags, kind: item.kind)
+  }
+}
+
+// MARK: - Following an edit
+
+extension _TrackedRanges {
+  /// Moves every range with the edit `s..<e` → `n` units (see
+  /// docs/DESIGN.md, *Tracked ranges*): each end by the mapping rule with
+  /// its own association, a start that would pass its end put on the end.
+  /// Ranges whose text the edit touches and whose rule says so are
+  /// removed. `report` gets every range that the edit did not only shift:
+  /// those it touched, removed, or moved an end of.
+  ///
+  /// - Complexity: O(log n + k log n) for the k ranges reported.
+  mutating func edit(_ step: _EditStep, report: inout [_TrackedChange]) {
+    if tree.isEmpty || step.changesNothing { return }
+    let s = step.s
+    let e = step.e
+    let insertion = s == e
+    // The items from `first` on are looked at one by one up to `after`;
+    // from `after` on they only shift.
+    let first = insertion ? tree.prefix { $0.reaches(s, 1) } : tree.prefix { $0.reaches(s, 0) }
+    // An insertion moves the items at (`s`, 1) by the shift, but for a
+    // range emptied earlier whose end stays: so they are looked at too.
+    let after = insertion ? tree.prefix { $0.reaches(s, 2) } : tree.prefix { $0.reaches(e, 1) }
+    var removals: [UInt32] = []
+
+    // The items before `first` whose end the edit reaches: only their end
+    // can move.
+    let limit = first.count
+    if limit > 0 {
+      tree.updateEach(
+        admitting: { prefix, slot in prefix.count < limit && prefix.span + slot.maxEnd >= s },
+        { item, prefix in
+          if prefix.count >= limit { return false }
+          let start = prefix.span + item.delta
+          let end = start + item.length
+          let old = start..<end
+          let newEnd = Self.mapEnd(end, step, goesAfter: item.endGoesAfter)
+          let touched = step.touches(old)
+          if newEnd == end && !touched { return true }
+          item.length = newEnd - start
+          let removed = touched && item.removesOnTouch
+          if removed { removals.append(item.local) }
+          report.append(
+            _TrackedChange(
+              local: item.local, role: item.role, old: old, new: removed ? nil : start..<newEnd,
+              touched: touched))
+          return true
+        })
+    }
+
+    followReplaced(step, from: first, to: after, report: &report, removals: &removals)
+    for local in removals { remove(local) }
+  }
+
+  /// Where an end at `p` goes.
+  @inline(__always)
+  static func mapEnd(_ p: Int, _ step: _EditStep, goesAfter: Bool) -> Int {
+    if p < step.s { return p }
+    if step.s == step.e { return p == step.s && !goesAfter ? p : p + step.n }
+    if p == step.s { return p }
+    if p < step.e { return goesAfter ? step.s + step.n : step.s }
+    return p + step.delta
+  }
+
+  /// Where a start at `p` goes.
+  @inline(__always)
+  static func mapStart(_ p: Int, _ step: _EditStep, goesAfter: Bool) -> Int {
+    mapEnd(p, step, goesAfter: goesAfter)
+  }
+
+  /// The items with keys from (`s`, 0) to before (`e`, 1), for an edit that
+  /// replaces `s..<e`: each mapped on its own, put in key order again (the
+  /// edit may bring two together out of order), with their labels; the
+  /// first item after them shifts.
+  mutating func followReplaced(
+    _ step: _EditStep, from first: _TrackedSummary, to after: _TrackedSummary,
+    report: inout [_TrackedChange], removals: inout [UInt32]
+  ) {
+    let lo = first.count
+    let hi = after.count
+    let total = count
+    if lo == hi {
+      if hi < total {
+        _ = tree.updateItem(_TrackedCountMetric.self, at: hi, bias: .right) { item, _ in
+          item.delta += step.delta
+          return ((), .keep)
+        }
+      }
+      return
+    }
+    // Read the window, and the item after it.
+    var window: [(range: Range<Int>, item: _TrackedItem)] = []
+    var nextItem: (start: Int, item: _TrackedItem)? = nil
+    tree.forEach(
+      admitting: { prefix, slot in prefix.count <= hi && prefix.count + slot.count > lo },
+      { item, prefix in
+        if prefix.count > hi { return false }
+        let start = prefix.span + item.delta
+        if prefix.count == hi {
+          nextItem = (start, item)
+          return false
+        }
+        if prefix.count >= lo { window.append((start..<(start + item.length), item)) }
+        return true
+      })
+    var labelsInOrder = window.map(\.item.label)
+    var kept: [(range: Range<Int>, item: _TrackedItem, order: Int)] = []
+    for (k, (old, item)) in window.enumerated() {
+      var start = Self.mapStart(old.lowerBound, step, goesAfter: item.startGoesAfter)
+      let end = Self.mapEnd(old.upperBound, step, goesAfter: item.endGoesAfter)
+      if start > end { start = end }
+      let touched = step.touches(old)
+      let removed = touched && item.removesOnTouch
+      if removed || start != old.lowerBound || end != old.upperBound || touched {
+        report.append(
+          _TrackedChange(
+            local: item.local, role: item.role, old: old, new: removed ? nil : start..<end,
+            touched: touched))
+      }
+      if removed {
+        labels.clear(item.local)
+        continue
+      }
+      kept.append((start..<end, item, k))
+    }
+    if kept.count < window.count {
+      labelsInOrder = kept.map(\.item.label).sorted()
+    }
+    kept.sort {
+      ($0.range.lowerBound, $0.item.keyClass, $0.order)
+        < ($1.range.lowerBound, $1.item.keyClass, $1.order)
+    }
+    var replacement: [_TrackedItem] = []
+    replacement.reserveCapacity(kept.count + 1)
+    var previous = first.count > 0 ? first.span : 0
+    for (k, entry) in kept.enumerated() {
+      var item = entry.item
+      item.delta = entry.range.lowerBound - previous
+      item.length = entry.range.count
+      if item.label != labelsInOrder[k] {
+        item.label = labelsInOrder[k]
+        labels.set(item.local, item.label)
+      }
+      previous = entry.range.lowerBound
+      replacement.append(item)
+    }
+    var end = hi
+    if let (start, item) = nextItem {
+      var item = item
+      item.delta = start + step.delta - previous
+      replacement.append(item)
+      end += 1
+    }
+    tree.replace(_TrackedCountMetric.self, lo..<end, with: replacement)
+  }
+}
+
+// MARK: - Invariants
+
+extension _TrackedRanges {
+  /// Checks the tree's order (keys never decrease, labels increase), the
+  /// lengths, and that the label table finds every item. Traps on a
+  /// violation. Compiled in only with `-DENGINE_INTERNAL_CHECKS`.
+  func _invariantCheck(length: Int) {
+    #if ENGINE_INTERNAL_CHECKS
+    var previous: (Int, UInt8, UInt64)? = nil
+    forEachRange { item, range in
+      precondition(range.lowerBound >= 0 && range.upperBound <= length, "a tracked range outside")
+      precondition(item.length >= 0, "a negative tracked length")
+      if let (start, keyClass, label) = previous {
+        precondition(
+          (start, keyClass) <= (range.lowerBound, item.keyClass), "tracked ranges out of order")
+        precondition(label < item.label, "tracked labels out of order")
+      }
+      precondition(labels[item.local] == item.label, "a tracked label out of step")
+      previous = (range.lowerBound, item.keyClass, item.label)
+    }
+    #endif
+  }
+}
