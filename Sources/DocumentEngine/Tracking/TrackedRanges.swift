@@ -144,20 +144,24 @@ struct _LabelTable: Sendable {
       pages.append(nil)
       live.append(0)
     }
-    if pages[p] == nil { pages[p] = ContiguousArray(repeating: 0, count: Self.pageSize) }
+    var page = pages[p] ?? ContiguousArray(repeating: 0, count: Self.pageSize)
+    // Taken out of the table while it changes, so that it is not copied.
+    pages[p] = nil
     let slot = Int(local) % Self.pageSize
-    if pages[p]![slot] == 0 { live[p] += 1 }
-    pages[p]![slot] = label
+    if page[slot] == 0 { live[p] += 1 }
+    page[slot] = label
+    pages[p] = page
   }
 
   mutating func clear(_ local: UInt32) {
     let p = Int(local) / Self.pageSize
-    guard p < pages.count, pages[p] != nil else { return }
+    guard p < pages.count, var page = pages[p] else { return }
     let slot = Int(local) % Self.pageSize
-    guard pages[p]![slot] != 0 else { return }
-    pages[p]![slot] = 0
+    guard page[slot] != 0 else { return }
+    pages[p] = nil
+    page[slot] = 0
     live[p] -= 1
-    if live[p] == 0 { pages[p] = nil }
+    if live[p] > 0 { pages[p] = page }
   }
 }
 
