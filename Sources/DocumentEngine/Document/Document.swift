@@ -475,6 +475,68 @@ public final class Document: @unchecked Sendable {
   /// The session's marks, where they are now.
   public var marks: [Mark] { withState { $0.marks } }
 
+  // MARK: Tracked ranges
+
+  /// Tracks ranges of a storage for the host — spelling underlines,
+  /// comments, search hits, bookmarks, diagnostics: each follows every
+  /// later edit, whoever makes it, by `rules`, and the edits' results name
+  /// those whose text they touched or that they removed (see the *Tracked
+  /// ranges* article).
+  ///
+  /// ```swift
+  /// let underline = try document.track(
+  ///   [40..<43], in: "body", kind: "spelling", rules: TrackingRules(onTouch: .remove))[0]
+  /// let comment = try document.track(
+  ///   [10..<25], in: "body", kind: "comment", rules: TrackingRules(expand: .after))[0]
+  /// ```
+  ///
+  /// - Returns: their ids, in the order given.
+  /// - Throws: ``DocumentError/unknownStorage(_:)``,
+  ///   ``DocumentError/invalidRange(_:_:)`` or
+  ///   ``DocumentError/tooManyTrackedRanges``; nothing is tracked then.
+  /// - Complexity: O(m log n) for m ranges among n, or O(n + m log m) when
+  ///   many are added at once.
+  @discardableResult
+  public func track(
+    _ ranges: [Range<Int>], in id: StorageID, kind: String = "host",
+    rules: TrackingRules = TrackingRules()
+  ) throws(DocumentError) -> [TrackedRangeID] {
+    try withState { (state) throws(DocumentError) in
+      try state.content.track(ranges, in: id, kind: kind, rules: rules)
+    }
+  }
+
+  /// Stops tracking the host's ranges with these ids.
+  ///
+  /// - Throws: ``DocumentError/unknownTrackedRange(_:)`` for an id that
+  ///   names none (never given, removed, or of a removed storage); nothing
+  ///   is removed then.
+  public func untrack(_ ids: [TrackedRangeID]) throws(DocumentError) {
+    try withState { (state) throws(DocumentError) in try state.content.untrack(ids) }
+  }
+
+  /// The host's tracked ranges of a storage that overlap `range` (all for
+  /// `nil`), of kind `kind` (any for `nil`), in position order: what a view
+  /// draws for its visible area (see
+  /// ``DocumentContent/trackedRanges(in:overlapping:kind:)``).
+  ///
+  /// - Complexity: O(log n + k log k) for k returned.
+  public func trackedRanges(
+    in id: StorageID, overlapping range: Range<Int>? = nil, kind: String? = nil
+  ) throws(DocumentError) -> [TrackedRange] {
+    try withState { (state) throws(DocumentError) in
+      try state.content.trackedRanges(in: id, overlapping: range, kind: kind)
+    }
+  }
+
+  /// The host's tracked range with this id, where it is now.
+  ///
+  /// - Throws: ``DocumentError/unknownTrackedRange(_:)``.
+  /// - Complexity: O(log n)
+  public func trackedRange(_ id: TrackedRangeID) throws(DocumentError) -> TrackedRange {
+    try withState { (state) throws(DocumentError) in try state.content.trackedRange(id) }
+  }
+
   /// Where `offset` of storage `id` at `version` is now, by ProseMirror's
   /// sequential rule, and whether the unit on the `bias` side was deleted
   /// since (see ``ChangeMap``).

@@ -39,6 +39,11 @@ public struct DocumentContent: Sendable {
   var lastEdited: (id: StorageID, slot: Dictionary<StorageID, _Entry>.Index)? = nil
   /// The order and lengths of the storages.
   public private(set) var index = DocumentIndex()
+  /// The storages by serial (``TextStorage/serial``): what a tracked
+  /// range's id names.
+  var serials: [Int: StorageID] = [:]
+  /// The next storage's serial.
+  var nextSerial = 1
 
   /// The storages by id.
   ///
@@ -126,7 +131,11 @@ public struct DocumentContent: Sendable {
       throw .duplicateStorage(id)
     }
     lastEdited = nil
+    guard nextSerial < 1 << 21 else { throw .tooManyTrackedRanges }
     var storage = TextStorage(id: id, text: text)
+    storage.parts.serial = nextSerial
+    serials[nextSerial] = id
+    nextSerial += 1
     for run in attributes { storage.setAttributes(run.attributes, in: run.range) }
     entries[id] = _Entry(storage: storage, position: position)
     renumber(from: position + 1)
@@ -163,6 +172,7 @@ public struct DocumentContent: Sendable {
     }
     lastEdited = nil
     entries[id] = nil
+    serials[entry.storage.serial] = nil
     renumber(from: entry.position)
     _invariantCheck()
   }
@@ -206,9 +216,10 @@ public struct DocumentContent: Sendable {
       // A no-op: its offset is still checked, and it makes no version.
       return try checked(range, in: id).version
     }
+    var report: [_TrackedChange] = []
     return try edit(
       id, range: range, with: text, insertedLength: text.utf16.count, info: .person,
-      keepingHistory: false)
+      keepingHistory: false, report: &report)
   }
 
   /// Edits a storage and records the edit (`insertedLength` is `text`'s
@@ -219,7 +230,8 @@ public struct DocumentContent: Sendable {
   /// edit rule's for the others.
   mutating func edit(
     _ id: StorageID, range: Range<Int>, with text: String, insertedLength: Int,
-    info: borrowing _RecordInfo, keepingHistory: Bool, attributes: _NewTextAttributes? = nil
+    info: borrowing _RecordInfo, keepingHistory: Bool, attributes: _NewTextAttributes? = nil,
+    report: inout [_TrackedChange]
   ) throws(DocumentError) -> StorageVersion {
     // One lookup finds the storage and its position in the index; the
     // storage is edited where it lies in the dictionary, so its rope's nodes
@@ -234,7 +246,7 @@ public struct DocumentContent: Sendable {
     }
     let (version, length) = try Self.edit(
       &entries.values[slot].storage, range: range, with: text, insertedLength: insertedLength,
-      info: info, keepingHistory: keepingHistory, attributes: attributes)
+      info: info, keepingHistory: keepingHistory, attributes: attributes, report: &report)
     index.setLength(at: entries.values[slot].position, to: length)
     _invariantCheck(id)
     return version
@@ -243,7 +255,8 @@ public struct DocumentContent: Sendable {
   /// Edits one storage in place; returns its new version and length.
   static func edit(
     _ storage: inout TextStorage, range: Range<Int>, with text: String, insertedLength: Int,
-    info: borrowing _RecordInfo, keepingHistory: Bool, attributes: _NewTextAttributes?
+    info: borrowing _RecordInfo, keepingHistory: Bool, attributes: _NewTextAttributes?,
+    report: inout [_TrackedChange]
   ) throws(DocumentError) -> (version: StorageVersion, length: Int) {
     do {
       try storage.text.replace(range, with: text)
@@ -254,6 +267,7 @@ public struct DocumentContent: Sendable {
     storage.followEdit(range, newLength: insertedLength, attributes: attributes)
     storage.changes.record(
       range, insertedLength: insertedLength, info: info, keepingHistory: keepingHistory)
+    storage.followTracked(_EditStep(range, insertedLength: insertedLength), report: &report)
     return (storage.version, storage.length)
   }
 

@@ -52,6 +52,13 @@ public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Attribute runs given with a text are out of order or overlap: `range`
   /// is the first run that starts before the previous one ends.
   case overlappingRuns(Range<Int>)
+  /// No tracked range has this id (it was never given, was removed, or its
+  /// storage was).
+  case unknownTrackedRange(TrackedRangeID)
+  /// The document cannot track more: over 2^32 tracked ranges were added
+  /// to one storage, over 2^31 live there, over 65,535 kinds named, or
+  /// over 2^21 storages added in the document's life.
+  case tooManyTrackedRanges
   /// The edit at `index` of a batch was refused, for the reason given; no
   /// edit of the batch was made.
   indirect case batchRefused(index: Int, DocumentError)
@@ -84,6 +91,8 @@ public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
     case .overlappingRuns(let range):
       "the attribute run \(range.lowerBound)..<\(range.upperBound) starts before the run "
         + "before it ends"
+    case .unknownTrackedRange(let id): "no tracked range has the id \(id)"
+    case .tooManyTrackedRanges: "the document tracks as many ranges or storages as it can"
     case .batchRefused(let index, let error): "edit \(index) of the batch was refused: \(error)"
     }
   }

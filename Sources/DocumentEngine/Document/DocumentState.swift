@@ -30,6 +30,9 @@ struct DocumentState: Sendable {
   /// How many sessions were started: the next one's tool party.
   var sessionCount = 0
   var keepsAllHistory = false
+  /// What the last storage edit did to tracked ranges beyond a shift; kept
+  /// here so that a keystroke reuses its buffer instead of allocating one.
+  var trackedReport: [_TrackedChange] = []
 
   init(keepsAllHistory: Bool) {
     self.keepsAllHistory = keepsAllHistory
@@ -172,10 +175,11 @@ extension DocumentState {
       // A no-op as it was made: checked, and it makes no version.
       return EditResult(version: current, range: start..<start, events: [])
     }
-    let (after, events) = try apply(
+    let (after, events, tracked) = try apply(
       id, transformed, text: text, original: original, basis: version,
       attributes: attributes.map { .uniform($0, length: n) })
-    return EditResult(version: after, range: start..<(start + n), events: events)
+    return EditResult(
+      version: after, range: start..<(start + n), events: events, tracked: tracked)
   }
 
   /// The person's edit of `range` (UTF-16) in the current version.
@@ -188,11 +192,12 @@ extension DocumentState {
       return EditResult(
         version: try content.checked(range, in: id).version, range: range, events: [])
     }
-    let (version, events) = try apply(
+    let (version, events, tracked) = try apply(
       id, range, text, insertedLength: n, info: .person, actor: .other,
       attributes: attributes.map { .uniform($0, length: n) })
     return EditResult(
-      version: version, range: range.lowerBound..<(range.lowerBound + n), events: events)
+      version: version, range: range.lowerBound..<(range.lowerBound + n), events: events,
+      tracked: tracked)
   }
 
   /// The person's edit with the range in `unit`.
@@ -256,15 +261,37 @@ extension DocumentState {
   mutating func apply(
     _ id: StorageID, _ range: Range<Int>, _ text: String, insertedLength: Int,
     info: borrowing _RecordInfo, actor: _Actor, attributes: _NewTextAttributes? = nil
-  ) throws(DocumentError) -> (version: StorageVersion, events: [DocumentEvent]) {
+  ) throws(DocumentError) -> (
+    version: StorageVersion, events: [DocumentEvent], tracked: TrackedChanges
+  ) {
     let edit = _EditStep(range, insertedLength: insertedLength)
+    trackedReport.removeAll(keepingCapacity: true)
     let version = try content.edit(
       id, range: range, with: text, insertedLength: insertedLength, info: info,
-      keepingHistory: keepsAllHistory || hasSession, attributes: attributes)
+      keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
+      report: &trackedReport)
     let events = session?.follow(edit, in: id, at: version, text: text, by: actor) ?? []
     followSelectionAndVisible(edit, in: id)
+    let tracked = trackedReport.isEmpty ? TrackedChanges() : hostChanges(in: id)
     _invariantCheck(id)
-    return (version, events)
+    return (version, events, tracked)
+  }
+
+  /// The host's tracked ranges that the last storage edit (of storage
+  /// `id`) touched and removed, from ``trackedReport``.
+  func hostChanges(in id: StorageID) -> TrackedChanges {
+    guard let storage = content.storageIfAny(id) else { return TrackedChanges() }
+    var changes = TrackedChanges()
+    for change in trackedReport where change.role == .host {
+      if change.new == nil {
+        changes.removed.append(storage.trackedID(change.local))
+      } else if change.touched {
+        changes.touched.append(storage.trackedID(change.local))
+      }
+    }
+    changes.touched.sort()
+    changes.removed.sort()
+    return changes
   }
 
   /// Applies an operation, its pieces from the last to the first (so that
@@ -276,8 +303,11 @@ extension DocumentState {
     _ id: StorageID, _ operation: _Operation, text: String, original: _Operation?,
     basis: StorageVersion, attributes: _NewTextAttributes? = nil,
     tool: (context: UUID, replaced: [_RemovedText])? = nil
-  ) throws(DocumentError) -> (version: StorageVersion, events: [DocumentEvent]) {
+  ) throws(DocumentError) -> (
+    version: StorageVersion, events: [DocumentEvent], tracked: TrackedChanges
+  ) {
     var events: [DocumentEvent] = []
+    var tracked = TrackedChanges()
     var version: StorageVersion = 0
     let count = operation.pieces.count
     for (i, piece) in operation.pieces.enumerated().reversed() {
@@ -292,8 +322,9 @@ extension DocumentState {
         info: info, actor: actor, attributes: i == 0 ? attributes : nil)
       version = result.version
       events += result.events
+      tracked.merge(result.tracked)
     }
-    return (version, events)
+    return (version, events, tracked)
   }
 
   /// Moves the selection and the visible range of storage `id` with an

@@ -12,12 +12,15 @@ public struct EditResult: Hashable, Sendable {
   public var unitRange: Range<Int>
   /// What the live contexts heard, in order.
   public var events: [DocumentEvent]
+  /// The host's tracked ranges that the edit touched and removed.
+  public var tracked: TrackedChanges
 
   /// A result, as an edit gives it.
   public init(
     version: StorageVersion, range: Range<Int>, unitRange: Range<Int>? = nil,
-    events: [DocumentEvent]
+    events: [DocumentEvent], tracked: TrackedChanges = TrackedChanges()
   ) {
+    self.tracked = tracked
     self.version = version
     self.range = range
     self.unitRange = unitRange ?? range

@@ -25,22 +25,31 @@ public struct TextStorage: Sendable {
     @exclusivity(unchecked) var exclusions: AttributeRuns<Bool>?
     @exclusivity(unchecked) var attributes: AttributeRuns<[AttributeKey: AttributeValue]>?
     @exclusivity(unchecked) var changes: ChangeLog
+    /// Every position that follows the text's edits (docs/DESIGN.md,
+    /// *Tracked ranges*).
+    @exclusivity(unchecked) var tracked: _TrackedRanges
+    /// The storage's number in its document, given once when it is added:
+    /// the high part of its tracked ranges' ids (0 outside a document).
+    @exclusivity(unchecked) var serial: Int
 
     init(
       id: StorageID, text: Rope, exclusions: AttributeRuns<Bool>?,
-      attributes: AttributeRuns<[AttributeKey: AttributeValue]>?, changes: ChangeLog
+      attributes: AttributeRuns<[AttributeKey: AttributeValue]>?, changes: ChangeLog,
+      tracked: _TrackedRanges = _TrackedRanges(), serial: Int = 0
     ) {
       self.id = id
       self.text = text
       self.exclusions = exclusions
       self.attributes = attributes
       self.changes = changes
+      self.tracked = tracked
+      self.serial = serial
     }
 
     func copy() -> Parts {
       Parts(
         id: id, text: text, exclusions: exclusions, attributes: attributes,
-        changes: changes)
+        changes: changes, tracked: tracked, serial: serial)
     }
   }
 
@@ -127,6 +136,27 @@ public struct TextStorage: Sendable {
   /// The length in UTF-16 code units.
   public var length: Int { parts.text.utf16Count }
 
+  /// The tracked ranges: every position that follows the text's edits.
+  var tracked: _TrackedRanges {
+    _read { yield parts.tracked }
+    _modify { yield &own().tracked }
+  }
+
+  /// The storage's number in its document (see ``Parts/serial``).
+  var serial: Int { parts.serial }
+
+  /// The id of tracked range number `local`.
+  func trackedID(_ local: UInt32) -> TrackedRangeID {
+    TrackedRangeID(serial: parts.serial, local: local)
+  }
+
+  /// Moves the tracked ranges with an edit the text already took; `report`
+  /// gets those the edit did more than shift.
+  mutating func followTracked(_ step: _EditStep, report: inout [_TrackedChange]) {
+    guard !parts.tracked.isEmpty else { return }
+    own().tracked.edit(step, report: &report)
+  }
+
   /// Checks that the parts agree: the attribute runs and the change index
   /// cover the text's length. Traps on a violation. Compiled in only with
   /// `-DENGINE_INTERNAL_CHECKS`; a no-op otherwise.
@@ -145,6 +175,7 @@ public struct TextStorage: Sendable {
     }
     changes._invariantCheck()
     precondition(changes.length == length, "change index out of step with the text")
+    parts.tracked._invariantCheck(length: length)
     #endif
   }
 

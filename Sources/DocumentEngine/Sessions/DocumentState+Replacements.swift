@@ -30,18 +30,19 @@ extension DocumentState {
     }()
     let first = prepared.operation.pieces[0].range
     var events: [DocumentEvent] = []
+    var tracked = TrackedChanges()
     if !_EditStep(range, insertedLength: n).changesNothing {
       // The tool's own context hears nothing of its replacement, only the
       // others.
-      events = try apply(
+      (_, events, tracked) = try apply(
         id, prepared.operation, text: text, original: prepared.original, basis: prepared.basis,
         attributes: attributes.flatMap { .forReplacement($0, options: options) },
-        tool: (contextID, prepared.replaced)
-      ).events
+        tool: (contextID, prepared.replaced))
     }  // else a no-op as the tool made it: checked, and it makes no version.
     return ReplacementResult(
       storage: id, storageRange: first.lowerBound..<(first.lowerBound + n),
-      contextVersion: try trackedContext(contextID).contextVersion, events: events)
+      contextVersion: try trackedContext(contextID).contextVersion, events: events,
+      tracked: tracked)
   }
 
   /// Where a tool replacement lands, checked: the operation, as the tool
@@ -132,19 +133,24 @@ extension DocumentState {
   /// text it should. Otherwise nothing changes: the text is never swapped
   /// where it would scramble.
   ///
-  /// - Returns: the events, or nil if it could not go.
-  mutating func swapText(_ index: Int, toOriginal: Bool) -> [DocumentEvent]? {
+  /// - Returns: the events and the host's tracked ranges it touched, or
+  ///   nil if it could not go.
+  mutating func swapText(
+    _ index: Int, toOriginal: Bool
+  ) -> (events: [DocumentEvent], tracked: TrackedChanges)? {
     guard let swap = session?.swapEdit(of: index, toOriginal: toOriginal),
       let storage = content.storageIfAny(swap.storage),
       let now = try? storage.text.slice(swap.range), String(now) == swap.expected
     else { return nil }
     let removed = storage.attributeRuns(in: swap.range)
     // The range holds the expected text, so it is valid: this cannot throw.
-    return try? apply(
-      swap.storage, swap.range, swap.text, insertedLength: swap.text.utf16.count, info: .person,
-      actor: .swap(index, toOriginal: toOriginal, removed: removed),
-      attributes: .exactly(swap.runs)
-    ).events
+    guard
+      let (_, events, tracked) = try? apply(
+        swap.storage, swap.range, swap.text, insertedLength: swap.text.utf16.count,
+        info: .person, actor: .swap(index, toOriginal: toOriginal, removed: removed),
+        attributes: .exactly(swap.runs))
+    else { return nil }
+    return (events, tracked)
   }
 
   /// Undoes the last group of replacements, the last first. A replacement
@@ -187,12 +193,17 @@ extension DocumentState {
     _ indices: some Sequence<Int>, toOriginal: Bool
   ) -> (swapped: [Int], result: UndoResult) {
     var events: [DocumentEvent] = []
+    var tracked = TrackedChanges()
     var swapped: [Int] = []
     for index in indices {
       guard let more = swapText(index, toOriginal: toOriginal) else { continue }
-      events += more
+      events += more.events
+      tracked.merge(more.tracked)
       swapped.append(index)
     }
-    return (swapped, UndoResult(replacementCount: swapped.count, events: events))
+    return (
+      swapped,
+      UndoResult(replacementCount: swapped.count, events: events, tracked: tracked)
+    )
   }
 }

@@ -9,12 +9,15 @@ public struct ReplacementResult: Hashable, Sendable {
   /// What the other live contexts heard (the replaced context hears nothing:
   /// the replacement is its own change).
   public var events: [DocumentEvent]
+  /// The host's tracked ranges that the replacement touched and removed.
+  public var tracked: TrackedChanges
 
   /// A result, as a replacement gives it.
   public init(
     storage: StorageID, storageRange: Range<Int>, contextVersion: ContextVersion,
-    events: [DocumentEvent]
+    events: [DocumentEvent], tracked: TrackedChanges = TrackedChanges()
   ) {
+    self.tracked = tracked
     self.storage = storage
     self.storageRange = storageRange
     self.contextVersion = contextVersion

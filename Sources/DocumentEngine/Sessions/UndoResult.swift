@@ -8,9 +8,14 @@ public struct UndoResult: Hashable, Sendable {
   public var replacementCount: Int
   /// What the live contexts heard, in order.
   public var events: [DocumentEvent]
+  /// The host's tracked ranges that the swaps touched and removed.
+  public var tracked: TrackedChanges
 
   /// A result, as undo, redo and revert give it.
-  public init(replacementCount: Int, events: [DocumentEvent]) {
+  public init(
+    replacementCount: Int, events: [DocumentEvent], tracked: TrackedChanges = TrackedChanges()
+  ) {
+    self.tracked = tracked
     self.replacementCount = replacementCount
     self.events = events
   }

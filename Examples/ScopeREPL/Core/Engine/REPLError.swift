@@ -73,6 +73,8 @@ extension REPLError {
     case .staleVersion, .staleContextVersion: "staleVersion"
     case .invalidStateTransition: "invalidState"
     case .negativeCount, .invalidAttribute, .overlappingRuns: "badRequest"
+    case .unknownTrackedRange: "unknownTracked"
+    case .tooManyTrackedRanges: "tooLarge"
     case .batchRefused(_, let inner): code(of: inner)
     }
   }
