@@ -14,7 +14,7 @@ import Foundation
 ///
 /// Every edit of a storage's text, whoever makes it, ends in one function,
 /// ``apply(_:_:_:record:actor:)``: the storage edit and its change record
-/// (``DocumentContent``), then the session (``_LiveSession/follow(_:in:at:text:by:)``,
+/// (``DocumentContent``), then the session (``_LiveSession/follow(_:in:at:text:by:moves:)``,
 /// which owns every rule of what an edit does to contexts, replacements and
 /// marks), then the selection and the visible ranges. Each layer changes only
 /// itself. Other changes (adding a storage, setting the selection or a mark)
@@ -33,6 +33,9 @@ struct DocumentState: Sendable {
   /// What the last storage edit did to tracked ranges beyond a shift; kept
   /// here so that a keystroke reuses its buffer instead of allocating one.
   var trackedReport: [_TrackedChange] = []
+  /// Where the last edit took the contexts of its storage (reused, as
+  /// ``trackedReport``).
+  var contextMoves: [_ContextMove] = []
 
   init(keepsAllHistory: Bool) {
     self.keepsAllHistory = keepsAllHistory
@@ -58,7 +61,10 @@ extension DocumentState {
     precondition(hasSession == (session != nil), "hasSession out of step with the session")
     if let session {
       for context in session.contexts where context.storage == id {
-        precondition(inside(context.range), "a live context outside its storage")
+        guard let range = storage.tracked.range(context.local) else {
+          preconditionFailure("a live context not tracked")
+        }
+        precondition(inside(range), "a live context outside its storage")
         precondition(
           context.history[0].version >= storage.changes.oldestVersion,
           "a context's history dropped")
@@ -82,7 +88,7 @@ extension DocumentState {
       }
       precondition(tracked == intact.count, "an intact replacement not tracked")
       for mark in session.marks where mark.storage == id {
-        precondition(inside(mark.range), "a mark outside its storage")
+        precondition(storage.tracked.range(mark.local) != nil, "a mark not tracked")
       }
     }
     for range in selection {
@@ -254,7 +260,7 @@ extension DocumentState {
   /// Applies one storage edit and everything that follows from it, each
   /// layer changing only itself: the storage and its change record
   /// (``DocumentContent/edit(_:range:with:record:keepingHistory:)``), the
-  /// session (``_LiveSession/follow(_:in:at:text:by:)``: contexts and their
+  /// session (``_LiveSession/follow(_:in:at:text:by:moves:)``: contexts and their
   /// events, replacements, marks), then the selection and visible ranges.
   ///
   /// - Throws: ``DocumentError``; nothing changes.
@@ -270,11 +276,42 @@ extension DocumentState {
       id, range: range, with: text, insertedLength: insertedLength, info: info,
       keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
       report: &trackedReport)
-    let events = session?.follow(edit, in: id, at: version, text: text, by: actor) ?? []
+    let events = hasSession ? followSession(edit, in: id, at: version, text: text, by: actor) : []
     followSelectionAndVisible(edit, in: id)
     let tracked = trackedReport.isEmpty ? TrackedChanges() : hostChanges(in: id)
     _invariantCheck(id)
     return (version, events, tracked)
+  }
+
+  /// Hands the last storage edit to the session, with where it took each
+  /// context of the storage (from ``trackedReport``: a context not in it
+  /// lies before the edit, unchanged, or after it, shifted), and puts the
+  /// context the session's own edit grew where the session says.
+  mutating func followSession(
+    _ edit: _EditStep, in id: StorageID, at version: StorageVersion, text: String,
+    by actor: _Actor
+  ) -> [DocumentEvent] {
+    contextMoves.removeAll(keepingCapacity: true)
+    if let indices = session?.contextsByStorage[id], let storage = content.storageIfAny(id) {
+      for i in indices {
+        guard let local = session?.contexts[i].local else { continue }
+        if let change = trackedReport.first(where: { $0.local == local && $0.role == .context }) {
+          contextMoves.append(_ContextMove(index: i, old: change.old, new: change.new ?? 0..<0))
+          continue
+        }
+        guard let new = storage.tracked.range(local) else { continue }
+        let shifted = !edit.changesNothing && new.lowerBound >= edit.s + edit.n
+        let old =
+          shifted ? (new.lowerBound - edit.delta)..<(new.upperBound - edit.delta) : new
+        contextMoves.append(_ContextMove(index: i, old: old, new: new))
+      }
+    }
+    guard
+      let (events, fix) = session?.follow(
+        edit, in: id, at: version, text: text, by: actor, moves: contextMoves)
+    else { return [] }
+    if let fix { content.moveTracked(fix.local, in: id, to: fix.range) }
+    return events
   }
 
   /// The host's tracked ranges that the last storage edit (of storage

@@ -11,7 +11,7 @@ extension DocumentState {
   /// checked and transformed first (``prepareReplacement(_:_:_:basis:policy:)``,
   /// which changes nothing), then applied as any edit, through
   /// ``apply(_:_:text:original:basis:tool:)``; the session records it
-  /// there (``_LiveSession/follow(_:in:at:text:by:)``).
+  /// there (``_LiveSession/follow(_:in:at:text:by:moves:)``).
   mutating func replace(
     _ contextID: UUID, _ range: Range<Int>, _ text: String, attributes: [AttributeRun]?,
     basis: ContextVersion?, policy: ReplacementPolicy
@@ -59,7 +59,8 @@ extension DocumentState {
     let contextID = live.id
     let id = live.storage
     let storage = try content.storage(id)
-    guard range.lowerBound >= 0 else { throw .outsideContext(range, length: live.range.count) }
+    let liveRange = self.range(of: live)
+    guard range.lowerBound >= 0 else { throw .outsideContext(range, length: liveRange.count) }
     var operation: _Operation
     var original: _Operation
     var touched = false
@@ -99,13 +100,13 @@ extension DocumentState {
     // scalar boundaries.
     for piece in operation.pieces {
       guard
-        piece.range.lowerBound >= live.range.lowerBound
-          && piece.range.upperBound <= live.range.upperBound
+        piece.range.lowerBound >= liveRange.lowerBound
+          && piece.range.upperBound <= liveRange.upperBound
       else {
-        let start = live.range.lowerBound
+        let start = liveRange.lowerBound
         throw .outsideContext(
           (piece.range.lowerBound - start)..<(piece.range.upperBound - start),
-          length: live.range.count)
+          length: liveRange.count)
       }
       let r = piece.range
       let probe = r.isEmpty ? max(0, r.lowerBound - 1)..<min(storage.length, r.lowerBound + 1) : r

@@ -8,7 +8,7 @@ import Foundation
 
 // The session's side of ``DocumentState``: starting and ending it, its
 // contexts, states and marks. What an edit does to a session is the
-// session's own (``_LiveSession/follow(_:in:at:text:by:)``); replacements,
+// session's own (``_LiveSession/follow(_:in:at:text:by:moves:)``); replacements,
 // undo and revert are in DocumentState+Replacements.swift.
 extension DocumentState {
   /// Starts a session (see ``Document/startSession(scope:surroundingParagraphs:resultOptions:)``).
@@ -22,7 +22,14 @@ extension DocumentState {
     sessionCount += 1
     let handout = WritingSession(
       id: _Identifiers.make(), scope: scope, contexts: contexts, resultOptions: resultOptions)
-    session = _LiveSession(handout, party: .tool(sessionCount))
+    var locals: [UInt32] = []
+    for context in contexts {
+      // Cut from the storage just now: its range is valid.
+      locals += (try? content.track(
+        [context.storageRange], in: context.storage, role: .context, rules: TrackingRules()))
+        ?? [0]
+    }
+    session = _LiveSession(handout, party: .tool(sessionCount), locals: locals)
     hasSession = true
     for context in contexts {
       // Every context's version is pinned with a composed map, so that the
@@ -44,7 +51,9 @@ extension DocumentState {
     hasSession = false
     for context in ended.contexts {
       unpin(context.storage, version: context.history[0].version, for: .session)
+      content.untrack(context.local, in: context.storage)
     }
+    for mark in ended.marks { content.untrack(mark.local, in: mark.storage) }
   }
 
   /// The current session as it was handed out, if one lives.
@@ -54,7 +63,18 @@ extension DocumentState {
   var writingToolsState: WritingToolsState { session?.state ?? .inactive }
 
   /// The session's marks, where they are now (none without a session).
-  var marks: [Mark] { session?.marks ?? [] }
+  var marks: [Mark] {
+    (session?.marks ?? []).compactMap { mark in
+      content.trackedRange(mark.local, in: mark.storage).map {
+        Mark(id: mark.id, storage: mark.storage, range: $0, kind: mark.kind)
+      }
+    }
+  }
+
+  /// Where a live context's text is now.
+  func range(of context: _TrackedContext) -> Range<Int> {
+    content.trackedRange(context.local, in: context.storage) ?? 0..<0
+  }
 
   /// The current session.
   ///
@@ -77,9 +97,9 @@ extension DocumentState {
     let context = try trackedContext(id)
     let text = try content.storage(context.storage).text
     return LiveContext(
-      id: id, storage: context.storage, storageRange: context.range,
+      id: id, storage: context.storage, storageRange: range(of: context),
       contextVersion: context.contextVersion,
-      text: (try? text.slice(context.range)) ?? Rope())
+      text: (try? text.slice(range(of: context))) ?? Rope())
   }
 
   /// The storage range of `range` (relative to a live context's text),
@@ -87,10 +107,11 @@ extension DocumentState {
   func storageRange(
     of range: Range<Int>, in context: _TrackedContext
   ) throws(DocumentError) -> Range<Int> {
-    guard range.lowerBound >= 0 && range.upperBound <= context.range.count else {
-      throw .outsideContext(range, length: context.range.count)
+    let now = self.range(of: context)
+    guard range.lowerBound >= 0 && range.upperBound <= now.count else {
+      throw .outsideContext(range, length: now.count)
     }
-    let start = context.range.lowerBound
+    let start = now.lowerBound
     return (start + range.lowerBound)..<(start + range.upperBound)
   }
 
@@ -125,16 +146,26 @@ extension DocumentState {
       _ = try content.checked(storageRange, in: tracked.storage)
       storageRanges.append(storageRange)
     }
-    return session?.addMarks(storageRanges, in: tracked.storage, as: kind) ?? []
+    guard session != nil else { throw .noSession }
+    let locals = try content.track(
+      storageRanges, in: tracked.storage, role: .mark, rules: TrackingRules())
+    let made = session?.addMarks(locals, in: tracked.storage, as: kind) ?? []
+    return zip(made, storageRanges).map {
+      Mark(id: $0.id, storage: $0.storage, range: $1, kind: $0.kind)
+    }
   }
 
   /// Removes the marks with these ids.
   mutating func removeMarks(_ ids: Set<Int>) {
+    for mark in session?.marks ?? [] where ids.contains(mark.id) {
+      content.untrack(mark.local, in: mark.storage)
+    }
     session?.marks.removeAll { ids.contains($0.id) }
   }
 
   /// Removes every mark.
   mutating func removeAllMarks() {
+    for mark in session?.marks ?? [] { content.untrack(mark.local, in: mark.storage) }
     session?.marks.removeAll()
   }
 }

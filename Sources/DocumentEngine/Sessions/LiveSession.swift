@@ -6,14 +6,14 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A context of the current session, followed through every edit (the
-/// public ``LiveContext`` is what it looks like from outside, with its
-/// text).
+/// A context of the current session. Where its text is now is a tracked
+/// range of its storage (number ``local``): the edit moves it there, with
+/// every other position.
 struct _TrackedContext: Sendable {
   let id: UUID
   let storage: StorageID
-  /// Where its text is now in the storage.
-  var range: Range<Int>
+  /// Its tracked range's number in the storage.
+  let local: UInt32
   /// For each context version: the storage version at which the context
   /// reached it, and where its text was then. The first entry is where the
   /// handed-out ``WritingContext`` was cut, kept here too so that a basis
@@ -26,10 +26,25 @@ struct _TrackedContext: Sendable {
   var contextVersion: ContextVersion { ContextVersion(history.count - 1) }
 
   /// Moves the context to its next version, reached at storage `version`
-  /// with its text at ``range``.
-  mutating func advance(at version: StorageVersion) {
+  /// with its text at `range`.
+  mutating func advance(at version: StorageVersion, range: Range<Int>) {
     history.append((version, range.lowerBound, range.count))
   }
+}
+
+/// Where an edit took a context of its storage: from `old` to `new`.
+struct _ContextMove: Sendable {
+  var index: Int
+  var old: Range<Int>
+  var new: Range<Int>
+}
+
+/// A mark of the session: its text is a tracked range of its storage.
+struct _MarkRecord: Sendable {
+  let id: Int
+  let storage: StorageID
+  let local: UInt32
+  let kind: MarkKind
 }
 
 /// A replacement the session made, followed through later edits so that undo
@@ -99,7 +114,7 @@ struct _RemovedText: Hashable, Sendable {
 /// ``blockSize`` in the order of their starts, each with the span its
 /// replacements cover and a shift pending for all of them: so that a
 /// keystroke looks only at the replacements near it (see
-/// ``_LiveSession/followReplacements(throughOthersEdit:in:)``) instead of
+/// ``_LiveSession/followReplacements(throughOthersEdit:in:moves:)``) instead of
 /// walking every replacement the session ever made.
 ///
 /// A replacement's text is at its `range` plus its block's `pending`.
@@ -132,7 +147,7 @@ struct _TrackedReplacements: Sendable {
 /// The live part of a Writing Tools session: its contexts followed through
 /// every edit, the replacements its tool made (for undo, redo and revert),
 /// its undo groups, state and marks. Every rule of what an edit does to a
-/// session lives here, in ``follow(_:in:at:text:by:)``; ``DocumentState``
+/// session lives here, in ``follow(_:in:at:text:by:moves:)``; ``DocumentState``
 /// makes the storage edit and hands it over.
 struct _LiveSession: Sendable {
   /// What the host was handed when the session started: the contexts as
@@ -143,6 +158,9 @@ struct _LiveSession: Sendable {
   let party: EditParty
   var state: WritingToolsState = .inactive
   var contexts: [_TrackedContext]
+  /// The indices of ``contexts`` by storage, so that an edit finds those
+  /// of its storage without a walk over all.
+  var contextsByStorage: [StorageID: [Int]] = [:]
   var replacements: [_Replacement] = []
   /// The intact replacements in blocks, for keystrokes.
   var tracked = _TrackedReplacements()
@@ -154,20 +172,32 @@ struct _LiveSession: Sendable {
   /// being applied; its last piece closes them into an undo group, so this
   /// is empty between two calls of the document.
   var piecesUnderWay: [Int] = []
-  var marks: [Mark] = []
+  var marks: [_MarkRecord] = []
   var nextMark = 1
 
-  /// A session of `party` over the contexts of `handout`.
-  init(_ handout: WritingSession, party: EditParty) {
+  /// A session of `party` over the contexts of `handout`, each followed by
+  /// the tracked range numbered as `locals` says.
+  init(_ handout: WritingSession, party: EditParty, locals: [UInt32]) {
     self.handout = handout
     self.party = party
-    contexts = handout.contexts.map {
+    contexts = zip(handout.contexts, locals).map { context, local in
       _TrackedContext(
-        id: $0.id, storage: $0.storage, range: $0.storageRange,
+        id: context.id, storage: context.storage, local: local,
         history: _SegmentedArray(
           CollectionOfOne(
-            (version: $0.version, start: $0.storageRange.lowerBound, length: $0.storageRange.count)
-          )))
+            (
+              version: context.version, start: context.storageRange.lowerBound,
+              length: context.storageRange.count
+            ))))
+    }
+    indexContexts()
+  }
+
+  /// Builds ``contextsByStorage`` again.
+  mutating func indexContexts() {
+    contextsByStorage = [:]
+    for (i, context) in contexts.enumerated() {
+      contextsByStorage[context.storage, default: []].append(i)
     }
   }
 
@@ -190,6 +220,7 @@ struct _LiveSession: Sendable {
   /// added later under the same id.
   mutating func forget(_ id: StorageID) {
     contexts.removeAll { $0.storage == id }
+    indexContexts()
     marks.removeAll { $0.storage == id }
     for i in replacements.indices where replacements[i].storage == id {
       replacements[i].intact = false
@@ -226,12 +257,13 @@ struct _LiveSession: Sendable {
     return self[keyPath: stack].popLast()
   }
 
-  /// Adds marks over `ranges` of storage `storage` (checked by the caller).
+  /// Adds marks of `kind` in storage `storage`, followed by the tracked
+  /// ranges numbered `locals`.
   mutating func addMarks(
-    _ ranges: [Range<Int>], in storage: StorageID, as kind: MarkKind
-  ) -> [Mark] {
-    let made = ranges.enumerated().map {
-      Mark(id: nextMark + $0.offset, storage: storage, range: $0.element, kind: kind)
+    _ locals: [UInt32], in storage: StorageID, as kind: MarkKind
+  ) -> [_MarkRecord] {
+    let made = locals.enumerated().map {
+      _MarkRecord(id: nextMark + $0.offset, storage: storage, local: $0.element, kind: kind)
     }
     nextMark += made.count
     marks += made
@@ -243,27 +275,32 @@ struct _LiveSession: Sendable {
 
 extension _LiveSession {
   /// Follows one storage edit made by `actor`: `edit` (in storage `id`,
-  /// which it took to `version`, inserting `text`) moves the contexts, the
-  /// replacements and the marks, and tells each context that hears of it.
-  /// A tool's piece is recorded as a replacement, and its last piece closes
-  /// the replacement (see ``_Actor/tool(context:replaced:closes:)``); a swap
-  /// records where its replacement's text is now.
+  /// which it took to `version`, inserting `text`) moved the contexts of
+  /// that storage as `moves` says (their tracked ranges moved with the
+  /// text); this tells each context that hears of it, moves the
+  /// replacements, and keeps the undo groups. A tool's piece is recorded
+  /// as a replacement, and its last piece closes the replacement (see
+  /// ``_Actor/tool(context:replaced:closes:)``); a swap records where its
+  /// replacement's text is now.
   ///
-  /// - Returns: the events of the contexts, in order.
+  /// - Returns: the events of the contexts, in order, and where the
+  ///   context whose text the session's own edit changed must be instead
+  ///   of where the edit's rule put it (it grows with the tool's text even
+  ///   at its ends).
   /// - Complexity: for the person's or an origin's edit, O(c + R/B + B·t)
-  ///   for c contexts and the replacements' blocks (see
-  ///   ``followReplacements(throughOthersEdit:in:)``); for the session's own
-  ///   edits, O(R) for its R replacements.
+  ///   for the storage's c contexts and the replacements' blocks (see
+  ///   ``followReplacements(throughOthersEdit:in:moves:)``); for the
+  ///   session's own edits, O(R) for its R replacements.
   mutating func follow(
     _ edit: _EditStep, in id: StorageID, at version: StorageVersion, text: String,
-    by actor: _Actor
-  ) -> [DocumentEvent] {
+    by actor: _Actor, moves: [_ContextMove]
+  ) -> (events: [DocumentEvent], ownerFix: (local: UInt32, range: Range<Int>)?) {
     // The context whose text the session's own edit changes.
     var owner: UUID? = nil
     var isSwap = false
     switch actor {
     case .other:
-      followReplacements(throughOthersEdit: edit, in: id)
+      followReplacements(throughOthersEdit: edit, in: id, moves: moves)
     case .tool(let context, let replaced, _):
       owner = context
       settleReplacements()
@@ -289,14 +326,15 @@ extension _LiveSession {
       replacements[index].undone = toOriginal
       regroupReplacements(in: id)
     }
-    let events = followContexts(
-      edit, in: id, at: version, text: text, owner: owner, ownerHears: isSwap)
-    for i in marks.indices where marks[i].storage == id {
-      marks[i].range = edit.range(marks[i].range)
+    let (events, ownerRange) = followContexts(
+      edit, at: version, text: text, moves: moves, owner: owner, ownerHears: isSwap)
+    var ownerFix: (local: UInt32, range: Range<Int>)? = nil
+    if let (i, range) = ownerRange, moves.first(where: { $0.index == i })?.new != range {
+      ownerFix = (contexts[i].local, range)
     }
     if case .tool(let context, _, true) = actor {
-      if let i = contexts.firstIndex(where: { $0.id == context }) {
-        contexts[i].advance(at: version)
+      if let (i, range) = ownerRange, contexts[i].id == context {
+        contexts[i].advance(at: version, range: range)
       }
       if streamingGroup != nil {
         streamingGroup? += piecesUnderWay
@@ -306,27 +344,34 @@ extension _LiveSession {
       piecesUnderWay.removeAll()
       redoStack.removeAll()
     }
-    return events
+    return (events, ownerFix)
   }
 
-  /// Moves the contexts of storage `id` with an edit and tells each whose
-  /// text it changed (`textUpdated`) or that it only moved (`reflowed`).
-  /// The `owner`'s own text changed by the session's edit: it grows or
-  /// shrinks with it, and hears of it only if `ownerHears` (undo and redo
-  /// are edits the tool hears about; its own replacement is not).
+  /// Tells each context of the edited storage whose text the edit changed
+  /// (`textUpdated`) or that it only moved (`reflowed`), from where the
+  /// edit took it (`moves`). The `owner`'s own text changed by the
+  /// session's edit: it grows or shrinks with it, and hears of it only if
+  /// `ownerHears` (undo and redo are edits the tool hears about; its own
+  /// replacement is not).
+  ///
+  /// - Returns: the events, and the owner's index and range if it was one
+  ///   of `moves`.
   mutating func followContexts(
-    _ edit: _EditStep, in id: StorageID, at version: StorageVersion, text: String,
+    _ edit: _EditStep, at version: StorageVersion, text: String, moves: [_ContextMove],
     owner: UUID?, ownerHears: Bool
-  ) -> [DocumentEvent] {
+  ) -> (events: [DocumentEvent], owner: (index: Int, range: Range<Int>)?) {
     var events: [DocumentEvent] = []
-    for i in contexts.indices where contexts[i].storage == id {
-      let old = contexts[i].range
+    var ownerRange: (index: Int, range: Range<Int>)? = nil
+    for move in moves {
+      let i = move.index
+      let old = move.old
       if owner == contexts[i].id
         && (!ownerHears || (old.lowerBound <= edit.s && edit.e <= old.upperBound))
       {
-        contexts[i].range = old.lowerBound..<(old.upperBound + edit.delta)
+        let grown = old.lowerBound..<(old.upperBound + edit.delta)
+        ownerRange = (i, grown)
         if ownerHears {
-          contexts[i].advance(at: version)
+          contexts[i].advance(at: version, range: grown)
           events.append(
             .textUpdated(
               context: contexts[i].id,
@@ -335,13 +380,12 @@ extension _LiveSession {
         }
         continue
       }
-      let new = edit.range(old)
-      contexts[i].range = new
+      let new = move.new
       if edit.changesText(in: old) {
         let lo = max(edit.s, old.lowerBound)
         let hi = max(lo, min(edit.e, old.upperBound))
         let inside = edit.n > 0 && new.lowerBound <= edit.s && edit.s + edit.n <= new.upperBound
-        contexts[i].advance(at: version)
+        contexts[i].advance(at: version, range: new)
         events.append(
           .textUpdated(
             context: contexts[i].id, range: (lo - old.lowerBound)..<(hi - old.lowerBound),
@@ -350,7 +394,7 @@ extension _LiveSession {
         events.append(.reflowed(context: contexts[i].id, storageRange: new))
       }
     }
-    return events
+    return (events, ownerRange)
   }
 
   /// Follows the intact replacements of storage `id` through one of the
@@ -433,7 +477,9 @@ extension _LiveSession {
   ///
   /// - Complexity: O(R/B + B·t) for R intact replacements in blocks of B,
   ///   t of the blocks meeting the edit.
-  mutating func followReplacements(throughOthersEdit edge: _EditStep, in id: StorageID) {
+  mutating func followReplacements(
+    throughOthersEdit edge: _EditStep, in id: StorageID, moves: [_ContextMove]
+  ) {
     // No replacement to follow (the usual keystroke): no lookup either.
     guard !tracked.blocks.isEmpty, let slot = tracked.blocks.index(forKey: id) else { return }
     // Moved out and back where it lies, so that it is changed in place.
@@ -466,7 +512,7 @@ extension _LiveSession {
         }
         var new = edge.range(old)
         if old.isEmpty && edge.s == edge.e && old.lowerBound == edge.s {
-          if ends == nil { ends = rangeEnds(in: id, blocks: blocks) }
+          if ends == nil { ends = rangeEnds(in: id, blocks: blocks, moves: moves) }
           if ends?.contains(edge.s) == true { new = old }
         }
         replacements[i].range = new
@@ -481,10 +527,13 @@ extension _LiveSession {
     }
   }
 
-  /// The ends of storage `id`'s contexts and of its intact replacements
-  /// that have text, where they are now (pending shifts included).
-  func rangeEnds(in id: StorageID, blocks: [_TrackedReplacements.Block]) -> Set<Int> {
-    var found = Set(contexts.filter { $0.storage == id }.map(\.range.upperBound))
+  /// The ends of storage `id`'s contexts (where they were before the edit
+  /// that `moves` tells of) and of its intact replacements that have text,
+  /// where they are now (pending shifts included).
+  func rangeEnds(
+    in id: StorageID, blocks: [_TrackedReplacements.Block], moves: [_ContextMove]
+  ) -> Set<Int> {
+    var found = Set(moves.map(\.old.upperBound))
     for block in blocks {
       for i in block.members where replacements[i].intact && !replacements[i].range.isEmpty {
         found.insert(replacements[i].range.upperBound + block.pending)
@@ -495,7 +544,7 @@ extension _LiveSession {
 
   /// Writes every pending shift of ``tracked`` into the replacements'
   /// ranges, so that each intact replacement's `range` is where its text is
-  /// now. Everything but a keystroke's ``followReplacements(throughOthersEdit:in:)``
+  /// now. Everything but a keystroke's ``followReplacements(throughOthersEdit:in:moves:)``
   /// reads ranges only after this.
   ///
   /// - Complexity: O(R) when a shift is pending, O(s) otherwise.

@@ -448,7 +448,10 @@ extension _TrackedRanges {
   /// its own association, a start that would pass its end put on the end.
   /// Ranges whose text the edit touches and whose rule says so are
   /// removed. `report` gets every range that the edit did not only shift:
-  /// those it touched, removed, or moved an end of.
+  /// those it touched, removed, or moved an end of, and every range that
+  /// starts in the edited range (at its start, for an insertion); so a
+  /// range not in it lies wholly before the edit (unchanged) or after it
+  /// (shifted by the edit's change of length).
   ///
   /// - Complexity: O(log n + k log n) for the k ranges reported.
   mutating func edit(_ step: _EditStep, report: inout [_TrackedChange]) {
@@ -552,12 +555,12 @@ extension _TrackedRanges {
       if start > end { start = end }
       let touched = step.touches(old)
       let removed = touched && item.removesOnTouch
-      if removed || start != old.lowerBound || end != old.upperBound || touched {
-        report.append(
-          _TrackedChange(
-            local: item.local, role: item.role, old: old, new: removed ? nil : start..<end,
-            touched: touched))
-      }
+      // Reported even when it stays: whoever reads the report knows that a
+      // range not in it lies wholly before the edit or was shifted.
+      report.append(
+        _TrackedChange(
+          local: item.local, role: item.role, old: old, new: removed ? nil : start..<end,
+          touched: touched))
       if removed {
         labels.clear(item.local)
         continue
