@@ -12,6 +12,8 @@ struct TrackedRangeModel: Equatable {
   var range: Range<Int>
   var rules: TrackingRules
   var point: Bool
+  /// An engine follower's rule: a start that passes the end takes it along.
+  var toStart = false
 
   /// Maps `p` through `s..<e` → `n` with association `assoc` (ProseMirror's
   /// sequential rule).
@@ -42,8 +44,10 @@ struct TrackedRangeModel: Equatable {
   /// The range after the edit, `nil` if removed, and whether touched.
   func mapped(_ s: Int, _ e: Int, _ n: Int) -> (TrackedRangeModel?, Bool) {
     var start = Self.map(range.lowerBound, assoc: startAssoc, s, e, n)
-    let end = Self.map(range.upperBound, assoc: endAssoc, s, e, n)
-    if start > end { start = end }
+    var end = Self.map(range.upperBound, assoc: endAssoc, s, e, n)
+    if start > end {
+      if toStart { end = start } else { start = end }
+    }
     let touched = Self.touches(range, s, e, n)
     if touched && rules.onTouch == .remove { return (nil, true) }
     var copy = self
@@ -87,11 +91,13 @@ struct TrackedRangeModel: Equatable {
           let range = Self.randomRange(length, &random)
           let rules = Self.randomRules(&random)
           let local = try tree.newLocal()
+          // Now and then one of the engine's own followers.
+          let role: _TrackedRole = Int.random(in: 0..<4, using: &random) == 0 ? .mark : .host
           tree.insert(
             range, local: local,
-            flags: _TrackedItem.flags(rules, empty: range.isEmpty, role: .host), kind: 0)
+            flags: _TrackedItem.flags(rules, empty: range.isEmpty, role: role), kind: 0)
           model[local] = TrackedRangeModel(
-            local: local, range: range, rules: rules, point: range.isEmpty)
+            local: local, range: range, rules: rules, point: range.isEmpty, toStart: role != .host)
         case 2:
           // Many at once (the rebuild path when there are enough).
           var batch: [(range: Range<Int>, local: UInt32, flags: UInt16, kind: UInt16)] = []

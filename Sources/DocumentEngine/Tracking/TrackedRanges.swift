@@ -31,7 +31,9 @@ struct _TrackedItem: TreeItem, Sendable {
 
   // Flags: bits 0-1 the expansion (`TrackedExpansion`'s order), bit 2 the
   // bias (right), bit 3 the touch rule (remove), bit 4 whether the range
-  // was empty when added (its bias rules), bits 8-15 the role.
+  // was empty when added (its bias rules), bit 5 whether a start that
+  // passes its end takes the end with it (the engine's own followers: see
+  // `collapsesToStart`), bits 8-15 the role.
   static func flags(_ rules: TrackingRules, empty: Bool, role: _TrackedRole) -> UInt16 {
     let expand: UInt16 =
       switch rules.expand {
@@ -41,7 +43,7 @@ struct _TrackedItem: TreeItem, Sendable {
       case .both: 3
       }
     return expand | (rules.bias == .right ? 4 : 0) | (rules.onTouch == .remove ? 8 : 0)
-      | (empty ? 16 : 0) | UInt16(role.rawValue) << 8
+      | (empty ? 16 : 0) | (role == .host ? 0 : 32) | UInt16(role.rawValue) << 8
   }
 
   var rules: TrackingRules {
@@ -54,6 +56,12 @@ struct _TrackedItem: TreeItem, Sendable {
   var role: _TrackedRole { _TrackedRole(rawValue: UInt8(flags >> 8)) ?? .host }
   var removesOnTouch: Bool { flags & 8 != 0 }
   var isPoint: Bool { flags & 16 != 0 }
+  /// Where a range goes whose start would pass its end: the contract's
+  /// host ranges are then empty at the end's place; the engine's own
+  /// followers (contexts, marks…) at the start's, as they always were
+  /// (docs/OffsetIndex.md, *Tracked ranges*), so that what a session
+  /// tells its tool does not change.
+  var collapsesToStart: Bool { flags & 32 != 0 }
 
   /// Whether the start goes after text inserted exactly at it (+1), as the
   /// key's class.
@@ -532,6 +540,7 @@ extension _TrackedRanges {
       }
       return
     }
+    if followInPlace(step, from: first, lo: lo, hi: hi, report: &report) { return }
     // Read the window, and the item after it.
     var window: [(range: Range<Int>, item: _TrackedItem)] = []
     var nextItem: (start: Int, item: _TrackedItem)? = nil
@@ -550,9 +559,9 @@ extension _TrackedRanges {
     var labelsInOrder = window.map(\.item.label)
     var kept: [(range: Range<Int>, item: _TrackedItem, order: Int)] = []
     for (k, (old, item)) in window.enumerated() {
-      var start = Self.mapStart(old.lowerBound, step, goesAfter: item.startGoesAfter)
-      let end = Self.mapEnd(old.upperBound, step, goesAfter: item.endGoesAfter)
-      if start > end { start = end }
+      let new = Self.map(old, step, item)
+      let start = new.lowerBound
+      let end = new.upperBound
       let touched = step.touches(old)
       let removed = touched && item.removesOnTouch
       // Reported even when it stays: whoever reads the report knows that a
@@ -596,6 +605,75 @@ extension _TrackedRanges {
       end += 1
     }
     tree.replace(_TrackedCountMetric.self, lo..<end, with: replacement)
+  }
+}
+
+extension _TrackedRanges {
+  /// ``followReplaced(_:from:to:report:removals:)`` without moving an item:
+  /// when the edit removes none of the window's items and keeps their
+  /// order (the usual case: a caret at the point of an insertion), each is
+  /// changed where it lies, with no allocation. Returns `false`, having
+  /// changed nothing, when it cannot.
+  mutating func followInPlace(
+    _ step: _EditStep, from first: _TrackedSummary, lo: Int, hi: Int,
+    report: inout [_TrackedChange]
+  ) -> Bool {
+    let reported = report.count
+    var fits = true
+    var previous: (Int, UInt8)? = nil
+    tree.forEach(
+      admitting: { prefix, slot in prefix.count < hi && prefix.count + slot.count > lo },
+      { item, prefix in
+        if prefix.count >= hi { return false }
+        if prefix.count < lo { return true }
+        let old = (prefix.span + item.delta)..<(prefix.span + item.delta + item.length)
+        let new = Self.map(old, step, item)
+        let touched = step.touches(old)
+        if touched && item.removesOnTouch { fits = false }
+        let key = (new.lowerBound, item.keyClass)
+        if let previous, key < previous { fits = false }
+        previous = key
+        report.append(
+          _TrackedChange(
+            local: item.local, role: item.role, old: old, new: new, touched: touched))
+        return fits
+      })
+    guard fits else {
+      report.removeLast(report.count - reported)
+      return false
+    }
+    var oldPrevious = first.count > 0 ? first.span : 0
+    var newPrevious = oldPrevious
+    let total = count
+    tree.updateEach(
+      admitting: { prefix, slot in prefix.count <= hi && prefix.count + slot.count > lo },
+      { item, prefix in
+        if prefix.count > hi || prefix.count >= total { return false }
+        if prefix.count < lo { return true }
+        let oldStart = oldPrevious + item.delta
+        oldPrevious = oldStart
+        if prefix.count == hi {
+          item.delta = oldStart + step.delta - newPrevious
+          return false
+        }
+        let new = Self.map(oldStart..<(oldStart + item.length), step, item)
+        item.delta = new.lowerBound - newPrevious
+        item.length = new.count
+        newPrevious = new.lowerBound
+        return true
+      })
+    return true
+  }
+
+  /// Where an edit takes a range, by the rules of `item`.
+  @inline(__always)
+  static func map(_ old: Range<Int>, _ step: _EditStep, _ item: _TrackedItem) -> Range<Int> {
+    var start = mapStart(old.lowerBound, step, goesAfter: item.startGoesAfter)
+    var end = mapEnd(old.upperBound, step, goesAfter: item.endGoesAfter)
+    if start > end {
+      if item.collapsesToStart { end = start } else { start = end }
+    }
+    return start..<end
   }
 }
 
