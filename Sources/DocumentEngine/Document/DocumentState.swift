@@ -21,8 +21,10 @@ import Foundation
 /// go to the one layer they change. A method that throws changes nothing.
 struct DocumentState: Sendable {
   var content = DocumentContent()
-  var selection: [SelectionRange] = []
-  var visible: [StorageID: Range<Int>] = [:]
+  /// The selection's ranges, each followed by tracked ranges.
+  var selectionEntries: [_SelectionEntry] = []
+  /// Each storage's visible range, a tracked range (its number).
+  var visibleLocals: [StorageID: UInt32] = [:]
   var session: _LiveSession? = nil
   /// Whether `session` is not `nil`, kept beside it: every keystroke asks,
   /// and `session != nil` copies the whole session value to read its case.
@@ -40,6 +42,19 @@ struct DocumentState: Sendable {
   init(keepsAllHistory: Bool) {
     self.keepsAllHistory = keepsAllHistory
   }
+}
+
+/// A range of the selection, followed by the tracked ranges of its
+/// storages: one range (expanding at neither end) where both ends are in one
+/// storage, a point (bias right) for a caret, and a point for each end
+/// (the start's bias right, the end's left) where they are in two.
+struct _SelectionEntry: Sendable {
+  var start: StorageID
+  var end: StorageID
+  var startLocal: UInt32
+  /// The end's point, when the end is in another storage.
+  var endLocal: UInt32?
+  var isCaret: Bool
 }
 
 // MARK: - Invariants
@@ -91,12 +106,12 @@ extension DocumentState {
         precondition(storage.tracked.range(mark.local) != nil, "a mark not tracked")
       }
     }
-    for range in selection {
-      for end in [range.start, range.end] where end.storage == id {
-        precondition(end.offset >= 0 && end.offset <= length, "a selection outside its storage")
-      }
+    for entry in selectionEntries where entry.start == id {
+      precondition(storage.tracked.range(entry.startLocal) != nil, "a selection not tracked")
     }
-    if let shown = visible[id] { precondition(inside(shown), "a visible range outside") }
+    if let local = visibleLocals[id] {
+      precondition(storage.tracked.range(local) != nil, "a visible range not tracked")
+    }
     #endif
   }
 }
@@ -122,8 +137,14 @@ extension DocumentState {
 
   mutating func remove(_ id: StorageID) throws(DocumentError) {
     try content.remove(id)
-    selection.removeAll { $0.start.storage == id || $0.end.storage == id }
-    visible[id] = nil
+    // Its tracked ranges went with it; a range of the selection that ends in
+    // it goes too, with its point in the other storage.
+    for entry in selectionEntries where entry.start == id || entry.end == id {
+      if entry.start != id { content.untrack(entry.startLocal, in: entry.start) }
+      if entry.end != id, let local = entry.endLocal { content.untrack(local, in: entry.end) }
+    }
+    selectionEntries.removeAll { $0.start == id || $0.end == id }
+    visibleLocals[id] = nil
     session?.forget(id)
   }
 
@@ -133,13 +154,77 @@ extension DocumentState {
     try content.setExcluded(excluded, in: id, range: range)
   }
 
+  /// The selection, where it is now (in the order it was set).
+  var selection: [SelectionRange] {
+    selectionEntries.compactMap { entry in
+      guard let start = content.trackedRange(entry.startLocal, in: entry.start) else {
+        return nil
+      }
+      if entry.isCaret { return SelectionRange(caret: TextPosition(entry.start, start.lowerBound)) }
+      guard let local = entry.endLocal else { return SelectionRange(entry.start, start) }
+      guard let end = content.trackedRange(local, in: entry.end) else { return nil }
+      return SelectionRange(
+        from: TextPosition(entry.start, start.lowerBound),
+        to: TextPosition(entry.end, end.lowerBound))
+    }
+  }
+
+  /// Each storage's visible range, where it is now.
+  var visible: [StorageID: Range<Int>] {
+    var shown: [StorageID: Range<Int>] = [:]
+    for (id, local) in visibleLocals {
+      shown[id] = content.trackedRange(local, in: id)
+    }
+    return shown
+  }
+
   mutating func select(_ selection: [SelectionRange]) throws(DocumentError) {
-    self.selection = try content.validated(selection)
+    let validated = try content.validated(selection)
+    for entry in selectionEntries {
+      content.untrack(entry.startLocal, in: entry.start)
+      if let local = entry.endLocal { content.untrack(local, in: entry.end) }
+    }
+    selectionEntries = []
+    for range in validated {
+      // Validated: every offset is one of its storage's text.
+      let a = range.start
+      let b = range.end
+      if range.isCaret {
+        let point = try content.track(
+          [a.offset..<a.offset], in: a.storage, role: .selection,
+          rules: TrackingRules(bias: .right))
+        selectionEntries.append(
+          _SelectionEntry(
+            start: a.storage, end: a.storage, startLocal: point[0], endLocal: nil, isCaret: true))
+      } else if a.storage == b.storage {
+        let range = try content.track(
+          [a.offset..<b.offset], in: a.storage, role: .selection, rules: TrackingRules())
+        selectionEntries.append(
+          _SelectionEntry(
+            start: a.storage, end: a.storage, startLocal: range[0], endLocal: nil, isCaret: false))
+      } else {
+        let start = try content.track(
+          [a.offset..<a.offset], in: a.storage, role: .selection,
+          rules: TrackingRules(bias: .right))
+        let end = try content.track(
+          [b.offset..<b.offset], in: b.storage, role: .selection,
+          rules: TrackingRules(bias: .left))
+        selectionEntries.append(
+          _SelectionEntry(
+            start: a.storage, end: b.storage, startLocal: start[0], endLocal: end[0],
+            isCaret: false))
+      }
+    }
   }
 
   mutating func setVisible(_ visible: [StorageID: Range<Int>]) throws(DocumentError) {
     for (id, range) in visible { _ = try content.checked(range, in: id) }
-    self.visible = visible
+    for (id, local) in visibleLocals { content.untrack(local, in: id) }
+    visibleLocals = [:]
+    for (id, range) in visible {
+      visibleLocals[id] = try content.track(
+        [range], in: id, role: .visible, rules: TrackingRules())[0]
+    }
   }
 }
 
@@ -277,7 +362,6 @@ extension DocumentState {
       keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
       report: &trackedReport)
     let events = hasSession ? followSession(edit, in: id, at: version, text: text, by: actor) : []
-    followSelectionAndVisible(edit, in: id)
     let tracked = trackedReport.isEmpty ? TrackedChanges() : hostChanges(in: id)
     _invariantCheck(id)
     return (version, events, tracked)
@@ -362,31 +446,6 @@ extension DocumentState {
       tracked.merge(result.tracked)
     }
     return (version, events, tracked)
-  }
-
-  /// Moves the selection and the visible range of storage `id` with an
-  /// edit, in place (the selection is rarely empty, and a keystroke should
-  /// not allocate a new one).
-  mutating func followSelectionAndVisible(_ edit: _EditStep, in id: StorageID) {
-    for i in selection.indices {
-      let selected = selection[i]
-      var mapped = selected
-      if selected.isCaret {
-        if selected.start.storage == id {
-          let p = edit.start(selected.start.offset)
-          mapped = SelectionRange(caret: TextPosition(id, p))
-        }
-        selection[i] = mapped
-        continue
-      }
-      if selected.start.storage == id { mapped.start.offset = edit.start(selected.start.offset) }
-      if selected.end.storage == id { mapped.end.offset = edit.end(selected.end.offset) }
-      if mapped.start.storage == mapped.end.storage && mapped.end.offset < mapped.start.offset {
-        mapped.end.offset = mapped.start.offset
-      }
-      selection[i] = mapped
-    }
-    if !visible.isEmpty, let shown = visible[id] { visible[id] = edit.range(shown) }
   }
 
   /// Checks that every piece of `operation` has its bounds on scalar

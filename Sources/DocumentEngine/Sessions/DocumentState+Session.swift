@@ -25,8 +25,9 @@ extension DocumentState {
     var locals: [UInt32] = []
     for context in contexts {
       // Cut from the storage just now: its range is valid.
-      locals += (try? content.track(
-        [context.storageRange], in: context.storage, role: .context, rules: TrackingRules()))
+      locals +=
+        (try? content.track(
+          [context.storageRange], in: context.storage, role: .context, rules: TrackingRules()))
         ?? [0]
     }
     session = _LiveSession(handout, party: .tool(sessionCount), locals: locals)
@@ -124,7 +125,7 @@ extension DocumentState {
     for range in ranges {
       selection.append(SelectionRange(tracked.storage, try storageRange(of: range, in: tracked)))
     }
-    self.selection = try content.validated(selection)
+    try select(selection)
     return self.selection
   }
 
