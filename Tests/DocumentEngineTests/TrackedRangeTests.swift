@@ -91,6 +91,15 @@ import TextRope
     #expect(try document.trackedRanges(in: "body", kind: "none").isEmpty)
   }
 
+  @Test func allOfThemIncludesAnEmptyRangeAtTheEnd() throws {
+    let document = try document()
+    let length = Self.text.utf16.count
+    let end = try document.track([length..<length], in: "body")[0]
+    let start = try document.track([0..<0], in: "body")[0]
+    #expect(try document.trackedRanges(in: "body").map(\.id) == [start, end])
+    #expect(try document.trackedRanges(in: "body", overlapping: length..<length).map(\.id) == [end])
+  }
+
   @Test func aSnapshotKeepsTheRangesAsTheyWere() throws {
     let document = try document()
     let id = try document.track([17..<21], in: "body")[0]

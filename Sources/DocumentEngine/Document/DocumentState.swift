@@ -84,24 +84,16 @@ extension DocumentState {
           context.history[0].version >= storage.changes.oldestVersion,
           "a context's history dropped")
       }
-      var tracked = 0
-      for block in session.tracked.blocks[id] ?? [] {
-        for i in block.members {
-          let replacement = session.replacements[i]
-          precondition(replacement.storage == id && replacement.intact, "a stray replacement")
-          let r = replacement.range
-          let now = (r.lowerBound + block.pending)..<(r.upperBound + block.pending)
-          precondition(inside(now), "a replacement outside its storage")
-          precondition(
-            now.lowerBound >= block.low + block.pending
-              && now.upperBound <= block.high + block.pending, "a replacement outside its block")
-        }
-        tracked += block.members.count
+      for replacement in session.replacements where replacement.storage == id {
+        let range = storage.tracked.range(replacement.local)
+        precondition(
+          replacement.intact == (range != nil), "a replacement tracked while broken, or not")
+        if let range { precondition(inside(range), "a replacement outside its storage") }
+        precondition(
+          !replacement.intact
+            || session.replacementsByLocal[id]?[replacement.local] != nil,
+          "an intact replacement not indexed")
       }
-      let intact = session.replacements.indices.filter {
-        session.replacements[$0].storage == id && session.replacements[$0].intact
-      }
-      precondition(tracked == intact.count, "an intact replacement not tracked")
       for mark in session.marks where mark.storage == id {
         precondition(storage.tracked.range(mark.local) != nil, "a mark not tracked")
       }
@@ -356,12 +348,17 @@ extension DocumentState {
     version: StorageVersion, events: [DocumentEvent], tracked: TrackedChanges
   ) {
     let edit = _EditStep(range, insertedLength: insertedLength)
+    // For the session's own edit: the replacements it meets, where they are
+    // before it.
+    let before = hasSession && actor.isOwn ? replacementsMeeting(edit, in: id) : []
     trackedReport.removeAll(keepingCapacity: true)
     let version = try content.edit(
       id, range: range, with: text, insertedLength: insertedLength, info: info,
       keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
       report: &trackedReport)
-    let events = hasSession ? followSession(edit, in: id, at: version, text: text, by: actor) : []
+    let events =
+      hasSession
+      ? followSession(edit, in: id, at: version, text: text, by: actor, before: before) : []
     let tracked = trackedReport.isEmpty ? TrackedChanges() : hostChanges(in: id)
     _invariantCheck(id)
     return (version, events, tracked)
@@ -373,7 +370,7 @@ extension DocumentState {
   /// context the session's own edit grew where the session says.
   mutating func followSession(
     _ edit: _EditStep, in id: StorageID, at version: StorageVersion, text: String,
-    by actor: _Actor
+    by actor: _Actor, before: [(index: Int, range: Range<Int>)]
   ) -> [DocumentEvent] {
     contextMoves.removeAll(keepingCapacity: true)
     if let indices = session?.contextsByStorage[id], let storage = content.storageIfAny(id) {
@@ -390,12 +387,114 @@ extension DocumentState {
         contextMoves.append(_ContextMove(index: i, old: old, new: new))
       }
     }
+    followReplacements(edit, in: id, text: text, by: actor, before: before)
     guard
       let (events, fix) = session?.follow(
-        edit, in: id, at: version, text: text, by: actor, moves: contextMoves)
+        edit, at: version, text: text, by: actor, moves: contextMoves)
     else { return [] }
     if let fix { content.moveTracked(fix.local, in: id, to: fix.range) }
     return events
+  }
+
+  /// Follows the session's replacements through the last storage edit, made
+  /// by `actor`: their tracked ranges moved with the text; here, someone
+  /// else's edit breaks those whose text it touched, and the session's own
+  /// edit records its replacement and puts the ends it collapsed where the
+  /// session's records say (see ``_LiveSession/placeThroughOwnEdit(_:by:isNew:before:)``).
+  ///
+  /// Where someone else inserts at the point of a replacement that left no
+  /// text (a deletion), its text goes back before the insertion if the
+  /// point ends a context or another replacement (whose text it was part
+  /// of), else after it, as at the start of any range.
+  ///
+  /// - Complexity: O(k log n) for the k replacements the edit met.
+  mutating func followReplacements(
+    _ edit: _EditStep, in id: StorageID, text: String, by actor: _Actor,
+    before: [(index: Int, range: Range<Int>)]
+  ) {
+    switch actor {
+    case .other:
+      guard session?.replacementsByLocal[id]?.isEmpty == false else { return }
+      var endsHere: Bool? = nil
+      for change in trackedReport where change.role == .replacement {
+        guard let i = session?.replacement(in: id, local: change.local) else { continue }
+        if edit.changesText(in: change.old) {
+          session?.breakReplacement(i)
+          content.untrack(change.local, in: id)
+          continue
+        }
+        if change.old.isEmpty && edit.s == edit.e && change.old.lowerBound == edit.s {
+          if endsHere == nil { endsHere = rangeEnds(at: edit.s, in: id) }
+          if endsHere == true { content.moveTracked(change.local, in: id, to: edit.s..<edit.s) }
+        }
+      }
+    case .tool(let context, let replaced):
+      var made: Int? = nil
+      // A piece that a concurrent deletion ate has nothing to take back.
+      if !edit.changesNothing,
+        let local = try? content.track(
+          [edit.s..<(edit.s + edit.n)], in: id, role: .replacement, rules: TrackingRules())
+      {
+        made = session?.record(
+          in: id, context: context, local: local[0], replaced: replaced, text: text)
+      }
+      place(edit, in: id, own: made, isNew: true, before: before)
+    case .swap(let index, let toOriginal, let removed):
+      session?.replacements[index].swappedRuns = removed
+      place(edit, in: id, own: index, isNew: false, before: before)
+      if let local = session?.replacements[index].local {
+        content.moveTracked(local, in: id, to: edit.s..<(edit.s + edit.n))
+      }
+      session?.replacements[index].undone = toOriginal
+    }
+  }
+
+  /// Puts the replacements the session's own edit met where the session's
+  /// records say (``_LiveSession/placeThroughOwnEdit(_:by:isNew:before:)``).
+  mutating func place(
+    _ edit: _EditStep, in id: StorageID, own: Int?, isNew: Bool,
+    before: [(index: Int, range: Range<Int>)]
+  ) {
+    guard !before.isEmpty || own != nil,
+      let placed = session?.placeThroughOwnEdit(edit, by: own, isNew: isNew, before: before)
+    else { return }
+    for (i, range) in placed {
+      guard let local = session?.replacements[i].local else { continue }
+      if content.trackedRange(local, in: id) != range {
+        content.moveTracked(local, in: id, to: range)
+      }
+    }
+  }
+
+  /// The session's intact replacements in storage `id` that meet the range
+  /// `edit` replaces (an end in it, or around it), where they are now.
+  func replacementsMeeting(
+    _ edit: _EditStep, in id: StorageID
+  ) -> [(index: Int, range: Range<Int>)] {
+    guard let byLocal = session?.replacementsByLocal[id], !byLocal.isEmpty,
+      let storage = content.storageIfAny(id)
+    else { return [] }
+    var found: [(index: Int, range: Range<Int>)] = []
+    storage.tracked.forEach(meeting: edit.s...edit.e, roles: 1 << _TrackedRole.replacement.rawValue)
+    {
+      item, range in
+      if let i = byLocal[item.local] { found.append((i, range)) }
+    }
+    return found
+  }
+
+  /// Whether `point` of storage `id` ends one of the session's contexts
+  /// (where it was before the last edit: ``contextMoves``) or an intact
+  /// replacement that has text.
+  func rangeEnds(at point: Int, in id: StorageID) -> Bool {
+    if contextMoves.contains(where: { $0.old.upperBound == point }) { return true }
+    guard let storage = content.storageIfAny(id) else { return false }
+    var ends = false
+    storage.tracked.forEach(meeting: point...point, roles: 1 << _TrackedRole.replacement.rawValue) {
+      _, range in
+      if !range.isEmpty && range.upperBound == point { ends = true }
+    }
+    return ends
   }
 
   /// The host's tracked ranges that the last storage edit (of storage
@@ -430,20 +529,27 @@ extension DocumentState {
     var events: [DocumentEvent] = []
     var tracked = TrackedChanges()
     var version: StorageVersion = 0
+    var made: [Int] = []
     let count = operation.pieces.count
     for (i, piece) in operation.pieces.enumerated().reversed() {
       let info = _RecordInfo(
         party: operation.party, original: i == count - 1 ? original : nil, basis: basis,
         isContinuation: i != count - 1)
       let actor: _Actor =
-        tool.map { .tool(context: $0.context, replaced: $0.replaced[i], closes: i == 0) }
-        ?? .other
+        tool.map { .tool(context: $0.context, replaced: $0.replaced[i]) } ?? .other
+      let recorded = session?.replacements.count ?? 0
       let result = try apply(
         id, piece.range, i == 0 ? text : "", insertedLength: i == 0 ? text.utf16.count : 0,
         info: info, actor: actor, attributes: i == 0 ? attributes : nil)
+      if (session?.replacements.count ?? 0) > recorded { made.append(recorded) }
       version = result.version
       events += result.events
       tracked.merge(result.tracked)
+    }
+    // The last piece in closes the tool's replacement: one undo group.
+    if let tool, count > 0, let context = try? trackedContext(tool.context) {
+      let now = range(of: context)
+      session?.close(tool.context, made: made, at: version, range: now)
     }
     return (version, events, tracked)
   }

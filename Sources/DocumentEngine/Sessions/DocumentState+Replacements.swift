@@ -141,13 +141,14 @@ extension DocumentState {
   ) -> (events: [DocumentEvent], tracked: TrackedChanges)? {
     guard let swap = session?.swapEdit(of: index, toOriginal: toOriginal),
       let storage = content.storageIfAny(swap.storage),
-      let now = try? storage.text.slice(swap.range), String(now) == swap.expected
+      let range = storage.tracked.range(swap.local),
+      let now = try? storage.text.slice(range), String(now) == swap.expected
     else { return nil }
-    let removed = storage.attributeRuns(in: swap.range)
+    let removed = storage.attributeRuns(in: range)
     // The range holds the expected text, so it is valid: this cannot throw.
     guard
       let (_, events, tracked) = try? apply(
-        swap.storage, swap.range, swap.text, insertedLength: swap.text.utf16.count,
+        swap.storage, range, swap.text, insertedLength: swap.text.utf16.count,
         info: .person, actor: .swap(index, toOriginal: toOriginal, removed: removed),
         attributes: .exactly(swap.runs))
     else { return nil }

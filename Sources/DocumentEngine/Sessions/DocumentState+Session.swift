@@ -55,6 +55,9 @@ extension DocumentState {
       content.untrack(context.local, in: context.storage)
     }
     for mark in ended.marks { content.untrack(mark.local, in: mark.storage) }
+    for replacement in ended.replacements where replacement.intact {
+      content.untrack(replacement.local, in: replacement.storage)
+    }
   }
 
   /// The current session as it was handed out, if one lives.

@@ -35,12 +35,18 @@ extension DocumentContent {
     }
     var found: [TrackedRange] = []
     let host: UInt8 = 1 << _TrackedRole.host.rawValue
-    tracked.forEach(overlapping: range ?? 0..<storage.length, roles: host) { item, r in
+    func add(_ item: _TrackedItem, _ r: Range<Int>) {
       if let kindIndex, item.kind != kindIndex { return }
       found.append(
         TrackedRange(
           id: storage.trackedID(item.local), storage: id, range: r,
           kind: tracked.kindName(item), rules: item.rules))
+    }
+    if let range {
+      tracked.forEach(overlapping: range, roles: host, add)
+    } else {
+      // All of them: an empty range at the very end too.
+      tracked.forEach(meeting: 0...storage.length, roles: host, add)
     }
     // The tree orders equal starts by their rule, then by age; the
     // contract by id.
@@ -106,8 +112,10 @@ extension DocumentContent {
       // Cannot fail: the room was checked above.
       let local = tracked.nextLocal
       tracked.nextLocal += 1
-      batch.append(
-        (range, local, _TrackedItem.flags(rules, empty: range.isEmpty, role: role), kindIndex))
+      // The engine's followers but the selection's points are ranges that
+      // expand at neither end even when empty (their rule of old).
+      let point = range.isEmpty && (role == .host || role == .selection)
+      batch.append((range, local, _TrackedItem.flags(rules, empty: point, role: role), kindIndex))
     }
     // The storage's own copy is dropped first, so that the tree is changed
     // in place.

@@ -258,6 +258,27 @@ struct _TrackedRanges: Sendable {
       })
   }
 
+  /// Calls `body` with each range that meets the closed range `span`
+  /// (starts at or before its end, ends at or after its start), in the
+  /// tree's order; `roles` limits the roles looked at.
+  func forEach(
+    meeting span: ClosedRange<Int>, roles: UInt8 = 0xFF, _ body: (_TrackedItem, Range<Int>) -> Void
+  ) {
+    let a = span.lowerBound
+    let b = span.upperBound
+    tree.forEach(
+      admitting: { prefix, slot in
+        slot.roles & roles != 0 && prefix.span <= b && prefix.span + slot.maxEnd >= a
+      },
+      { item, prefix in
+        let start = prefix.span + item.delta
+        if start > b { return false }
+        let end = start + item.length
+        if end >= a && roles & (1 << (item.flags >> 8)) != 0 { body(item, start..<end) }
+        return true
+      })
+  }
+
   /// Every range, in the tree's order.
   func forEachRange(_ body: (_TrackedItem, Range<Int>) -> Void) {
     var start = 0
