@@ -215,6 +215,21 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
     ),
     (#"{"cmd":"quit"}"#, "exit", .quit),
     (#"{"cmd":"storages"}"#, #"json {"cmd":"storages"}"#, .storages(unit: .utf16)),
+    (
+      #"{"cmd":"track","storage":"body","ranges":[{"offset":45,"length":3}],"kind":"spelling","onTouch":"remove"}"#,
+      "track body 45 3 kind=spelling onTouch=remove",
+      .track(
+        "body", ranges: [45..<48], unit: .utf16, kind: "spelling",
+        rules: TrackingRules(onTouch: .remove))
+    ),
+    (
+      #"{"cmd":"tracked","storage":"body","range":{"offset":40,"length":10}}"#,
+      "tracked body 40 10", .tracked("body", range: 40..<50, unit: .utf16, kind: nil)
+    ),
+    (
+      #"{"cmd":"untrack","ids":[8589934593]}"#, "untrack 8589934593",
+      .untrack([TrackedRangeID(rawValue: 8_589_934_593)])
+    ),
   ]
 
   @Test(arguments: requests)
@@ -232,11 +247,20 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
       row.split(separator: "|")[0].split(separator: "`").enumerated()
         .filter { $0.offset % 2 == 1 }.map { String($0.element) }
     }
-    // 22 requests, and the 6 rows of the attributes table.
-    #expect(cmds.count == 28)
+    // 22 requests, the 6 rows of the attributes table, and the 19 names in
+    // the 11 rows of the tracked ranges, suggestions and history table.
+    #expect(cmds.count == 47)
+    // The suggestion and history rows are not answered yet (PROTOCOL.md
+    // says so): an unknown cmd.
+    let pending: Set = ["suggest", "suggestions", "preview", "accept", "reject", "closeGroup"]
     let parsed = Self.requests.compactMap { try? JSONReader.parse(Array($0.json.utf8))["cmd"] }
-    for cmd in cmds {
+    for cmd in cmds where !pending.contains(cmd) {
       #expect(parsed.contains(.string(cmd)), "\(cmd) has no case here")
+    }
+    for cmd in pending {
+      #expect(cmds.contains(cmd), "\(cmd) is not in PROTOCOL.md")
+      let error = parseError { () throws(REPLError) in try command(json: #"{"cmd":"\#(cmd)"}"#) }
+      #expect(error?.message == "unknown cmd '\(cmd)'")
     }
   }
 

@@ -182,6 +182,11 @@ func range(_ value: Any?) -> Range<Int>? {
       (#"{"cmd":"state","state":"interactiveStreaming"}"#, "invalidState"),
       (#"{"cmd":"end"}"#, "ok"),
       (#"{"cmd":"replace","context":"$1","offset":5,"length":1,"text":"x"}"#, "noSession"),
+      (#"{"cmd":"untrack","ids":[1]}"#, "unknownTracked"),
+      (
+        #"{"cmd":"track","storage":"body","ranges":[{"offset":0,"length":2}]}"#,
+        "splitsSurrogatePair"
+      ),
     ]
     let responses = try Interactive.run(script.map(\.0))
     for ((request, expected), response) in zip(script, responses) {

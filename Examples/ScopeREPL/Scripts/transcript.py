@@ -1,9 +1,10 @@
 """Drives `scope-repl --json` through a fixed script that touches every
 request (units, sessions, replacements on old bases, conflicts and merges,
-streaming, undo, redo, revert, origins, errors, then attributes and Markdown) and prints each request with
-its response. Context ids are taken from the replies ($0, $1, ... in the
+streaming, undo, redo, revert, origins, errors, then attributes, Markdown and tracked ranges) and prints
+each request with its response. Context ids are taken from the replies ($0, $1, ... in the
 requests) and printed as <id0>, <id1>, ..., so that the transcripts of two
-builds can be compared byte for byte:
+builds can be compared byte for byte; tracked range ids are taken from the
+`track` replies in order (@0, @1, ... in the requests):
 
     python3 Examples/ScopeREPL/Scripts/transcript.py OLD/.build/debug/scope-repl > old.txt
     python3 Examples/ScopeREPL/Scripts/transcript.py .build/debug/scope-repl > new.txt
@@ -13,13 +14,16 @@ import json, re, subprocess, sys
 repl = sys.argv[1]
 p = subprocess.Popen([repl, "--json"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 ids = []
+tracked = []
 uuid = re.compile(r"[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}")
 def send(req):
     line = req
     for i, u in enumerate(ids): line = line.replace(f"${i}", u)
+    for i, t in reversed(list(enumerate(tracked))): line = line.replace(f"@{i}", str(t))
     p.stdin.write(line + "\n"); p.stdin.flush()
     out = p.stdout.readline()
     found = uuid.findall(out)
+    if out.startswith('{"ok":true,"ids":['): tracked.extend(json.loads(out)["ids"])
     if '"contexts":[' in out:
         ids.clear(); ids.extend(found)
     norm = out
@@ -108,6 +112,23 @@ script = [
  '{"cmd":"contexts","scope":"fullDocument","format":"html"}',
  '{"cmd":"undo"}',
  '{"cmd":"text","storage":"rich","attributes":true}',
+ # Tracked ranges: added after the Markdown, for the same reason.
+ '{"cmd":"track","storage":"title","ranges":[{"offset":6,"length":4},{"offset":0,"length":5}],"kind":"spelling","onTouch":"remove"}',
+ '{"cmd":"track","storage":"title","ranges":[{"offset":11,"length":0}],"kind":"bookmark","bias":"right"}',
+ '{"cmd":"track","storage":"title","ranges":[{"offset":2,"length":3}],"expand":"both"}',
+ '{"cmd":"track","storage":"title","ranges":[{"offset":7,"length":2}]}',
+ '{"cmd":"track","storage":"title","ranges":[{"offset":0,"length":1}],"expand":"sideways"}',
+ '{"cmd":"track","storage":"nope","ranges":[]}',
+ '{"cmd":"tracked","storage":"title"}',
+ '{"cmd":"tracked","storage":"title","range":{"offset":5,"length":0}}',
+ '{"cmd":"tracked","storage":"title","kind":"spelling","unit":"utf8"}',
+ '{"cmd":"edit","storage":"title","offset":1,"length":1,"text":"R"}',
+ '{"cmd":"edit","storage":"title","offset":11,"length":0,"text":"!"}',
+ '{"cmd":"edit","storage":"title","offset":5,"length":0,"text":" "}',
+ '{"cmd":"tracked","storage":"title"}',
+ '{"cmd":"untrack","ids":[@0,@3]}',
+ '{"cmd":"untrack","ids":[@0]}',
+ '{"cmd":"tracked","storage":"title"}',
  '{"cmd":"quit"}',
 ]
 for r in script: send(r)

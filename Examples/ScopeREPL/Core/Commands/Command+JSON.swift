@@ -26,7 +26,8 @@ extension Command {
   /// absent field.
   ///
   /// - Throws: `badRequest` for a request that is not an object, an unknown
-  ///   `cmd`, `unit`, scope, state, policy or format, a missing field or one
+  ///   `cmd`, `unit`, scope, state, policy, format, `expand`, `bias` or
+  ///   `onTouch`, a missing field or one
   ///   of the wrong type (an attribute's value among them), a `replace`
   ///   with both `text` and `markdown` or with `markdown` and `attributes`,
   ///   and a `unit` other than `utf16` where offsets are relative to a
@@ -92,6 +93,17 @@ extension Command {
     case "exclude": self = .exclude(try request.span(), unit: unit)
     case "setAttributes":
       self = .setAttributes(try request.span(), try request.changes("attributes"), unit: unit)
+    case "track":
+      let id = try request.storage()
+      let ranges = try request.array("ranges", Self.range)
+      self = .track(
+        id, ranges: ranges, unit: unit, kind: try request.optionalString("kind") ?? "host",
+        rules: try request.trackingRules())
+    case "tracked":
+      self = .tracked(
+        try request.storage(), range: try request.range("range"), unit: unit,
+        kind: try request.optionalString("kind"))
+    case "untrack": self = .untrack(try request.trackedIDs("ids"))
     case "contexts":
       try utf16Only("a context's offsets")
       self = .contexts(
@@ -265,6 +277,34 @@ private struct _Fields {
       options.formUnion(option)
     }
     return options
+  }
+
+  /// A tracked range's rules: `expand` (`none`, `before`, `after`,
+  /// `both`), `bias` (`left`, `right`) and `onTouch` (`keep`, `remove`),
+  /// each its default when absent.
+  func trackingRules() throws(REPLError) -> TrackingRules {
+    var rules = TrackingRules()
+    if let name = try optionalString("expand") {
+      rules.expand = try Command.named(name, "expand")
+    }
+    if let name = try optionalString("bias") { rules.bias = try Command.bias(named: name) }
+    if let name = try optionalString("onTouch") {
+      rules.onTouch = try Command.named(name, "onTouch")
+    }
+    return rules
+  }
+
+  /// The tracked range ids at `key`: an array of integers.
+  func trackedIDs(_ key: String) throws(REPLError) -> [TrackedRangeID] {
+    let items = try required(key, "an array of ids") { (value) -> [JSON]? in
+      if case .array(let items) = value { items } else { nil }
+    }
+    return try items.enumerated().map { (i, item) throws(REPLError) in
+      guard let n = Self.integer(item) else {
+        throw .badRequest("'\(path)\(key)[\(i)]' must be an integer that fits in 64 bits")
+      }
+      return TrackedRangeID(rawValue: n)
+    }
   }
 
   func optionalInt(_ key: String) throws(REPLError) -> Int? {

@@ -49,6 +49,23 @@ extension Command {
       "attr body 0 7 inlinePresentationIntent=code,strikethrough font=Menlo size=12"
     ),
     (
+      "track NAME OFFSET LENGTH [OFFSET LENGTH …] [kind=KIND] [expand=E] [bias=B] [onTouch=R]",
+      "track ranges of a storage for the host: they follow every edit (E: none, before, after or "
+        + "both; B, for an empty range: left or right; R, when an edit touches its text: keep or "
+        + "remove); show marks them",
+      "track body 45 3 kind=spelling onTouch=remove"
+    ),
+    (
+      "tracked NAME [OFFSET LENGTH] [kind=KIND]",
+      "list the tracked ranges of a storage, or those overlapping a range (an empty one: "
+        + "touching the point)",
+      "tracked body"
+    ),
+    (
+      "untrack ID [ID …]", "stop tracking ranges (IDs as track and tracked give them)",
+      "untrack 8589934593"
+    ),
+    (
       "contexts [selection|full|visible] [N] [OPTION …]",
       "start a session: the contexts of a scope (N more paragraphs around); OPTIONs say what the "
         + "tool may give back (plainText, richText, list, table, presentationIntent), and "
@@ -136,6 +153,53 @@ extension Command {
       self = .select(.ranges([caret]), unit: .utf16)
     case "visible": self = .visible(try words.spans(), unit: .utf16)
     case "exclude": self = .exclude(try words.span(usage), unit: .utf16)
+    case "track":
+      let id = try words.storage(usage)
+      var ranges: [Range<Int>] = []
+      var kind = "host"
+      var rules = TrackingRules()
+      while let word = words.next() {
+        guard let equals = word.firstIndex(of: "=") else {
+          let offset = try _Words.number(word, "OFFSET")
+          ranges.append(
+            try Command.range(offset: offset, length: try words.number("LENGTH", usage)))
+          continue
+        }
+        let value = String(word[word.index(after: equals)...])
+        switch word[..<equals] {
+        case "kind": kind = value
+        case "expand": rules.expand = try Self.named(value, "expand")
+        case "bias": rules.bias = try Self.bias(named: value)
+        case "onTouch", "ontouch": rules.onTouch = try Self.named(value, "onTouch")
+        default: throw .badRequest("unknown option '\(word)' (kind=, expand=, bias=, onTouch=)")
+        }
+      }
+      guard !ranges.isEmpty else { throw usage }
+      self = .track(id, ranges: ranges, unit: .utf16, kind: kind, rules: rules)
+    case "tracked":
+      let id = try words.storage(usage)
+      var range: Range<Int>? = nil
+      var kind: String? = nil
+      if let word = words.next() {
+        if word.hasPrefix("kind=") {
+          kind = String(word.dropFirst(5))
+        } else {
+          let offset = try _Words.number(word, "OFFSET")
+          range = try Command.range(offset: offset, length: try words.number("LENGTH", usage))
+          if let word = words.next() {
+            guard word.hasPrefix("kind=") else { throw usage }
+            kind = String(word.dropFirst(5))
+          }
+        }
+      }
+      self = .tracked(id, range: range, unit: .utf16, kind: kind)
+    case "untrack":
+      var ids: [TrackedRangeID] = []
+      while let word = words.next() {
+        ids.append(TrackedRangeID(rawValue: try _Words.number(word, "ID")))
+      }
+      guard !ids.isEmpty else { throw usage }
+      self = .untrack(ids)
     case "bold", "italic":
       let intent: InlinePresentationIntent = name == "bold" ? .stronglyEmphasized : .emphasized
       self = .setAttributes(

@@ -22,8 +22,11 @@ public enum Command: Hashable, Sendable {
   /// `storages`: every storage in document order, with lengths in `unit`.
   case storages(unit: TextUnit)
   /// `text`: a storage's text, or its part `range` (in `unit`), and with
-  /// `attributes` the attribute runs of that text.
-  case text(StorageID, range: Range<Int>?, unit: TextUnit, attributes: Bool = false)
+  /// `attributes` the attribute runs of that text; with `tracked` (human
+  /// mode's `show`, not a field of the protocol) the host's tracked ranges
+  /// over it too.
+  case text(
+    StorageID, range: Range<Int>?, unit: TextUnit, attributes: Bool = false, tracked: Bool = false)
   /// `edit`: the person's edit with its range in any unit, or an edit made
   /// elsewhere (with an origin or a basis) in UTF-16.
   case edit(DocumentEdit)
@@ -36,6 +39,15 @@ public enum Command: Hashable, Sendable {
   /// `setAttributes`: sets attributes over a range of a storage (a `nil`
   /// value removes its key; other keys stay); no text changes.
   case setAttributes(StorageSpan, [AttributeKey: AttributeValue?], unit: TextUnit)
+  /// `track`: tracks `ranges` of a storage (in `unit`) for the host, of
+  /// kind `kind`, each following every later edit by `rules`.
+  case track(StorageID, ranges: [Range<Int>], unit: TextUnit, kind: String, rules: TrackingRules)
+  /// `tracked`: the host's tracked ranges of a storage, or those that
+  /// overlap `range` (in `unit`; for an empty range, those that contain or
+  /// touch the point), of kind `kind` if there is one.
+  case tracked(StorageID, range: Range<Int>?, unit: TextUnit, kind: String?)
+  /// `untrack`: stops tracking the host's ranges with these ids.
+  case untrack([TrackedRangeID])
   /// `contexts`: starts a session with the contexts of `scope`, ending any
   /// earlier one; the tool may give back what `resultOptions` allow. With
   /// a `format`, each context is also written in it (as Markdown).
@@ -126,6 +138,18 @@ public enum Command: Hashable, Sendable {
     case -1: return .left
     case nil, 1: return .right
     default: throw .badRequest("'assoc' must be -1 or 1")
+    }
+  }
+
+  /// The bias that `name` names: `left` or `right` (an empty tracked
+  /// range's).
+  ///
+  /// - Throws: `badRequest` for any other name.
+  static func bias(named name: String) throws(REPLError) -> Bias {
+    switch name {
+    case "left": return .left
+    case "right": return .right
+    default: throw .badRequest("unknown bias '\(name)' (left, right)")
     }
   }
 

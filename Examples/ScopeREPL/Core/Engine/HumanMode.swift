@@ -44,10 +44,10 @@ public struct HumanMode {
     }
     do throws(REPLError) {
       var command = try Command(words: line, contexts: engine.contextIDs)
-      // A person sees the attributes of every text shown (in UTF-16, the
-      // unit of runs).
-      if case .text(let id, let range, .utf16, false) = command {
-        command = .text(id, range: range, unit: .utf16, attributes: true)
+      // A person sees the attributes and the tracked ranges of every text
+      // shown (in UTF-16, the unit of runs).
+      if case .text(let id, let range, .utf16, false, false) = command {
+        command = .text(id, range: range, unit: .utf16, attributes: true, tracked: true)
       }
       let reply = try engine.run(command)
       if case .quit = reply { return (reply.text(numbering: []), true) }

@@ -59,7 +59,7 @@ public final class REPLEngine {
         content.order.compactMap { id in
           (try? content.storage(id)).map { StorageInfo($0, unit: unit) }
         })
-    case .text(let id, let range, let unit, let listsAttributes):
+    case .text(let id, let range, let unit, let listsAttributes, let listsTracked):
       let storage = try document.content.storage(id)
       let part = try range.map { (range) throws(DocumentError) in
         try onText(id) { (text) throws(RopeError) in try text.slice(range, in: unit) }
@@ -68,11 +68,14 @@ public final class REPLEngine {
       // `range` is the part's UTF-16 range.
       let runs =
         listsAttributes ? storage.attributeRuns(in: range ?? 0..<storage.length) : nil
-      return .text(String(part ?? storage.text), version: storage.version, attributes: runs)
+      let tracked = try listsTracked ? trackedRanges(of: id, in: range, unit: unit) : nil
+      return .text(
+        String(part ?? storage.text), version: storage.version, attributes: runs, tracked: tracked)
     case .edit(let edit):
       let result = try document.edit(edit)
       return .edited(
-        edit.storage, version: result.version, range: result.unitRange, events: result.events)
+        edit.storage, version: result.version, range: result.unitRange, events: result.events,
+        tracked: result.tracked)
     case .select(.ranges(let spans), let unit):
       try document.select(
         try spans.map { (span) throws(DocumentError) in
@@ -103,6 +106,36 @@ public final class REPLEngine {
       return .attributesSet(
         span.storage, range: span.range, version: try document.content.storage(span.storage).version
       )
+    case .track(let id, let ranges, let unit, let kind, let rules):
+      // Each range is checked (and converted) before any is tracked.
+      let utf16Ranges = try ranges.map { (range) throws(DocumentError) in
+        try utf16(range, in: unit, of: id)
+      }
+      let ids = try document.track(utf16Ranges, in: id, kind: kind, rules: rules)
+      return .tracking(id, ranges: ranges, ids: ids)
+    case .tracked(let id, let range, let unit, let kind):
+      let part = try range.map { (range) throws(DocumentError) in
+        try utf16(range, in: unit, of: id)
+      }
+      let found =
+        try part.map { (part) throws(DocumentError) in
+          try document.trackedRanges(in: id, overlapping: part, kind: kind)
+        } ?? allTrackedRanges(of: id, kind: kind)
+      return .trackedRanges(
+        id,
+        try found.map {
+          (tracked) throws(DocumentError) in
+          var inUnit = tracked
+          inUnit.range = try document.content.convert(tracked.range, in: id, from: .utf16, to: unit)
+          return TrackedRangeInfo(
+            inUnit,
+            text: try onText(id) { (text) throws(RopeError) in
+              try text.slice(tracked.range)
+            })
+        })
+    case .untrack(let ids):
+      try document.untrack(ids)
+      return .untracked(ids)
     case .contexts(let scope, let surroundingParagraphs, let resultOptions, let format):
       if surroundingParagraphs > 0 && scope != .userSelection {
         throw REPLError.badRequest("'surroundingParagraphs' is for the userSelection scope")
@@ -181,6 +214,44 @@ public final class REPLEngine {
     _ range: Range<Int>, in unit: TextUnit, of id: StorageID
   ) throws(DocumentError) -> Range<Int> {
     try document.content.convert(range, in: id, from: unit, to: .utf16)
+  }
+
+  /// Every host's tracked range of storage `id` (of kind `kind` if there
+  /// is one), in position order, ties by id.
+  ///
+  /// `Document.trackedRanges(in:)` leaves out an empty range at the end of
+  /// a text that is not empty (it asks for those overlapping `0..<length`,
+  /// which an empty range at `length` does not): they are asked for apart,
+  /// as those touching the end.
+  private func allTrackedRanges(
+    of id: StorageID, kind: String? = nil
+  ) throws(DocumentError) -> [TrackedRange] {
+    let length = try document.content.storage(id).length
+    var all = try document.trackedRanges(in: id, kind: kind)
+    let known = Set(all.map(\.id))
+    let atEnd = try document.trackedRanges(in: id, overlapping: length..<length, kind: kind)
+      .filter { !known.contains($0.id) }
+    guard !atEnd.isEmpty else { return all }
+    all += atEnd
+    all.sort { ($0.range.lowerBound, $0.id) < ($1.range.lowerBound, $1.id) }
+    return all
+  }
+
+  /// The host's tracked ranges over storage `id`'s text, or over its part
+  /// `range` (in `unit`), each cut to that text and relative to it (UTF-16,
+  /// as attribute runs are): what `show` marks.
+  private func trackedRanges(
+    of id: StorageID, in range: Range<Int>?, unit: TextUnit
+  ) throws(DocumentError) -> [TrackedRange] {
+    guard let range else { return try allTrackedRanges(of: id) }
+    let part = try utf16(range, in: unit, of: id)
+    return try document.trackedRanges(in: id, overlapping: part).map { (tracked) in
+      var cut = tracked
+      let start = max(tracked.range.lowerBound, part.lowerBound)
+      let end = max(start, min(tracked.range.upperBound, part.upperBound))
+      cut.range = (start - part.lowerBound)..<(end - part.lowerBound)
+      return cut
+    }
   }
 
   /// Replays the trace at `path` into a new storage `id`, one

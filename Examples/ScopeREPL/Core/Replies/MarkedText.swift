@@ -16,6 +16,10 @@ import DocumentEngine
 /// escapes that are reset at each line break and set again after it; the
 /// other marks stay text. Marks nest: where a run ends inside another,
 /// only the marks that change close and open.
+///
+/// The host's tracked ranges are marked apart from the runs (see
+/// ``trackedMarks(_:styled:)``): each in `⟦ ⟧` without `styled`, their
+/// text underlined with it.
 struct MarkedText {
   /// Whether the marks are a terminal's styles.
   var styled: Bool
@@ -39,11 +43,23 @@ struct MarkedText {
     var prefix = ""
   }
 
+  /// A stretch of text with one set of attributes, underlined or not.
+  private struct Segment {
+    var range: Range<Int>
+    var attributes: [AttributeKey: AttributeValue]
+    var underlined: Bool
+  }
+
   /// `text` with `runs` (UTF-16, relative to `text`) and `marks` (more
   /// text to put at offsets, after the closing marks of the runs there and
-  /// before their opening ones) marked.
-  func render(_ text: String, runs: [AttributeRun], marks: [Int: String] = [:]) -> String {
-    let transitions = self.transitions(runs)
+  /// before their opening ones) marked, and with `styled` the text of the
+  /// ranges `underlined` (UTF-16, relative to `text`) underlined.
+  func render(
+    _ text: String, runs: [AttributeRun], marks: [Int: String] = [:],
+    underlined: [Range<Int>] = []
+  ) -> String {
+    let transitions = self.transitions(
+      Self.segments(runs, underlined: styled ? underlined : []))
     var out = ""
     var offset = 0
     // The opening marks of the marks open here, for a terminal's line break.
@@ -84,8 +100,42 @@ struct MarkedText {
     return out
   }
 
-  /// The marks of the runs, by offset.
-  private func transitions(_ runs: [AttributeRun]) -> [Int: Transition] {
+  /// The runs as stretches of text, cut where an underlined range starts
+  /// or ends (the gaps between runs that are underlined among them).
+  private static func segments(
+    _ runs: [AttributeRun], underlined: [Range<Int>]
+  ) -> [Segment] {
+    // The underlined text: the ranges' union, in order.
+    var union: [Range<Int>] = []
+    for range in underlined.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+      if let last = union.last, range.lowerBound <= last.upperBound {
+        union[union.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+      } else {
+        union.append(range)
+      }
+    }
+    let runs = runs.filter { !$0.range.isEmpty }
+    guard !union.isEmpty else {
+      return runs.map { Segment(range: $0.range, attributes: $0.attributes, underlined: false) }
+    }
+    let cuts = Set(runs.flatMap { [$0.range.lowerBound, $0.range.upperBound] })
+      .union(union.flatMap { [$0.lowerBound, $0.upperBound] }).sorted()
+    var segments: [Segment] = []
+    var (r, u) = (0, 0)
+    for (start, end) in zip(cuts, cuts.dropFirst()) {
+      while r < runs.count && runs[r].range.upperBound <= start { r += 1 }
+      while u < union.count && union[u].upperBound <= start { u += 1 }
+      let run = r < runs.count && runs[r].range.lowerBound <= start ? runs[r] : nil
+      let covered = u < union.count && union[u].lowerBound <= start
+      if run == nil && !covered { continue }
+      segments.append(
+        Segment(range: start..<end, attributes: run?.attributes ?? [:], underlined: covered))
+    }
+    return segments
+  }
+
+  /// The marks of the segments, by offset.
+  private func transitions(_ segments: [Segment]) -> [Int: Transition] {
     var result: [Int: Transition] = [:]
     var stack: [Mark] = []
     var previousEnd = 0
@@ -102,7 +152,7 @@ struct MarkedText {
       }
       result[offset] = transition
     }
-    for run in runs where !run.range.isEmpty {
+    for run in segments where !run.range.isEmpty {
       if run.range.lowerBound != previousEnd {
         move(to: previousEnd, [])
         previousBlock = nil
@@ -112,7 +162,15 @@ struct MarkedText {
         result[run.range.lowerBound, default: Transition()].prefix = Self.prefix(intent)
       }
       previousBlock = block
-      move(to: run.range.lowerBound, marks(run.attributes))
+      var wanted = marks(run.attributes)
+      if run.underlined {
+        // Innermost, so that it opens again after anything that closes
+        // outside it; inside a link, whose close ends the underline, it
+        // leaves the closing to the link.
+        let inLink = if case .link? = run.attributes[.link] { true } else { false }
+        wanted.append(Mark(open: "\u{1B}[4m", close: inLink ? "" : "\u{1B}[24m"))
+      }
+      move(to: run.range.lowerBound, wanted)
       previousEnd = run.range.upperBound
     }
     move(to: previousEnd, [])
@@ -154,6 +212,71 @@ struct MarkedText {
     case ("strikethrough", true): Mark(open: "\u{1B}[9m", close: "\u{1B}[29m")
     default: Mark(open: "{\(name)}", close: "{/\(name)}")
     }
+  }
+
+  /// The text marks of the host's tracked ranges (UTF-16, relative to the
+  /// text), by offset, for ``render(_:runs:marks:underlined:)``: without
+  /// `styled`, each range in `⟦ ⟧`; with it, only the empty ones (the
+  /// others are underlined). At an offset the ranges that end there close
+  /// (the innermost first), then the empty ones there show, then the
+  /// ranges that start there open (the outermost first), so that ranges
+  /// inside others nest. Ranges that cross (one starts inside the other
+  /// and ends after it) could not be told from nested ones: their
+  /// brackets carry a number, `⟦₁ … ⟧₁`.
+  ///
+  /// - Returns: the marks, and the ids of the numbered ranges, number 1
+  ///   first.
+  static func trackedMarks(
+    _ tracked: [TrackedRange], styled: Bool
+  ) -> (marks: [Int: String], numbered: [TrackedRangeID]) {
+    let ranges = tracked.filter { !$0.range.isEmpty }.sorted {
+      ($0.range.lowerBound, -$0.range.upperBound, $0.id)
+        < ($1.range.lowerBound, -$1.range.upperBound, $1.id)
+    }
+    // The ranges that cross another: an open one that starts before a
+    // range and ends inside it.
+    var crossing = Set<Int>()
+    if !styled {
+      var open: [Int] = []
+      for (i, range) in ranges.enumerated() {
+        open.removeAll { ranges[$0].range.upperBound <= range.range.lowerBound }
+        for j in open
+        where ranges[j].range.lowerBound < range.range.lowerBound
+          && ranges[j].range.upperBound < range.range.upperBound
+        {
+          crossing.formUnion([i, j])
+        }
+        open.append(i)
+      }
+    }
+    let numbered = crossing.sorted()
+    var labels: [Int: String] = [:]
+    for (n, i) in numbered.enumerated() { labels[i] = subscripted(n + 1) }
+    var closes: [Int: String] = [:]
+    var empties: [Int: String] = [:]
+    var opens: [Int: String] = [:]
+    if !styled {
+      for (i, range) in ranges.enumerated() {
+        opens[range.range.lowerBound, default: ""] += "⟦" + (labels[i] ?? "")
+      }
+      for (i, range) in ranges.enumerated().reversed() {
+        closes[range.range.upperBound, default: ""] += "⟧" + (labels[i] ?? "")
+      }
+    }
+    for range in tracked where range.range.isEmpty {
+      empties[range.range.lowerBound, default: ""] += "⟦⟧"
+    }
+    var marks: [Int: String] = [:]
+    for offset in Set(closes.keys).union(empties.keys).union(opens.keys) {
+      marks[offset] = (closes[offset] ?? "") + (empties[offset] ?? "") + (opens[offset] ?? "")
+    }
+    return (marks, numbered.map { ranges[$0].id })
+  }
+
+  /// `n` in subscript digits.
+  static func subscripted(_ n: Int) -> String {
+    let digits = Array("₀₁₂₃₄₅₆₇₈₉")
+    return String(String(n).compactMap { $0.wholeNumberValue.map { digits[$0] } })
   }
 
   /// The marker a block starts with: one for each component that has one.

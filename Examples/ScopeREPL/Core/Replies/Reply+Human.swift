@@ -17,8 +17,11 @@ extension Reply {
     func name(_ context: UUID) -> String {
       contexts.firstIndex(of: context).map { "[\($0 + 1)]" } ?? "[\(context.uuidString.prefix(8))]"
     }
-    func lines(_ first: String, _ events: [DocumentEvent]) -> String {
-      ([first] + events.map { "  event: " + Self.text($0, name($0.context)) })
+    func lines(
+      _ first: String, _ events: [DocumentEvent], _ tracked: TrackedChanges = TrackedChanges()
+    ) -> String {
+      ([first] + events.map { "  event: " + Self.text($0, name($0.context)) }
+        + Self.lines(tracked))
         .joined(separator: "\n")
     }
     switch self {
@@ -28,12 +31,26 @@ extension Reply {
     case .storages(let storages):
       if storages.isEmpty { return "no storages" }
       return storages.map(Self.line).joined(separator: "\n")
-    case .text(let text, let version, let runs):
-      let marked = MarkedText(styled: styled, symbols: false).render(text, runs: runs ?? [])
-      return "\(marked)\n(version \(version))"
-    case .edited(let id, let version, let range, let events):
+    case .text(let text, let version, let runs, let tracked):
+      let tracked = tracked ?? []
+      let (marks, numbered) = MarkedText.trackedMarks(tracked, styled: styled)
+      let marked = MarkedText(styled: styled, symbols: false).render(
+        text, runs: runs ?? [], marks: marks, underlined: tracked.map(\.range))
+      return "\(marked)\n(version \(version)\(Self.note(tracked, numbered, styled: styled)))"
+    case .edited(let id, let version, let range, let events, let tracked):
       return lines(
-        "\(id) is now at version \(version); the new text is at \(Self.text(range))", events)
+        "\(id) is now at version \(version); the new text is at \(Self.text(range))", events,
+        tracked)
+    case .tracking(let id, let ranges, let ids):
+      if ids.isEmpty { return "tracked nothing" }
+      return zip(ranges, ids).map { "tracked \(id) \(Self.text($0)) as \($1)" }
+        .joined(separator: "\n")
+    case .trackedRanges(let id, let ranges):
+      if ranges.isEmpty { return "no tracked ranges in \(id)" }
+      return ranges.map(Self.line).joined(separator: "\n")
+    case .untracked(let ids):
+      if ids.isEmpty { return "untracked nothing" }
+      return "untracked " + ids.map(\.description).joined(separator: ", ")
     case .attributesSet(let id, let range, let version):
       return "set the attributes of \(id) \(Self.text(range)); \(id) stays at version \(version)"
     case .contexts(let contexts, let format):
@@ -42,18 +59,22 @@ extension Reply {
       return lines(
         "replaced: \(result.storage) \(Self.text(result.storageRange)), "
           + "context version \(result.contextVersion)"
-          + (text.map { "; the Markdown's text: \"\(Self.visible($0))\"" } ?? ""), result.events)
+          + (text.map { "; the Markdown's text: \"\(Self.visible($0))\"" } ?? ""), result.events,
+        result.tracked)
     case .toolSelected(let selection):
       return "selected "
         + selection.map { "\($0.start.storage) \($0.start.offset)..<\($0.end.offset)" }
         .joined(separator: ", ")
     case .state(let state): return "state: \(state.rawValue)"
     case .undone(let result):
-      return result.events.isEmpty ? "nothing to undo" : lines("undo done", result.events)
+      return result.events.isEmpty && result.tracked.isEmpty
+        ? "nothing to undo" : lines("undo done", result.events, result.tracked)
     case .redone(let result):
-      return result.events.isEmpty ? "nothing to redo" : lines("redo done", result.events)
+      return result.events.isEmpty && result.tracked.isEmpty
+        ? "nothing to redo" : lines("redo done", result.events, result.tracked)
     case .reverted(let result):
-      return lines("reverted \(result.replacementCount) replacement(s)", result.events)
+      return lines(
+        "reverted \(result.replacementCount) replacement(s)", result.events, result.tracked)
     case .ended: return "session ended"
     case .mapped(let offset, let from, let mapped):
       return
@@ -91,6 +112,59 @@ extension Reply {
       "context \(context) text \(self.text(range)) is now \"\(visible(text))\" "
         + "(context version \(version))"
     }
+  }
+
+  /// The host's tracked ranges that a change touched and removed, a line
+  /// for each list that is not empty.
+  private static func lines(_ tracked: TrackedChanges) -> [String] {
+    (tracked.touched.isEmpty
+      ? []
+      : ["  tracked ranges touched: " + tracked.touched.map(\.description).joined(separator: ", ")])
+      + (tracked.removed.isEmpty
+        ? []
+        : [
+          "  tracked ranges removed: " + tracked.removed.map(\.description).joined(separator: ", ")
+        ])
+  }
+
+  /// What `show` says after the version about the tracked ranges it marks:
+  /// how many, how, and which the numbered ones are.
+  private static func note(
+    _ tracked: [TrackedRange], _ numbered: [TrackedRangeID], styled: Bool
+  ) -> String {
+    if tracked.isEmpty { return "" }
+    var note = "; tracked: \(tracked.count) range\(tracked.count == 1 ? "" : "s") "
+    if styled {
+      note += "underlined"
+      if tracked.contains(where: \.range.isEmpty) { note += ", an empty one as ⟦⟧" }
+    } else {
+      note += "in ⟦ ⟧"
+    }
+    for (n, id) in numbered.enumerated() {
+      note += ", \(MarkedText.subscripted(n + 1)) is \(id)"
+    }
+    return note
+  }
+
+  /// A tracked range on one line: its id, kind, range, first 40 units,
+  /// and its rules where they are not the defaults (as `track` takes them).
+  private static func line(_ info: TrackedRangeInfo) -> String {
+    let tracked = info.range
+    var line =
+      "  \(tracked.id) \(tracked.kind) \(text(tracked.range)) \"\(visible(prefix(info.text)))\""
+    let rules = tracked.rules
+    if rules.expand != .none { line += " expand=\(rules.expand.rawValue)" }
+    if rules.bias == .right { line += " bias=right" }
+    if rules.onTouch != .keep { line += " onTouch=\(rules.onTouch.rawValue)" }
+    return line
+  }
+
+  /// The first 40 units of a text (39 if the 40th starts a surrogate
+  /// pair), and `…` if it goes on.
+  private static func prefix(_ rope: Rope) -> String {
+    let end = min(rope.utf16Count, 40)
+    let start = (try? rope.slice(0..<end)) ?? (try? rope.slice(0..<(end - 1))) ?? Rope()
+    return String(start) + (rope.utf16Count > 40 ? "…" : "")
   }
 
   /// A storage on one line: its length, version, first 40 units and

@@ -14,14 +14,29 @@ extension Reply {
     case .added(let storage): Self.fields(storage)
     case .storages(let storages):
       [("storages", .array(storages.map { .object(Self.fields($0)) }))]
-    case .text(let text, let version, let runs):
+    case .text(let text, let version, let runs, _):
       [("text", .string(text)), ("version", .int(version.rawValue))]
         + (runs.map { [("attributes", AttributesJSON.json($0))] } ?? [])
-    case .edited(_, let version, let range, let events):
+    case .edited(_, let version, let range, let events, let tracked):
       [
         ("version", .int(version.rawValue)), ("range", Self.json(range)),
         ("events", Self.json(events)),
+      ] + Self.fields(tracked)
+    case .tracking(_, _, let ids): [("ids", Self.json(ids))]
+    case .trackedRanges(_, let ranges):
+      [
+        (
+          "ranges",
+          .array(
+            ranges.map {
+              .object([
+                ("id", .int($0.range.id.rawValue)), ("offset", .int($0.range.range.lowerBound)),
+                ("length", .int($0.range.range.count)), ("kind", .string($0.range.kind)),
+              ])
+            })
+        )
       ]
+    case .untracked: []
     case .attributesSet(_, _, let version): [("version", .int(version.rawValue))]
     case .contexts(let contexts, let format):
       [("contexts", .array(contexts.map { Self.json($0, format: format) }))]
@@ -31,7 +46,7 @@ extension Reply {
         ("storageRange", Self.json(result.storageRange)),
         ("contextVersion", .int(result.contextVersion.rawValue)),
         ("events", Self.json(result.events)),
-      ] + (text.map { [("text", .string($0))] } ?? [])
+      ] + Self.fields(result.tracked) + (text.map { [("text", .string($0))] } ?? [])
     case .toolSelected(let selection):
       [
         (
@@ -46,9 +61,11 @@ extension Reply {
         )
       ]
     case .state(let state): [("state", .string(state.rawValue))]
-    case .undone(let result), .redone(let result): [("events", Self.json(result.events))]
+    case .undone(let result), .redone(let result):
+      [("events", Self.json(result.events))] + Self.fields(result.tracked)
     case .reverted(let result):
       [("reverted", .int(result.replacementCount)), ("events", Self.json(result.events))]
+        + Self.fields(result.tracked)
     case .mapped(_, _, let mapped):
       [("offset", .int(mapped.offset)), ("deleted", .bool(mapped.deleted))]
     case .located(_, let position):
@@ -70,6 +87,17 @@ extension Reply {
       ("storage", .string(storage.id.rawValue)), ("length", .int(storage.length)),
       ("version", .int(storage.version.rawValue)),
     ]
+  }
+
+  /// `touched` and `removed`, each left out when it is empty: the host's
+  /// tracked ranges a change touched (kept) or removed.
+  private static func fields(_ tracked: TrackedChanges) -> [(String, JSON)] {
+    (tracked.touched.isEmpty ? [] : [("touched", json(tracked.touched))])
+      + (tracked.removed.isEmpty ? [] : [("removed", json(tracked.removed))])
+  }
+
+  private static func json(_ ids: [TrackedRangeID]) -> JSON {
+    .array(ids.map { .int($0.rawValue) })
   }
 
   private static func json(_ range: Range<Int>) -> JSON {

@@ -16,11 +16,24 @@ public enum Reply: Sendable {
   case storages([StorageInfo])
   /// `text`: a storage's text, or part of it, and the storage's version;
   /// with the attribute runs of that text (UTF-16, relative to it) if they
-  /// were asked for.
-  case text(String, version: StorageVersion, attributes: [AttributeRun]? = nil)
+  /// were asked for, and the host's tracked ranges over it (UTF-16, cut to
+  /// it and relative to it) for `show`.
+  case text(
+    String, version: StorageVersion, attributes: [AttributeRun]? = nil,
+    tracked: [TrackedRange]? = nil)
   /// `edit`: the storage's version after the edit, where the new text
-  /// landed, and what the live contexts heard.
-  case edited(StorageID, version: StorageVersion, range: Range<Int>, events: [DocumentEvent])
+  /// landed, what the live contexts heard, and the host's tracked ranges
+  /// it touched or removed.
+  case edited(
+    StorageID, version: StorageVersion, range: Range<Int>, events: [DocumentEvent],
+    tracked: TrackedChanges = TrackedChanges())
+  /// `track`: the ranges (in the command's unit) of a storage now tracked,
+  /// and their ids, in the order given.
+  case tracking(StorageID, ranges: [Range<Int>], ids: [TrackedRangeID])
+  /// `tracked`: the host's tracked ranges of a storage, in position order.
+  case trackedRanges(StorageID, [TrackedRangeInfo])
+  /// `untrack`: these ids no longer track anything.
+  case untracked([TrackedRangeID])
   /// `setAttributes`: the attributes of `range` (in the command's unit) of
   /// a storage were set; its version did not change.
   case attributesSet(StorageID, range: Range<Int>, version: StorageVersion)
@@ -79,5 +92,20 @@ public struct StorageInfo: Sendable {
     version = storage.version
     text = storage.text
     excluded = storage.excludedRanges
+  }
+}
+
+/// A host's tracked range as `tracked` tells it: where it is now, and its
+/// text for people.
+public struct TrackedRangeInfo: Sendable {
+  /// Its id, kind and rules, and its range in the command's unit.
+  public var range: TrackedRange
+  /// Its text.
+  public var text: Rope
+
+  /// A tracked range (its range in the command's unit) and its text.
+  public init(_ range: TrackedRange, text: Rope) {
+    self.range = range
+    self.text = text
   }
 }
