@@ -337,6 +337,67 @@ class DocumentProgram:
         self.bytes += b
         return self
 
+    # The tracked-range operations (operation bytes 240...255; Tracked.swift).
+    EXPANDS = {"none": 0, "before": 1, "after": 2, "both": 3}
+    KINDS = {"host": 0, "spelling": 1, "comment": 2, "": 3}
+
+    @classmethod
+    def rules(cls, expand="none", bias="left", on_touch="keep"):
+        """pickRules' byte."""
+        return cls.EXPANDS[expand] | (4 if bias == "right" else 0) | (0 if on_touch == "remove" else 8)
+
+    @staticmethod
+    def point(scalar):
+        """pickTrackedRange: empty, at scalar boundary `scalar`."""
+        return [3, scalar]
+
+    @staticmethod
+    def thostile(rng):
+        """pickTrackedRange: FuzzInput.range as it is (hostile)."""
+        return [5, *rng]
+
+    def track(self, name, ranges, kind="host", **rules):
+        """Ranges from vrange (on scalar boundaries), point or thostile."""
+        self.bytes.append(240)
+        self.id(name)
+        self.bytes += [len(ranges), *[b for r in ranges for b in r], self.rules(**rules),
+                       self.KINDS[kind]]
+        return self
+
+    def track_many(self, name, count, seed, piled=False, **rules):
+        self.bytes.append(247)
+        self.id(name)
+        self.bytes += [count - 64, seed >> 8, seed & 0xFF, 1 if piled else 0, self.rules(**rules),
+                       1, 0]
+        return self
+
+    def untrack(self, *picks):
+        """Each pick: ("live", i) (the i-th live id by value), ("dead", i),
+        ("near", i, k) (a live id's neighbour) or ("extreme", k)."""
+        self.bytes += [248, len(picks)]
+        for pick in picks:
+            self.bytes += self._tracked_id(pick)
+        if picks:
+            self.bytes.append(1)  # no id twice
+        return self
+
+    @staticmethod
+    def _tracked_id(pick):
+        kind, *rest = pick
+        return {"live": [0], "dead": [5], "near": [6], "extreme": [7]}[kind] + rest
+
+    def query(self, name, rng=None, kind=None):
+        """rng from vrange, point or thostile; None asks for all."""
+        self.bytes.append(251)
+        self.id(name)
+        self.bytes += [0] if rng is None else [1, *rng]
+        self.bytes += [1] if kind is None else [0, self.KINDS[kind]]
+        return self
+
+    def look_up(self, pick):
+        self.bytes += [254, *self._tracked_id(pick)]
+        return self
+
 
 def document_seeds():
     body = ascii("One two.") + [LF] + ascii("Three four.") + [LF]
@@ -385,6 +446,28 @@ def document_seeds():
         .replace(0, hrange(short_range(interesting(0), 1)), ascii("z"), basis=3)
         .mark(0, short_range(offset(0), 2)).remove("title")
         .map_and_touched("cell", 9, hostile(15, 11), two_offsets(hostile(12, 0), offset(3)))
+        .bytes,
+        # The host's tracked ranges through every party's edits: underlines
+        # that go when their word changes, a comment that grows after,
+        # bookmarks' bias, many at one point, hostile requests, queries.
+        "tracked-ranges": DocumentProgram(storages=[("body", body), ("cell", emoji)])
+        .track("body", [vrange(0, 3), DocumentProgram.point(4), vrange(4, 3)], kind="spelling",
+               on_touch="remove")
+        .track("body", [vrange(9, 5, short=False)], kind="comment", expand="after")
+        .track("body", [DocumentProgram.point(8), DocumentProgram.point(8)], bias="right")
+        .track("cell", [vrange(0, 1), DocumentProgram.thostile(short_range(interesting(0), 0))])
+        .track("title", [DocumentProgram.thostile(short_range(offset(0), 0))])
+        .edit("body", vrange(14, 0), ascii("er"))
+        .edit("body", vrange(5, 0), ascii("X"))
+        .query("body").query("body", vrange(0, 4), kind="spelling")
+        .query("body", DocumentProgram.point(8))
+        .query("cell", DocumentProgram.thostile(short_range(interesting(0), 0)))
+        .start("fullDocument").replace(0, vrange(9, 5, short=False), ascii("3"))
+        .track_many("body", 70, 0x1234, piled=True, bias="right")
+        .edit("body", vrange(0, 2), [])
+        .undo().redo().revert()
+        .untrack(("live", 0), ("extreme", 0)).untrack(("near", 1, 0)).untrack(("live", 2))
+        .look_up(("dead", 0)).remove("body").look_up(("dead", 0)).query("body")
         .bytes,
     }
 
@@ -484,6 +567,12 @@ def document_regressions():
             .mark(0, short_range(offset(1), 1)).bytes,
             "mark(context:, ranges: [1..<2], as: .hidden) on \"\U0001F600a\" is accepted: a range"
             " inside a surrogate pair (DESIGN, Bad input: a typed error; fixed in b64beeb)"),
+        "tracked-all-misses-end": (
+            DocumentProgram(storages=[("cell", ascii("a"))])
+            .track("cell", [DocumentProgram.point(1)]).query("cell").bytes,
+            "trackedRanges(in: \"cell\") (no range: all of them) on \"a\" left out the range"
+            " tracked at 1..<1, empty at the end of the text: it queried 0..<length, whose"
+            " overlap rule admits an empty range only before the query's end (fixed in 877a41d)"),
     }
 
 

@@ -29,7 +29,21 @@
 //     redo and revert give them back with the text (oracle 4, where the
 //     person set no attribute); `map` follows ProseMirror's sequential rule
 //     through the change records, `touched` agrees with what the records
-//     did, the index, selection, visible ranges and marks stay valid.
+//     did, the index, selection, visible ranges and marks stay valid;
+//  8. the host's tracked ranges (Tracked.swift) are the model's, each
+//     mapped on its own through every storage edit by the contract's rule
+//     (the person's edits as made, every other change through its change
+//     records, one record at a time), and found by id; every result's
+//     `tracked` names exactly the ranges the model says the change touched
+//     and removed; queries are a filter of the model in position order;
+//     ids are never given twice, and those of ranges gone (untracked,
+//     removed by an edit, of a removed storage) are unknown; a snapshot
+//     taken before a call sees the ranges as they were.
+//
+// Operation bytes 240...255 (which decoded as 0...15 before there were
+// tracked ranges; no seed or regression uses them) are the tracked-range
+// operations: track (also 64 or more at once), untrack,
+// query, look up by id.
 //
 // FUZZ_TRACE=1 prints each call as Swift (a reproducer to start from).
 
@@ -296,6 +310,24 @@ final class Harness {
   var handedOut: [(id: UUID, name: String)] = []
   var keystroke: Keystroke? = nil
   var step = 0
+  /// The host's tracked ranges of every storage, by id (Tracked.swift).
+  var tracked: [StorageID: [TrackedRangeID: TrackedModel]] = [:]
+  /// Every id `track` gave.
+  var givenIDs: Set<TrackedRangeID> = []
+  /// Ids of ranges gone (untracked, removed by an edit, of a removed
+  /// storage), the latest last.
+  var deadIDs: [TrackedRangeID] = []
+  /// What the storage edits of the change being followed did to the host's
+  /// ranges, by the model.
+  var trackedTouched: Set<TrackedRangeID> = []
+  var trackedRemoved: Set<TrackedRangeID> = []
+  /// The storages whose edits this call the model could not follow (no
+  /// change records): their ranges are checked by property and taken from
+  /// the engine.
+  var trackedResync: Set<StorageID> = []
+  /// The content and the model's host ranges when `before()` was last
+  /// called (checked and cleared by `checkAll`).
+  var snapshot: (content: DocumentContent, tracked: [StorageID: [TrackedRange]])? = nil
 
   static let ids: [StorageID] = ["title", "body", "cell", "", "e\u{301}", "\u{0}"]
   static let origins = ["peer", "a", "zz", "", "\u{1F600}"]
@@ -311,7 +343,8 @@ final class Harness {
   func storage(_ id: StorageID) -> TextStorage? { try? document.content.storage(id) }
 
   func before() -> Before {
-    Before(
+    snapshot = (document.content, trackedSnapshot())
+    return Before(
       content: document.content, selection: document.selection, visible: document.visible,
       state: document.writingToolsState, session: document.session?.id, marks: document.marks)
   }
@@ -345,6 +378,11 @@ final class Harness {
     expect(document.writingToolsState == old.state, "\(what) threw \(error) but changed the state")
     expect(document.session?.id == old.session, "\(what) threw \(error) but changed the session")
     expect(document.marks == old.marks, "\(what) threw \(error) but changed the marks")
+    for id in old.content.order {
+      expect(
+        (try? allTracked(in: old.content, id)) == (try? allTracked(in: now, id)),
+        "\(what) threw \(error) but changed the tracked ranges of \(describe(id))")
+    }
   }
 
   /// The result options of the sessions, in turn.
@@ -439,6 +477,7 @@ final class Harness {
         "after \(what): mark \(mark) is out of bounds")
     }
     checkContexts(what)
+    checkTracked(what)
   }
 
   /// Oracle 6: every live context against its model.
@@ -541,6 +580,7 @@ final class Harness {
     model.attributes.replaceSubrange(
       r, with: (0..<n).map { newUnits?($0, inherited) ?? inherited })
     storages[id] = model
+    followTracked(r, n, in: id)
     if let stroke = keystroke, stroke.storage == id {
       let edge = Edge(r, n)
       if edge.touches(stroke.range) {
@@ -583,6 +623,9 @@ final class Harness {
       model = storages[id] ?? model
     } else {
       keystroke = keystroke?.storage == id ? nil : keystroke
+      // The model cannot follow its tracked ranges (unless the caller
+      // knows the edit: see originEdit).
+      trackedResync.insert(id)
     }
     if records == nil || text == nil {
       // Take the engine's text (the model could not say what was inserted).
@@ -708,7 +751,17 @@ final class Harness {
     if input.bool() { startSession(&input) }
     while !input.isExhausted && step < 120 {
       step += 1
-      switch input.byte() % 40 {
+      trackedTouched = []
+      trackedRemoved = []
+      trackedResync = []
+      let op = input.byte()
+      if op >= 240 {
+        // The tracked-range operations (Tracked.swift), on bytes that
+        // decoded as 0...15 before them.
+        trackedOperation(Int(op - 240), &input)
+        continue
+      }
+      switch op % 40 {
       case 0, 1: add(&input)
       case 2: remove(&input)
       case 3: move(&input)
@@ -750,6 +803,8 @@ final class Harness {
         text: model, version: 0, generation: generations,
         excluded: [Bool](repeating: false, count: model.utf16.count),
         attributes: [Attributes](repeating: [:], count: model.utf16.count))
+      // A storage added (again) tracks nothing.
+      tracked[id] = [:]
       if let after {
         guard let i = order.firstIndex(of: after) else {
           oracleFailed("\(what) succeeded after a missing storage")
@@ -777,6 +832,9 @@ final class Harness {
       expect(storages[id] != nil, "\(what) removed a missing storage")
       storages[id] = nil
       order.removeAll { $0 == id }
+      // Its ranges are gone; their ids are unknown from now on.
+      for trackedID in (tracked[id] ?? [:]).keys.sorted() { noteDead(trackedID) }
+      tracked[id] = nil
       if let contexts = session?.contexts {
         session?.contexts = contexts.filter { $0.value.storage != id }
       }
@@ -896,6 +954,9 @@ final class Harness {
         storages[id] = model
         apply(result.events, what)
         personEdited(id)
+      }
+      expectTracked(result.tracked, what)
+      if !noOp {
         if n > 0 {
           keystroke = Keystroke(
             storage: id, generation: model.generation, range: result.range, text: text)
@@ -959,8 +1020,12 @@ final class Harness {
         expect(
           result.range == edit.range.lowerBound..<(edit.range.lowerBound + n),
           "\(what): landed at \(result.range)")
-        if noOp { continue }
+        if noOp {
+          expectTracked(result.tracked, what + " (edit \(describe(edit.range)))")
+          continue
+        }
         apply(edit.range, n, to: edit.storage, text: edit.text, what)
+        expectTracked(result.tracked, what + " (edit \(describe(edit.range)))")
         model = storages[edit.storage] ?? model
         model.version += 1
         storages[edit.storage] = model
@@ -1012,6 +1077,17 @@ final class Harness {
       let records = follow(
         id, from: oldVersion, text: text, what,
         newUnits: attributes.map { set in { _, _ in set } })
+      if records == nil {
+        // No history is kept (no session, no pin, not keepsAllHistory), so
+        // the basis was the current version, nothing transformed it, and
+        // the edit was applied as made: one step.
+        expect(
+          result.range.lowerBound == range.lowerBound,
+          "\(what): without history it landed at \(result.range)")
+        trackedResync.remove(id)
+        followTracked(range, text.utf16.count, in: id)
+      }
+      expectTracked(result.tracked, what)
       apply(result.events, what)
       if result.version.rawValue != oldVersion { personEdited(id) }
       if let model = storages[id], !text.isEmpty {
@@ -1270,6 +1346,7 @@ final class Harness {
         newUnits: runs.map { runs in
           { replacementUnit($0, inherited: $1, runs: runs, options: options) }
         })
+      expectTracked(result.tracked, what)
       guard let storage = storages[storageID] else { oracleFailed("\(what): storage vanished") }
       if let expected, records == nil {
         // No records: the exact prediction.
@@ -1540,6 +1617,7 @@ final class Harness {
         personEdited(id)
         keystroke = nil
       }
+      expectTracked(result.tracked, what)
     } catch {
       expect(!valid, "\(what) threw \(error) for a valid edit")
       expectUnchanged(old, what, error)
@@ -1662,10 +1740,12 @@ final class Harness {
     let textsBefore = texts()
     let attributesBefore = attributeSnapshot()
     do {
-      let events = (redo ? try document.redo() : try document.undo()).events
+      let result = try (redo ? document.redo() : document.undo())
+      let events = result.events
       guard self.session != nil else { oracleFailed("\(what) succeeded without a session") }
       // Undo and redo are the session's edits, not the person's.
       followSessionEdit(versions, events, what)
+      expectTracked(result.tracked, what)
       guard var session else { oracleFailed("\(what): the session vanished") }
       session.closeGroup()
       session.swapped = true
@@ -1742,6 +1822,7 @@ final class Harness {
         }
       }
       followSessionEdit(versions, events, what)
+      expectTracked(reverted.tracked, what)
       if let stroke = keystroke, let model = storages[stroke.storage] {
         expect(
           model.text.string(utf16: stroke.range) == stroke.text,
