@@ -21,4 +21,5 @@ let benchmarks: @Sendable () -> Void = {
   registerStreamingBenchmarks()
   registerAttributeEditBenchmarks()
   registerMarkdownBenchmarks()
+  registerTrackedRangeBenchmarks()
 }

@@ -87,6 +87,8 @@ func caseName(_ error: DocumentError) -> String {
   case .negativeCount: "negativeCount"
   case .invalidAttribute: "invalidAttribute"
   case .overlappingRuns: "overlappingRuns"
+  case .unknownTrackedRange: "unknownTrackedRange"
+  case .tooManyTrackedRanges: "tooManyTrackedRanges"
   case .batchRefused(_, let error): "batchRefused(\(caseName(error)))"
   }
 }
