@@ -1,12 +1,14 @@
 /// One edit as positions see it: `s..<e` replaced by `n` units. It holds the
 /// two rules that everything following an edit shares, written once:
 ///
-/// - **Where a tracked range goes** (``start(_:)``, ``end(_:)``,
+/// - **Where a range of the session's goes** (``start(_:)``, ``end(_:)``,
 ///   ``range(_:)``): its start goes after text inserted at it, its end stays
-///   before, so that text typed right at either edge stays outside; a bound
-///   inside the replaced text collapses to its start (a start) or its end's
-///   start (an end). Contexts, replacements, marks, the selection and the
-///   visible ranges all follow edits by it.
+///   before, so that text typed right at either edge stays outside; a start
+///   inside the replaced text goes after the new text, an end inside it to
+///   its start, and a range whose start would pass its end is empty at the
+///   start. The tracked ranges (``_TrackedRanges``) follow edits by the same
+///   rule, for each end's own association; the session uses these to place
+///   its replacements through its own edits.
 /// - **Whether the edit touches a range** (``touches(_:)``, the conflict
 ///   rule of docs/DESIGN.md, "Replacements, edits and versions"): it replaces a unit inside the range,
 ///   or its new text lands strictly inside it; an empty range is touched

@@ -511,6 +511,7 @@ public final class Document: @unchecked Sendable {
   /// - Throws: ``DocumentError/unknownTrackedRange(_:)`` for an id that
   ///   names none (never given, removed, or of a removed storage); nothing
   ///   is removed then.
+  /// - Complexity: O(m log n) for m ids among n ranges.
   public func untrack(_ ids: [TrackedRangeID]) throws(DocumentError) {
     try withState { (state) throws(DocumentError) in try state.content.untrack(ids) }
   }

@@ -120,6 +120,7 @@ public struct DocumentContent: Sendable {
   ) throws(DocumentError) {
     guard entries[id] == nil else { throw .duplicateStorage(id) }
     try AttributeRun.check(attributes, in: text, of: id)
+    guard nextSerial < 1 << 21 else { throw .tooManyTrackedRanges }
     var position = index.count
     if let after {
       guard let p = try? index.position(of: after) else { throw .unknownStorage(after) }
@@ -131,7 +132,6 @@ public struct DocumentContent: Sendable {
       throw .duplicateStorage(id)
     }
     lastEdited = nil
-    guard nextSerial < 1 << 21 else { throw .tooManyTrackedRanges }
     var storage = TextStorage(id: id, text: text)
     storage.parts.serial = nextSerial
     serials[nextSerial] = id

@@ -56,8 +56,8 @@ public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
   /// storage was).
   case unknownTrackedRange(TrackedRangeID)
   /// The document cannot track more: over 2^32 tracked ranges were added
-  /// to one storage, over 2^31 live there, over 65,535 kinds named, or
-  /// over 2^21 storages added in the document's life.
+  /// to one storage, over 2^31 live there, over 65,535 kinds named in one
+  /// storage, or over 2^21 storages added in the document's life.
   case tooManyTrackedRanges
   /// The edit at `index` of a batch was refused, for the reason given; no
   /// edit of the batch was made.

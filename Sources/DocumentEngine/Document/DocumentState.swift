@@ -13,12 +13,14 @@ import Foundation
 /// it.
 ///
 /// Every edit of a storage's text, whoever makes it, ends in one function,
-/// ``apply(_:_:_:record:actor:)``: the storage edit and its change record
-/// (``DocumentContent``), then the session (``_LiveSession/follow(_:in:at:text:by:moves:)``,
-/// which owns every rule of what an edit does to contexts, replacements and
-/// marks), then the selection and the visible ranges. Each layer changes only
-/// itself. Other changes (adding a storage, setting the selection or a mark)
-/// go to the one layer they change. A method that throws changes nothing.
+/// ``apply(_:_:_:insertedLength:info:actor:attributes:)``: the storage edit,
+/// its change record and its tracked ranges (``DocumentContent``: every
+/// position that follows the text, the selection's, the visible range's,
+/// the contexts', marks' and replacements' and the host's, moves there),
+/// then the session's own records (``followSession(_:in:at:text:by:before:)``:
+/// events, context versions, replacements broken or placed). Other changes
+/// (adding a storage, setting the selection or a mark) go to the one layer
+/// they change. A method that throws changes nothing.
 struct DocumentState: Sendable {
   var content = DocumentContent()
   /// The selection's ranges, each followed by tracked ranges.
@@ -334,11 +336,11 @@ extension DocumentState {
 // MARK: - The one path of every edit
 
 extension DocumentState {
-  /// Applies one storage edit and everything that follows from it, each
-  /// layer changing only itself: the storage and its change record
-  /// (``DocumentContent/edit(_:range:with:record:keepingHistory:)``), the
-  /// session (``_LiveSession/follow(_:in:at:text:by:moves:)``: contexts and their
-  /// events, replacements, marks), then the selection and visible ranges.
+  /// Applies one storage edit and everything that follows from it: the
+  /// storage, its change record and its tracked ranges
+  /// (``DocumentContent/edit(_:range:with:insertedLength:info:keepingHistory:attributes:report:)``),
+  /// then the session (``followSession(_:in:at:text:by:before:)``: the
+  /// contexts' events and versions, the replacements' records).
   ///
   /// - Throws: ``DocumentError``; nothing changes.
   mutating func apply(

@@ -10,8 +10,9 @@ extension DocumentState {
   /// A tool replacement (see ``Document/replace(context:range:with:attributes:basis:policy:)``):
   /// checked and transformed first (``prepareReplacement(_:_:_:basis:policy:)``,
   /// which changes nothing), then applied as any edit, through
-  /// ``apply(_:_:text:original:basis:tool:)``; the session records it
-  /// there (``_LiveSession/follow(_:in:at:text:by:moves:)``).
+  /// ``apply(_:_:text:original:basis:attributes:tool:)``; each piece is
+  /// recorded as a replacement there
+  /// (``followReplacements(_:in:text:by:before:)``).
   mutating func replace(
     _ contextID: UUID, _ range: Range<Int>, _ text: String, attributes: [AttributeRun]?,
     basis: ContextVersion?, policy: ReplacementPolicy

@@ -7,8 +7,9 @@ import Foundation
 #endif
 
 // The session's side of ``DocumentState``: starting and ending it, its
-// contexts, states and marks. What an edit does to a session is the
-// session's own (``_LiveSession/follow(_:in:at:text:by:moves:)``); replacements,
+// contexts, states and marks (tracked ranges of their storages, which every
+// edit moves). What else an edit does to a session is in
+// ``DocumentState/followSession(_:in:at:text:by:before:)``; replacements,
 // undo and revert are in DocumentState+Replacements.swift.
 extension DocumentState {
   /// Starts a session (see ``Document/startSession(scope:surroundingParagraphs:resultOptions:)``).

@@ -116,11 +116,13 @@ struct _RemovedText: Hashable, Sendable {
   var runs: [AttributeRun]
 }
 
-/// The live part of a Writing Tools session: its contexts followed through
-/// every edit, the replacements its tool made (for undo, redo and revert),
-/// its undo groups, state and marks. Every rule of what an edit does to a
-/// session lives here, in ``follow(_:in:at:text:by:moves:)``; ``DocumentState``
-/// makes the storage edit and hands it over.
+/// The live part of a Writing Tools session: its contexts, the replacements
+/// its tool made (for undo, redo and revert), its undo groups, state and
+/// marks. Where their texts are is each a tracked range of its storage,
+/// which every edit moves; what the session keeps of its own is here: the
+/// contexts' events and versions (``follow(_:at:text:by:moves:)``), the
+/// replacements' records (``placeThroughOwnEdit(_:by:isNew:before:)``) and
+/// the undo groups (``close(_:made:at:range:)``).
 struct _LiveSession: Sendable {
   /// What the host was handed when the session started: the contexts as
   /// they were cut, with their texts. They never change; ``contexts``
@@ -247,7 +249,7 @@ extension _LiveSession {
   /// that storage as `moves` says (their tracked ranges moved with the
   /// text, as did the replacements'); this tells each context that hears
   /// of it. The replacements' records are the caller's to update first
-  /// (``DocumentState/followReplacements(_:in:by:before:)``).
+  /// (``DocumentState/followReplacements(_:in:text:by:before:)``).
   ///
   /// - Returns: the events of the contexts, in order, and where the
   ///   context whose text the session's own edit changed must be instead

@@ -178,7 +178,7 @@ struct _LabelTable: Sendable {
 /// copy is a snapshot that shares the tree.
 ///
 /// - An edit moves them all in O(log n + k) for the k ranges that overlap
-///   or meet it (``edit(_:_:report:)``): the ranges after it move with one
+///   or meet it (``edit(_:report:)``): the ranges after it move with one
 ///   item's delta.
 /// - The ranges that overlap a range are found through the summaries'
 ///   furthest end, in O(log n + k).
