@@ -67,6 +67,14 @@ let package = Package(
       ]
     ),
     .executableTarget(
+      name: "TrackedKeystrokes",
+      dependencies: [
+        "BenchmarkSupport",
+        .product(name: "DocumentEngine", package: engine),
+        .product(name: "TextRope", package: engine),
+      ]
+    ),
+    .executableTarget(
       name: "Soak",
       dependencies: [
         .product(name: "DocumentEngine", package: engine),

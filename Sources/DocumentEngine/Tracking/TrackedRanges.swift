@@ -488,40 +488,56 @@ extension _TrackedRanges {
     let s = step.s
     let e = step.e
     let insertion = s == e
-    // The items from `first` on are looked at one by one up to `after`;
-    // from `after` on they only shift.
-    let first = insertion ? tree.prefix { $0.reaches(s, 1) } : tree.prefix { $0.reaches(s, 0) }
-    // An insertion moves the items at (`s`, 1) by the shift, but for a
-    // range emptied earlier whose end stays: so they are looked at too.
-    let after = insertion ? tree.prefix { $0.reaches(s, 2) } : tree.prefix { $0.reaches(e, 1) }
+    // The window: the items from key `low` to before key `high` are mapped
+    // one by one; from `high` on they only shift. (An insertion shifts the
+    // items at (`s`, 1) too, but for a range emptied earlier whose end
+    // stays: so they are looked at.)
+    let low: (Int, UInt8) = insertion ? (s, 1) : (s, 0)
+    let high: (Int, UInt8) = insertion ? (s, 2) : (e, 1)
     var removals: [UInt32] = []
+    var windowFound = false
 
-    // The items before `first` whose end the edit reaches: only their end
-    // can move.
-    let limit = first.count
-    if limit > 0 {
-      tree.updateEach(
-        admitting: { prefix, slot in prefix.count < limit && prefix.span + slot.maxEnd >= s },
-        { item, prefix in
-          if prefix.count >= limit { return false }
-          let start = prefix.span + item.delta
-          let end = start + item.length
-          let old = start..<end
-          let newEnd = Self.mapEnd(end, step, goesAfter: item.endGoesAfter)
-          let touched = step.touches(old)
-          if newEnd == end && !touched { return true }
-          item.length = newEnd - start
-          let removed = touched && item.removesOnTouch
-          if removed { removals.append(item.local) }
-          report.append(
-            _TrackedChange(
-              local: item.local, role: item.role, old: old, new: removed ? nil : start..<newEnd,
-              touched: touched))
-          return true
-        })
+    // One pass in order, on the path to the window: the items before it
+    // whose end the edit reaches (only their end can move) are changed in
+    // place; at an empty window (the usual keystroke) the first item after
+    // takes the shift, and nothing else is looked at.
+    tree.updateEach(
+      admitting: { prefix, slot in
+        guard slot.count > 0 else { return false }
+        let last = prefix.span + slot.span
+        let reachesWindow = last > low.0 || (last == low.0 && slot.lastClass >= low.1)
+        return reachesWindow || (prefix.span <= s && prefix.span + slot.maxEnd >= s)
+      },
+      { item, prefix in
+        let start = prefix.span + item.delta
+        let key = (start, item.keyClass)
+        if key >= high {
+          item.delta += step.delta
+          return false
+        }
+        if key >= low {
+          windowFound = true
+          return false
+        }
+        let end = start + item.length
+        let old = start..<end
+        let newEnd = Self.mapEnd(end, step, goesAfter: item.endGoesAfter)
+        let touched = step.touches(old)
+        if newEnd == end && !touched { return true }
+        item.length = newEnd - start
+        let removed = touched && item.removesOnTouch
+        if removed { removals.append(item.local) }
+        report.append(
+          _TrackedChange(
+            local: item.local, role: item.role, old: old, new: removed ? nil : start..<newEnd,
+            touched: touched))
+        return true
+      })
+    if windowFound {
+      let first = tree.prefix { $0.reaches(low.0, low.1) }
+      let after = tree.prefix { $0.reaches(high.0, high.1) }
+      followReplaced(step, from: first, to: after, report: &report, removals: &removals)
     }
-
-    followReplaced(step, from: first, to: after, report: &report, removals: &removals)
     for local in removals { remove(local) }
   }
 

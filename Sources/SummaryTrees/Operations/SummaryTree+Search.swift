@@ -110,15 +110,19 @@ extension SummaryTree {
     let n = node.count
     var going = true
     var changed = false
+    // Only a node whose slots' summaries changed adds them up again.
     if node.height == 0 {
       var i = 0
       while i < n && going {
         let summary = node.items[i].summary
         if admits(prefix, summary) {
           going = body(&node.items[i], prefix)
-          changed = true
+          let now = node.items[i].summary
+          if now != summary { changed = true }
+          prefix += now
+        } else {
+          prefix += summary
         }
-        prefix += node.items[i].summary
         i += 1
       }
       if changed { node.recomputeSummary() }
@@ -126,12 +130,13 @@ extension SummaryTree {
     }
     var i = 0
     while i < n && going {
-      if admits(prefix, node.summaries[i]) {
+      let summary = node.summaries[i]
+      if admits(prefix, summary) {
         node.ensureUniqueChild(i)
         var inner = prefix
         going = _update(node.children[i], prefix: &inner, admits, body)
         node.refreshChildSummary(i)
-        changed = true
+        if node.summaries[i] != summary { changed = true }
       }
       prefix += node.summaries[i]
       i += 1
