@@ -383,6 +383,43 @@ def mark(ok):
     return "**met**" if ok else "**missed**"
 
 
+TRACKED = "Tracked ranges"
+
+
+def tracked_rows(r):
+    """(target, measured, baseline, ratio, verdict) for the tracked-range targets (issue 28)."""
+    rows = []
+    for name, what in (("keystroke, 100,000 marks in 1 MB", "a session's 100,000 underline marks"),
+                       ("keystroke, 100,000 host ranges in 1 MB", "the host's 100,000 ranges"),
+                       ("keystroke in one storage of 10,000, fullDocument session",
+                        "one storage of 10,000, `fullDocument` session live")):
+        pair = r.get(f"{TRACKED} ratio/{name}", {}).get("with ÷ without (×100)")
+        if not pair:
+            continue
+        x = pair[0] / 100
+        baseline = "one storage" if "10,000" in name else "none"
+        rows.append((f"28. keystroke with {what} ≤ 1.3× the same without", f"{x:.2f}×",
+                     f"the same keystrokes, {baseline} (paired)", f"{x:.2f}×", mark(x <= 1.3)))
+    query = f"{TRACKED}/overlapping 2,000 units among 100,000 in 1 MB"
+    t = wall(r, query)
+    k = metric(r, query, "ranges returned")
+    if t and k:
+        limit = 2e-6 + 50e-9 * k
+        rows.append((f"28. ranges overlapping a 2,000-unit window among 100,000 ≤ 2 µs + 50 ns a range",
+                     fmt_time(t), f"{fmt_time(limit)} for {k:.0f} ranges (the target)", times(t, limit),
+                     mark(t <= limit)))
+    pair = r.get(f"{TRACKED} ratio/adding 100,000 against sorting them", {}).get("track ÷ sort (×100)")
+    if pair:
+        x = pair[0] / 100
+        rows.append(("28. adding 100,000 ranges ≤ 3× sorting them", f"{x:.2f}×", "sorting them (paired)",
+                     f"{x:.2f}×", mark(x <= 3)))
+    per = metric(r, f"{TRACKED}/memory of 1,000,000 in 1 MB", "heap bytes per range")
+    if per:
+        rows.append(("28. memory ≤ 48 bytes a tracked range at 1,000,000", f"{per:.0f} bytes", "48 bytes",
+                     f"{per / 48:.2f}×", mark(per <= 48)))
+    return rows
+
+
 def quick_rows(r, stats):
     """Every target the quick run measures, as (target, measured, baseline, ratio, result)."""
     rows = []
@@ -413,6 +450,7 @@ def quick_rows(r, stats):
     rows += [("11. " + row[0][3:] if row[0][:1].isdigit() else row[0],) + tuple(row[1:])
              for row in issue11_rows(r, stats) if row[0] != "–"]
     rows += markdown_rows(r)
+    rows += tracked_rows(r)
     return rows
 
 

@@ -375,14 +375,14 @@ extension DocumentState {
     by actor: _Actor, before: [(index: Int, range: Range<Int>)]
   ) -> [DocumentEvent] {
     contextMoves.removeAll(keepingCapacity: true)
-    if let indices = session?.contextsByStorage[id], let storage = content.storageIfAny(id) {
+    if let indices = session?.contextsByStorage[id] {
       for i in indices {
         guard let local = session?.contexts[i].local else { continue }
         if let change = trackedReport.first(where: { $0.local == local && $0.role == .context }) {
           contextMoves.append(_ContextMove(index: i, old: change.old, new: change.new ?? 0..<0))
           continue
         }
-        guard let new = storage.tracked.range(local) else { continue }
+        guard let new = content.trackedRange(local, in: id) else { continue }
         let shifted = !edit.changesNothing && new.lowerBound >= edit.s + edit.n
         let old =
           shifted ? (new.lowerBound - edit.delta)..<(new.upperBound - edit.delta) : new
@@ -416,7 +416,9 @@ extension DocumentState {
   ) {
     switch actor {
     case .other:
-      guard session?.replacementsByLocal[id]?.isEmpty == false else { return }
+      guard session?.replacements.isEmpty == false,
+        session?.replacementsByLocal[id]?.isEmpty == false
+      else { return }
       var endsHere: Bool? = nil
       for change in trackedReport where change.role == .replacement {
         guard let i = session?.replacement(in: id, local: change.local) else { continue }
@@ -502,13 +504,15 @@ extension DocumentState {
   /// The host's tracked ranges that the last storage edit (of storage
   /// `id`) touched and removed, from ``trackedReport``.
   func hostChanges(in id: StorageID) -> TrackedChanges {
-    guard let storage = content.storageIfAny(id) else { return TrackedChanges() }
     var changes = TrackedChanges()
+    guard trackedReport.contains(where: { $0.role == .host && ($0.touched || $0.new == nil) }),
+      let serial = content.serial(of: id)
+    else { return changes }
     for change in trackedReport where change.role == .host {
       if change.new == nil {
-        changes.removed.append(storage.trackedID(change.local))
+        changes.removed.append(TrackedRangeID(serial: serial, local: change.local))
       } else if change.touched {
-        changes.touched.append(storage.trackedID(change.local))
+        changes.touched.append(TrackedRangeID(serial: serial, local: change.local))
       }
     }
     changes.touched.sort()

@@ -174,6 +174,13 @@ extension DocumentContent {
     entries.values[slot].storage.tracked.remove(local)
   }
 
+  /// The serial of storage `id` (``TextStorage/serial``): without a
+  /// lookup for the storage edited last.
+  func serial(of id: StorageID) -> Int? {
+    if let last = lastEdited, last.id == id { return entries.values[last.slot].storage.serial }
+    return entries[id]?.storage.serial
+  }
+
   /// Where range number `local` of a storage is now.
   func trackedRange(_ local: UInt32, in id: StorageID) -> Range<Int>? {
     storageIfAny(id)?.tracked.range(local)

@@ -88,15 +88,22 @@ struct _TrackedSummary: TreeSummary {
   var lastClass: UInt8
   var roles: UInt8
 
+  /// No items: a furthest end below any (far enough from `Int.min` that a
+  /// span added to it cannot overflow).
   static let zero = _TrackedSummary(
-    count: 0, span: 0, maxEnd: .min, lastLabel: 0, lastClass: 0, roles: 0)
+    count: 0, span: 0, maxEnd: noEnd, lastLabel: 0, lastClass: 0, roles: 0)
+  static let noEnd = Int.min / 4
 
+  // Without a branch on either side being empty (the zero is neutral as
+  // it is): a node adds up its slots' summaries after every change.
+  @inline(__always)
   static func + (a: Self, b: Self) -> Self {
-    if b.count == 0 { return a }
-    if a.count == 0 { return b }
+    let some = b.count > 0
     return _TrackedSummary(
-      count: a.count + b.count, span: a.span + b.span, maxEnd: max(a.maxEnd, a.span + b.maxEnd),
-      lastLabel: b.lastLabel, lastClass: b.lastClass, roles: a.roles | b.roles)
+      count: a.count + b.count, span: a.span + b.span,
+      maxEnd: Swift.max(a.maxEnd, some ? a.span + b.maxEnd : noEnd),
+      lastLabel: some ? b.lastLabel : a.lastLabel, lastClass: some ? b.lastClass : a.lastClass,
+      roles: a.roles | b.roles)
   }
 
   /// Whether the items summed, from a start at 0, reach key (`start`,

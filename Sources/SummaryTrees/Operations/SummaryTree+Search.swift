@@ -72,7 +72,10 @@ extension SummaryTree {
       let summary = node.summaries[i]
       if admits(prefix, summary) {
         var inner = prefix
-        if !_visit(node.children[i], prefix: &inner, admits, body) { return false }
+        let going = Unmanaged.passUnretained(node.children[i])._withUnsafeGuaranteedRef {
+          _visit($0, prefix: &inner, admits, body)
+        }
+        if !going { return false }
       }
       prefix += summary
     }
@@ -134,7 +137,10 @@ extension SummaryTree {
       if admits(prefix, summary) {
         node.ensureUniqueChild(i)
         var inner = prefix
-        going = _update(node.children[i], prefix: &inner, admits, body)
+        // `node` holds the child for the whole call: borrow it.
+        going = Unmanaged.passUnretained(node.children[i])._withUnsafeGuaranteedRef {
+          _update($0, prefix: &inner, admits, body)
+        }
         node.refreshChildSummary(i)
         if node.summaries[i] != summary { changed = true }
       }
