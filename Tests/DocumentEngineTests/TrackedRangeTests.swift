@@ -91,6 +91,31 @@ import TextRope
     #expect(try document.trackedRanges(in: "body", kind: "none").isEmpty)
   }
 
+  /// An observer hears which of the host's ranges an edit touched or
+  /// removed, after the contexts' events; the result's events do not hold
+  /// it (its `tracked` does).
+  @Test func observersHearTheRangesAnEditTouched() async throws {
+    let document = try document()
+    let word = try document.track([13..<16], in: "body", kind: "word")[0]
+    let underline = try document.track(
+      [0..<3], in: "body", kind: "spelling", rules: TrackingRules(onTouch: .remove))[0]
+    let events = document.events()
+    let first = try document.edit("body", range: 14..<14, with: "h")
+    #expect(first.events.isEmpty && first.tracked == TrackedChanges(touched: [word]))
+    try document.edit("body", range: 3..<3, with: "!")  // touches nothing: no event
+    try document.edit("body", range: 0..<3, with: "The")
+    var heard: [DocumentEvent] = []
+    for await event in events {
+      heard.append(event)
+      if heard.count == 2 { break }
+    }
+    #expect(
+      heard == [
+        .tracked(TrackedChanges(touched: [word])), .tracked(TrackedChanges(removed: [underline])),
+      ])
+    #expect(heard.allSatisfy { $0.context == nil })
+  }
+
   @Test func allOfThemIncludesAnEmptyRangeAtTheEnd() throws {
     let document = try document()
     let length = Self.text.utf16.count

@@ -539,6 +539,8 @@ final class Harness {
         expect(
           id != skipped && session?.contexts[id] != nil,
           "\(what): reflow event for a context that is not live or was replaced: \(event)")
+      case .tracked:
+        expect(false, "\(what): a result's events hold a tracked-range event: \(event)")
       }
     }
   }

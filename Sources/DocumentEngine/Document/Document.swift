@@ -39,7 +39,7 @@ public final class Document: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     let result = try body(&state)
-    publish(result.events)
+    publish(result.published)
     return result
   }
 
@@ -600,17 +600,32 @@ public final class Document: @unchecked Sendable {
   }
 }
 
-/// A result that carries the events a call made, for observers.
+/// A result that carries the events a call made, for observers: the
+/// contexts' events, then the host's tracked ranges it touched or removed.
 protocol _EventfulResult {
-  var events: [DocumentEvent] { get }
+  var published: [DocumentEvent] { get }
 }
 
-extension EditResult: _EventfulResult {}
-extension ReplacementResult: _EventfulResult {}
-extension UndoResult: _EventfulResult {}
+extension DocumentEvent {
+  /// `events`, and a ``tracked(_:)`` event after them when `tracked` names
+  /// any range.
+  static func published(_ events: [DocumentEvent], _ tracked: TrackedChanges) -> [DocumentEvent] {
+    tracked.isEmpty ? events : events + [.tracked(tracked)]
+  }
+}
+
+extension EditResult: _EventfulResult {
+  var published: [DocumentEvent] { DocumentEvent.published(events, tracked) }
+}
+extension ReplacementResult: _EventfulResult {
+  var published: [DocumentEvent] { DocumentEvent.published(events, tracked) }
+}
+extension UndoResult: _EventfulResult {
+  var published: [DocumentEvent] { DocumentEvent.published(events, tracked) }
+}
 
 /// The results of a batch of edits.
 struct _Batch: _EventfulResult {
   var results: [EditResult]
-  var events: [DocumentEvent] { results.flatMap(\.events) }
+  var published: [DocumentEvent] { results.flatMap(\.published) }
 }

@@ -20,7 +20,7 @@ extension Reply {
     func lines(
       _ first: String, _ events: [DocumentEvent], _ tracked: TrackedChanges = TrackedChanges()
     ) -> String {
-      ([first] + events.map { "  event: " + Self.text($0, name($0.context)) }
+      ([first] + events.map { "  event: " + Self.text($0, $0.context.map(name) ?? "") }
         + Self.lines(tracked))
         .joined(separator: "\n")
     }
@@ -108,6 +108,9 @@ extension Reply {
   private static func text(_ event: DocumentEvent, _ context: String) -> String {
     switch event {
     case .reflowed: "context \(context) moved"
+    case .tracked(let changes):
+      "tracked ranges touched \(changes.touched.map(\.description).joined(separator: ", ")),"
+        + " removed \(changes.removed.map(\.description).joined(separator: ", "))"
     case .textUpdated(_, let range, let text, let version):
       "context \(context) text \(self.text(range)) is now \"\(visible(text))\" "
         + "(context version \(version))"

@@ -134,6 +134,14 @@ extension Reply {
           ])
         case .reflowed(let context, _):
           .object([("kind", .string("reflowed")), ("context", .string(context.uuidString))])
+        // Results carry their tracked ranges in `touched` and `removed`;
+        // only observers hear this event.
+        case .tracked(let changes):
+          .object([
+            ("kind", .string("tracked")),
+            ("touched", .array(changes.touched.map { .int($0.rawValue) })),
+            ("removed", .array(changes.removed.map { .int($0.rawValue) })),
+          ])
         }
       })
   }
