@@ -353,7 +353,7 @@ extension DocumentState {
     // For the session's own edit: the replacements it meets, where they are
     // before it.
     let before = hasSession && actor.isOwn ? replacementsMeeting(edit, in: id) : []
-    trackedReport.removeAll(keepingCapacity: true)
+    if !trackedReport.isEmpty { trackedReport.removeAll(keepingCapacity: true) }
     let version = try content.edit(
       id, range: range, with: text, insertedLength: insertedLength, info: info,
       keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
@@ -361,7 +361,8 @@ extension DocumentState {
     let events =
       hasSession
       ? followSession(edit, in: id, at: version, text: text, by: actor, before: before) : []
-    let tracked = trackedReport.isEmpty ? TrackedChanges() : hostChanges(in: id)
+    let tracked =
+      trackedReport.contains(where: { $0.role == .host }) ? hostChanges(in: id) : TrackedChanges()
     _invariantCheck(id)
     return (version, events, tracked)
   }
@@ -374,8 +375,8 @@ extension DocumentState {
     _ edit: _EditStep, in id: StorageID, at version: StorageVersion, text: String,
     by actor: _Actor, before: [(index: Int, range: Range<Int>)]
   ) -> [DocumentEvent] {
-    contextMoves.removeAll(keepingCapacity: true)
-    if let indices = session?.contextsByStorage[id] {
+    if !contextMoves.isEmpty { contextMoves.removeAll(keepingCapacity: true) }
+    if let indices = session?.contextIndices(in: id) {
       for i in indices {
         guard let local = session?.contexts[i].local else { continue }
         if let change = trackedReport.first(where: { $0.local == local && $0.role == .context }) {

@@ -135,6 +135,8 @@ struct _LiveSession: Sendable {
   /// The indices of ``contexts`` by storage, so that an edit finds those
   /// of its storage without a walk over all.
   var contextsByStorage: [StorageID: [Int]] = [:]
+  /// The one storage that holds every context, if there is one.
+  var onlyStorage: (id: StorageID, indices: [Int])? = nil
   var replacements: [_Replacement] = []
   /// The intact replacements by storage and tracked range number: what an
   /// edit's report of tracked ranges names.
@@ -170,6 +172,20 @@ struct _LiveSession: Sendable {
     for (i, context) in contexts.enumerated() {
       contextsByStorage[context.storage, default: []].append(i)
     }
+    if contextsByStorage.count == 1, let (id, indices) = contextsByStorage.first {
+      onlyStorage = (id, indices)
+    } else {
+      onlyStorage = nil
+    }
+  }
+
+  /// The indices of the contexts of storage `id`: without hashing when all
+  /// the contexts are in one storage (a selection in one storage, a
+  /// document of one).
+  @inline(__always)
+  func contextIndices(in id: StorageID) -> [Int]? {
+    if let only = onlyStorage { return only.id == id ? only.indices : nil }
+    return contextsByStorage[id]
   }
 
   /// The key of an end of replacement `index` in a ``_Replacement/collapsed``

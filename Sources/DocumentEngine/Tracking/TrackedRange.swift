@@ -94,15 +94,28 @@ public struct TrackedRange: Hashable, Sendable, Identifiable {
 /// removed (their rule was `.remove`), each sorted: what a host checks
 /// again.
 public struct TrackedChanges: Hashable, Sendable {
-  public var touched: [TrackedRangeID]
-  public var removed: [TrackedRangeID]
+  // Empty lists are kept as `nil`: every keystroke's result holds one of
+  // these, and most name nothing (no reference to count).
+  private var _touched: [TrackedRangeID]?
+  private var _removed: [TrackedRangeID]?
 
-  public init(touched: [TrackedRangeID] = [], removed: [TrackedRangeID] = []) {
-    self.touched = touched
-    self.removed = removed
+  /// The ranges whose text the edit touched; they stay, moved.
+  public var touched: [TrackedRangeID] {
+    get { _touched ?? [] }
+    set { _touched = newValue.isEmpty ? nil : newValue }
+  }
+  /// The ranges the edit removed (their rule was `.remove`).
+  public var removed: [TrackedRangeID] {
+    get { _removed ?? [] }
+    set { _removed = newValue.isEmpty ? nil : newValue }
   }
 
-  public var isEmpty: Bool { touched.isEmpty && removed.isEmpty }
+  public init(touched: [TrackedRangeID] = [], removed: [TrackedRangeID] = []) {
+    _touched = touched.isEmpty ? nil : touched
+    _removed = removed.isEmpty ? nil : removed
+  }
+
+  public var isEmpty: Bool { _touched == nil && _removed == nil }
 
   mutating func merge(_ other: TrackedChanges) {
     if other.isEmpty { return }

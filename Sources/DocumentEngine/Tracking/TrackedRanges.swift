@@ -501,6 +501,13 @@ extension _TrackedRanges {
     // stays: so they are looked at.)
     let low: (Int, UInt8) = insertion ? (s, 1) : (s, 0)
     let high: (Int, UInt8) = insertion ? (s, 2) : (e, 1)
+    // A small tree (one leaf: a storage with a context and a selection,
+    // say) is followed in one loop over its items.
+    if tree.height == 0,
+      tree.withLeafItems({ Self.followLeaf($0, step, low, high, &report) }) == true
+    {
+      return
+    }
     var removals: [UInt32] = []
     var windowFound = false
 
@@ -546,6 +553,50 @@ extension _TrackedRanges {
       followReplaced(step, from: first, to: after, report: &report, removals: &removals)
     }
     for local in removals { remove(local) }
+  }
+
+  /// ``edit(_:report:)`` for a tree that is one leaf: every item mapped
+  /// where it lies, when none is removed and their order holds (else it
+  /// changes nothing and returns `false`). Reports what the edit's
+  /// general path reports: the ranges touched, those in the window, and
+  /// those it did more than shift.
+  static func followLeaf(
+    _ items: UnsafeMutableBufferPointer<_TrackedItem>, _ step: _EditStep,
+    _ low: (Int, UInt8), _ high: (Int, UInt8), _ report: inout [_TrackedChange]
+  ) -> Bool {
+    var start = 0
+    var previous: (Int, UInt8) = (Int.min, 0)
+    for item in items {
+      start += item.delta
+      let old = start..<(start + item.length)
+      if item.removesOnTouch && step.touches(old) { return false }
+      let key = (map(old, step, item).lowerBound, item.keyClass)
+      if key < previous { return false }
+      previous = key
+    }
+    let shiftedFrom = step.s + step.n
+    var oldStart = 0
+    var newStart = 0
+    for i in items.indices {
+      let item = items[i]
+      oldStart += item.delta
+      let old = oldStart..<(oldStart + item.length)
+      let new = map(old, step, item)
+      let touched = step.touches(old)
+      let key = (old.lowerBound, item.keyClass)
+      // What a reader of the report takes a range not in it to have been.
+      let assumed =
+        new.lowerBound >= shiftedFrom
+        ? (new.lowerBound - step.delta)..<(new.upperBound - step.delta) : new
+      if touched || (key >= low && key < high) || assumed != old {
+        report.append(
+          _TrackedChange(local: item.local, role: item.role, old: old, new: new, touched: touched))
+      }
+      items[i].delta = new.lowerBound - newStart
+      items[i].length = new.count
+      newStart = new.lowerBound
+    }
+    return true
   }
 
   /// Where an end at `p` goes.

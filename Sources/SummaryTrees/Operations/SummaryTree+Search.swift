@@ -82,6 +82,26 @@ extension SummaryTree {
     return true
   }
 
+  /// Calls `body` with the items of a tree that is a single leaf (a
+  /// node's worth of items at most), to read and change in place (not
+  /// their number); the summary is added up again after. Returns `nil`,
+  /// without calling `body`, for a taller tree.
+  ///
+  /// - Complexity: O(1) besides what `body` does: the items of a small tree
+  ///   without a descent or a closure per item.
+  @inlinable
+  public mutating func withLeafItems<R>(
+    _ body: (UnsafeMutableBufferPointer<Item>) throws -> R
+  ) rethrows -> R? {
+    guard root.height == 0 else { return nil }
+    ensureUniqueRoot()
+    defer {
+      root.recomputeSummary()
+      _invariantCheck()
+    }
+    return try body(UnsafeMutableBufferPointer(start: root.items, count: root.count))
+  }
+
   /// Like ``forEach(admitting:_:)``, but `body` may change each item it is
   /// given in place (not its place in the order: the caller keeps the
   /// tree's own order). The prefix given to `body` and to `admits` counts
