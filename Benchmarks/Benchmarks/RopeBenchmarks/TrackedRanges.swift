@@ -56,6 +56,18 @@ private func megabyteDocument(session: Bool) throws -> Document {
   return document
 }
 
+/// 1000 keystrokes into each document, the one with the ranges first, and
+/// the ratio of their times.
+private func pairedKeystrokes(
+  _ benchmark: Benchmark, _ documents: (SingleEdits<Document>, SingleEdits<Document>),
+  storage id: StorageID
+) {
+  let clock = ContinuousClock()
+  let withTime = timed(clock) { documents.0.make(1000, storage: id) }
+  let withoutTime = timed(clock) { documents.1.make(1000, storage: id) }
+  benchmark.measurement(trackedOverNone, percent(withTime, of: withoutTime))
+}
+
 func registerTrackedRangeBenchmarks() {
   let id = StorageID("body")
   let perThousand = configuration(
@@ -64,11 +76,7 @@ func registerTrackedRangeBenchmarks() {
 
   Benchmark("Tracked ranges ratio/keystroke, 100,000 marks in 1 MB", configuration: perThousand) {
     benchmark, state in
-    let (with, without) = state
-    let clock = ContinuousClock()
-    let withTime = timed(clock) { with.make(1000, storage: id) }
-    let withoutTime = timed(clock) { without.make(1000, storage: id) }
-    benchmark.measurement(trackedOverNone, percent(withTime, of: withoutTime))
+    pairedKeystrokes(benchmark, state, storage: id)
   } setup: { () -> (SingleEdits<Document>, SingleEdits<Document>) in
     let marked = try megabyteDocument(session: true)
     guard let context = marked.session?.contexts.first?.id else { fatalError("no context") }
@@ -81,11 +89,7 @@ func registerTrackedRangeBenchmarks() {
   Benchmark(
     "Tracked ranges ratio/keystroke, 100,000 host ranges in 1 MB", configuration: perThousand
   ) { benchmark, state in
-    let (with, without) = state
-    let clock = ContinuousClock()
-    let withTime = timed(clock) { with.make(1000, storage: id) }
-    let withoutTime = timed(clock) { without.make(1000, storage: id) }
-    benchmark.measurement(trackedOverNone, percent(withTime, of: withoutTime))
+    pairedKeystrokes(benchmark, state, storage: id)
   } setup: { () -> (SingleEdits<Document>, SingleEdits<Document>) in
     let tracked = try megabyteDocument(session: false)
     try tracked.track(underlines, in: id, kind: "spelling", rules: TrackingRules())
@@ -98,11 +102,7 @@ func registerTrackedRangeBenchmarks() {
     "Tracked ranges ratio/keystroke in one storage of 10,000, fullDocument session",
     configuration: perThousand
   ) { benchmark, state in
-    let (with, without) = state
-    let clock = ContinuousClock()
-    let withTime = timed(clock) { with.make(1000, storage: "cell 5000") }
-    let withoutTime = timed(clock) { without.make(1000, storage: "cell 5000") }
-    benchmark.measurement(trackedOverNone, percent(withTime, of: withoutTime))
+    pairedKeystrokes(benchmark, state, storage: "cell 5000")
   } setup: { () -> (SingleEdits<Document>, SingleEdits<Document>) in
     let cell = String(proseMegabyte.prefix(2_000))
     let notebook = Document()

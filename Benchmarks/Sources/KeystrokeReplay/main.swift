@@ -24,13 +24,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Nanoseconds of this thread's CPU time.
-func threadTime() -> UInt64 {
-  var t = timespec()
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-  return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
-}
-
 let id = StorageID("body")
 
 /// One layer: a name, and a replay that returns its time and final text.

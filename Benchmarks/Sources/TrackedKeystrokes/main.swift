@@ -21,12 +21,6 @@ import Glibc
 import Darwin
 #endif
 
-func threadTime() -> UInt64 {
-  var t = timespec()
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-  return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
-}
-
 let (rounds, count, mode) = {
   var rounds = 20
   var count = 100_000

@@ -376,9 +376,13 @@ extension DocumentState {
     by actor: _Actor, before: [(index: Int, range: Range<Int>)]
   ) -> [DocumentEvent] {
     if !contextMoves.isEmpty { contextMoves.removeAll(keepingCapacity: true) }
-    if let indices = session?.contextIndices(in: id) {
+    // Stored properties read through the optional: a method called on it
+    // would copy the whole session first.
+    let indices =
+      session?.onlyStorage.map { $0.id == id ? $0.indices : [] } ?? session?.contextsByStorage[id]
+    if let indices {
       for i in indices {
-        guard let local = session?.contexts[i].local else { continue }
+        guard let local = session?.contextLocals[i] else { continue }
         if let change = trackedReport.first(where: { $0.local == local && $0.role == .context }) {
           contextMoves.append(_ContextMove(index: i, old: change.old, new: change.new ?? 0..<0))
           continue

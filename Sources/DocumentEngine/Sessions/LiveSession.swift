@@ -137,6 +137,9 @@ struct _LiveSession: Sendable {
   var contextsByStorage: [StorageID: [Int]] = [:]
   /// The one storage that holds every context, if there is one.
   var onlyStorage: (id: StorageID, indices: [Int])? = nil
+  /// Each context's tracked range number, by index (read on every
+  /// keystroke without copying the context).
+  var contextLocals: [UInt32] = []
   var replacements: [_Replacement] = []
   /// The intact replacements by storage and tracked range number: what an
   /// edit's report of tracked ranges names.
@@ -168,6 +171,7 @@ struct _LiveSession: Sendable {
 
   /// Builds ``contextsByStorage`` again.
   mutating func indexContexts() {
+    contextLocals = contexts.map(\.local)
     contextsByStorage = [:]
     for (i, context) in contexts.enumerated() {
       contextsByStorage[context.storage, default: []].append(i)
@@ -177,15 +181,6 @@ struct _LiveSession: Sendable {
     } else {
       onlyStorage = nil
     }
-  }
-
-  /// The indices of the contexts of storage `id`: without hashing when all
-  /// the contexts are in one storage (a selection in one storage, a
-  /// document of one).
-  @inline(__always)
-  func contextIndices(in id: StorageID) -> [Int]? {
-    if let only = onlyStorage { return only.id == id ? only.indices : nil }
-    return contextsByStorage[id]
   }
 
   /// The key of an end of replacement `index` in a ``_Replacement/collapsed``
