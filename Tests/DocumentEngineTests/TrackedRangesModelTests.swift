@@ -90,7 +90,7 @@ struct TrackedRangeModel: Equatable {
         case 0, 1:
           let range = Self.randomRange(length, &random)
           let rules = Self.randomRules(&random)
-          let local = try tree.newLocal()
+          let local = try tree.newLocals(1).lowerBound
           // Now and then one of the engine's own followers.
           let role: _TrackedRole = Int.random(in: 0..<4, using: &random) == 0 ? .mark : .host
           tree.insert(
@@ -104,7 +104,7 @@ struct TrackedRangeModel: Equatable {
           for _ in 0..<Int.random(in: 0..<100, using: &random) {
             let range = Self.randomRange(length, &random)
             let rules = Self.randomRules(&random)
-            let local = try tree.newLocal()
+            let local = try tree.newLocals(1).lowerBound
             batch.append(
               (range, local, _TrackedItem.flags(rules, empty: range.isEmpty, role: .host), 0))
             model[local] = TrackedRangeModel(
@@ -195,7 +195,7 @@ struct TrackedRangeModel: Equatable {
     var tree = _TrackedRanges()
     var locals: [UInt32] = []
     for i in 0..<300 {
-      let local = try tree.newLocal()
+      let local = try tree.newLocals(1).lowerBound
       // Always right after the first range: the gap there halves each time.
       tree.insert(
         5..<5, local: local,

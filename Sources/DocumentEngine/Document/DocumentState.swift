@@ -361,8 +361,7 @@ extension DocumentState {
     let events =
       hasSession
       ? followSession(edit, in: id, at: version, text: text, by: actor, before: before) : []
-    let tracked =
-      trackedReport.contains(where: { $0.role == .host }) ? hostChanges(in: id) : TrackedChanges()
+    let tracked = trackedReport.isEmpty ? TrackedChanges() : hostChanges(in: id)
     _invariantCheck(id)
     return (version, events, tracked)
   }
@@ -484,8 +483,7 @@ extension DocumentState {
       let storage = content.storageIfAny(id)
     else { return [] }
     var found: [(index: Int, range: Range<Int>)] = []
-    storage.tracked.forEach(meeting: edit.s...edit.e, roles: 1 << _TrackedRole.replacement.rawValue)
-    {
+    storage.tracked.forEach(meeting: edit.s...edit.e, roles: _TrackedRole.replacement.mask) {
       item, range in
       if let i = byLocal[item.local] { found.append((i, range)) }
     }
@@ -499,7 +497,7 @@ extension DocumentState {
     if contextMoves.contains(where: { $0.old.upperBound == point }) { return true }
     guard let storage = content.storageIfAny(id) else { return false }
     var ends = false
-    storage.tracked.forEach(meeting: point...point, roles: 1 << _TrackedRole.replacement.rawValue) {
+    storage.tracked.forEach(meeting: point...point, roles: _TrackedRole.replacement.mask) {
       _, range in
       if !range.isEmpty && range.upperBound == point { ends = true }
     }

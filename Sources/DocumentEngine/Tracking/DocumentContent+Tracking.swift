@@ -34,7 +34,7 @@ extension DocumentContent {
       kindIndex = i
     }
     var found: [TrackedRange] = []
-    let host: UInt8 = 1 << _TrackedRole.host.rawValue
+    let host = _TrackedRole.host.mask
     func add(_ item: _TrackedItem, _ r: Range<Int>) {
       if let kindIndex, item.kind != kindIndex { return }
       found.append(
@@ -97,21 +97,17 @@ extension DocumentContent {
     guard let slot = entries.index(forKey: id) else { throw .unknownStorage(id) }
     try checkOffsets(ranges, in: entries.values[slot].storage)
     var tracked = entries.values[slot].storage.tracked
-    guard tracked.nextLocal < UInt32.max - UInt32(min(ranges.count, Int(UInt32.max))),
-      tracked.count + ranges.count < Int(Int32.max)
-    else { throw .tooManyTrackedRanges }
     let kindIndex: UInt16
+    let locals: Range<UInt32>
     do {
       kindIndex = role == .host ? try tracked.intern(kind) : 0
+      locals = try tracked.newLocals(ranges.count)
     } catch {
       throw .tooManyTrackedRanges
     }
     var batch: [(range: Range<Int>, local: UInt32, flags: UInt16, kind: UInt16)] = []
     batch.reserveCapacity(ranges.count)
-    for range in ranges {
-      // Cannot fail: the room was checked above.
-      let local = tracked.nextLocal
-      tracked.nextLocal += 1
+    for (range, local) in zip(ranges, locals) {
       // The engine's followers but the selection's points are ranges that
       // expand at neither end even when empty (their rule of old).
       let point = range.isEmpty && (role == .host || role == .selection)

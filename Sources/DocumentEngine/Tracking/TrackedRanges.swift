@@ -9,6 +9,9 @@ enum _TrackedRole: UInt8, Sendable {
   case visible = 4
   case replacement = 5
   case suggestion = 6
+
+  /// Its bit in a summary's `roles`, and in the masks queries take.
+  var mask: UInt8 { 1 << rawValue }
 }
 
 /// One tracked range in the tree: its start as the distance from the start
@@ -202,9 +205,6 @@ struct _TrackedRanges: Sendable {
   var count: Int { tree.summary.count }
   var isEmpty: Bool { tree.isEmpty }
 
-  /// Whether any range of `role` is tracked.
-  func has(_ role: _TrackedRole) -> Bool { tree.summary.roles & (1 << role.rawValue) != 0 }
-
   // MARK: Reading
 
   /// The item numbered `local`, with the sum of the items before it.
@@ -255,7 +255,7 @@ struct _TrackedRanges: Sendable {
         let start = prefix.span + item.delta
         if point ? start > b : start >= b { return false }
         let end = start + item.length
-        guard roles & (1 << (item.flags >> 8)) != 0 else { return true }
+        guard roles & item.role.mask != 0 else { return true }
         let meets =
           point
           ? start <= a && a <= end
@@ -281,7 +281,7 @@ struct _TrackedRanges: Sendable {
         let start = prefix.span + item.delta
         if start > b { return false }
         let end = start + item.length
-        if end >= a && roles & (1 << (item.flags >> 8)) != 0 { body(item, start..<end) }
+        if end >= a && roles & item.role.mask != 0 { body(item, start..<end) }
         return true
       })
   }
@@ -309,11 +309,16 @@ struct _TrackedRanges: Sendable {
     return i
   }
 
-  /// A new number.
-  mutating func newLocal() throws(_TrackedRangesError) -> UInt32 {
-    guard nextLocal < UInt32.max, count < Int(Int32.max) else { throw .full }
-    defer { nextLocal += 1 }
-    return nextLocal
+  /// `n` new numbers, never given before in this storage.
+  ///
+  /// - Throws: `.full` when the storage would hold 2^31 ranges or have
+  ///   given 2^32 numbers.
+  mutating func newLocals(_ n: Int) throws(_TrackedRangesError) -> Range<UInt32> {
+    guard n >= 0, n < Int(Int32.max) - count, Int(nextLocal) + n < Int(UInt32.max) else {
+      throw .full
+    }
+    defer { nextLocal += UInt32(n) }
+    return nextLocal..<(nextLocal + UInt32(n))
   }
 
   /// Adds a range (checked by the caller) under number `local`.
@@ -469,8 +474,9 @@ struct _TrackedRanges: Sendable {
   /// Puts the range numbered `local` at `range` (checked by the caller),
   /// with its rules.
   mutating func move(_ local: UInt32, to range: Range<Int>) {
-    guard let (item, _) = locate(local) else { return }
-    if let now = self.range(local), now == range { return }
+    guard let (item, prefix) = locate(local) else { return }
+    let start = prefix.span + item.delta
+    if start == range.lowerBound && item.length == range.count { return }
     remove(local)
     insert(range, local: local, flags: item.flags, kind: item.kind)
   }
@@ -535,7 +541,7 @@ extension _TrackedRanges {
         }
         let end = start + item.length
         let old = start..<end
-        let newEnd = Self.mapEnd(end, step, goesAfter: item.endGoesAfter)
+        let newEnd = Self.mapPoint(end, step, goesAfter: item.endGoesAfter)
         let touched = step.touches(old)
         if newEnd == end && !touched { return true }
         item.length = newEnd - start
@@ -550,7 +556,7 @@ extension _TrackedRanges {
     if windowFound {
       let first = tree.prefix { $0.reaches(low.0, low.1) }
       let after = tree.prefix { $0.reaches(high.0, high.1) }
-      followReplaced(step, from: first, to: after, report: &report, removals: &removals)
+      followReplaced(step, from: first, to: after, report: &report)
     }
     for local in removals { remove(local) }
   }
@@ -599,20 +605,15 @@ extension _TrackedRanges {
     return true
   }
 
-  /// Where an end at `p` goes.
+  /// Where an end (a start or an end) at `p` goes: the rule of *Mapping*,
+  /// with association +1 if it `goesAfter` text inserted at it, else −1.
   @inline(__always)
-  static func mapEnd(_ p: Int, _ step: _EditStep, goesAfter: Bool) -> Int {
+  static func mapPoint(_ p: Int, _ step: _EditStep, goesAfter: Bool) -> Int {
     if p < step.s { return p }
     if step.s == step.e { return p == step.s && !goesAfter ? p : p + step.n }
     if p == step.s { return p }
     if p < step.e { return goesAfter ? step.s + step.n : step.s }
     return p + step.delta
-  }
-
-  /// Where a start at `p` goes.
-  @inline(__always)
-  static func mapStart(_ p: Int, _ step: _EditStep, goesAfter: Bool) -> Int {
-    mapEnd(p, step, goesAfter: goesAfter)
   }
 
   /// The items with keys from (`s`, 0) to before (`e`, 1), for an edit that
@@ -621,7 +622,7 @@ extension _TrackedRanges {
   /// first item after them shifts.
   mutating func followReplaced(
     _ step: _EditStep, from first: _TrackedSummary, to after: _TrackedSummary,
-    report: inout [_TrackedChange], removals: inout [UInt32]
+    report: inout [_TrackedChange]
   ) {
     let lo = first.count
     let hi = after.count
@@ -704,7 +705,7 @@ extension _TrackedRanges {
 }
 
 extension _TrackedRanges {
-  /// ``followReplaced(_:from:to:report:removals:)`` without moving an item:
+  /// ``followReplaced(_:from:to:report:)`` without moving an item:
   /// when the edit removes none of the window's items and keeps their
   /// order (the usual case: a caret at the point of an insertion), each is
   /// changed where it lies, with no allocation. Returns `false`, having
@@ -763,8 +764,8 @@ extension _TrackedRanges {
   /// Where an edit takes a range, by the rules of `item`.
   @inline(__always)
   static func map(_ old: Range<Int>, _ step: _EditStep, _ item: _TrackedItem) -> Range<Int> {
-    var start = mapStart(old.lowerBound, step, goesAfter: item.startGoesAfter)
-    var end = mapEnd(old.upperBound, step, goesAfter: item.endGoesAfter)
+    var start = mapPoint(old.lowerBound, step, goesAfter: item.startGoesAfter)
+    var end = mapPoint(old.upperBound, step, goesAfter: item.endGoesAfter)
     if start > end {
       if item.collapsesToStart { end = start } else { start = end }
     }
