@@ -361,7 +361,8 @@ extension DocumentState {
     let events =
       hasSession
       ? followSession(edit, in: id, at: version, text: text, by: actor, before: before) : []
-    let tracked = trackedReport.isEmpty ? TrackedChanges() : hostChanges(in: id)
+    let tracked =
+      trackedReport.contains(where: { $0.role == .host }) ? hostChanges(in: id) : TrackedChanges()
     _invariantCheck(id)
     return (version, events, tracked)
   }
