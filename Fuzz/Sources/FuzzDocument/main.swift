@@ -521,7 +521,7 @@ final class Harness {
   func apply(_ events: [DocumentEvent], _ what: String, skipping skipped: UUID? = nil) {
     for event in events {
       switch event {
-      case .textUpdated(let id, let range, let text, let version):
+      case .textUpdated(let id, let range, let text, let version, _):
         expect(id != skipped, "\(what): the replaced context heard its own replacement")
         guard var context = session?.contexts[id] else {
           oracleFailed("\(what): an event for a context that is not live: \(event)")

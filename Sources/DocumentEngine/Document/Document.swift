@@ -22,7 +22,7 @@ public final class Document: @unchecked Sendable {
     state = DocumentState(keepsAllHistory: keepsAllHistory)
   }
 
-  private func withState<R, E: Error>(
+  func withState<R, E: Error>(
     _ body: (inout DocumentState) throws(E) -> R
   ) throws(E) -> R {
     lock.lock()
@@ -33,7 +33,7 @@ public final class Document: @unchecked Sendable {
   /// `withState` for a call that makes events: they go to every observer
   /// before the lock is let go, so observers hear them in the order the
   /// calls were made.
-  private func withStateAndEvents<R: _EventfulResult>(
+  func withStateAndEvents<R: _EventfulResult>(
     _ body: (inout DocumentState) throws(DocumentError) -> R
   ) throws(DocumentError) -> R {
     lock.lock()
@@ -48,7 +48,7 @@ public final class Document: @unchecked Sendable {
   /// Guards `observers` (taken inside `lock` when publishing, alone when an
   /// observer goes away).
   private let observersLock = NSLock()
-  private var observers: [UUID: AsyncStream<DocumentEvent>.Continuation] = [:]
+  private var observers: [ObjectIdentifier: _ObserverBuffer] = [:]
   /// How many `observers` there are, readable without `observersLock`: a
   /// keystroke that nobody observes publishes without taking it.
   private let observerCount = Atomic<Int>(0)
@@ -60,29 +60,43 @@ public final class Document: @unchecked Sendable {
   /// ```swift
   /// let events = document.events()
   /// Task { @MainActor in
-  ///   for await event in events { apply(event) }   // e.g. tell Writing Tools
+  ///   for await event in events {
+  ///     if case .missed = event { reload() } else { apply(event) }   // e.g. tell Writing Tools
+  ///   }
   /// }
   /// ```
   ///
-  /// The stream buffers what its reader has not taken yet, and ends when the
-  /// document goes away; a reader that stops (its task cancelled) stops
-  /// being sent events.
-  public func events() -> AsyncStream<DocumentEvent> {
-    let (stream, continuation) = AsyncStream<DocumentEvent>.makeStream()
-    let id = UUID()
-    observersLock.lock()
-    observers[id] = continuation
-    observerCount.store(observers.count, ordering: .sequentiallyConsistent)
-    observersLock.unlock()
-    continuation.onTermination = { [weak self] _ in
+  /// The stream buffers at most `limit` events that its reader has not
+  /// taken; the events of a reader that falls further behind are counted,
+  /// not kept, and it is told how many it missed (``DocumentEvent/missed(_:)``)
+  /// once it has read the others. So an observer that stops reading costs
+  /// the document at most `limit` events. The stream ends when the document
+  /// goes away; a reader that stops (its task cancelled, or the stream and
+  /// its iterator gone) stops being sent events.
+  ///
+  /// - Parameter limit: how many events to buffer at most (at least 1;
+  ///   ``DocumentEvents/defaultLimit`` unless said).
+  public func events(limit: Int = DocumentEvents.defaultLimit) -> DocumentEvents {
+    let key = Box()
+    let id = ObjectIdentifier(key)
+    let forget: @Sendable () -> Void = { [weak self] in
+      _ = key
       guard let self else { return }
       self.observersLock.lock()
       self.observers[id] = nil
       self.observerCount.store(self.observers.count, ordering: .sequentiallyConsistent)
       self.observersLock.unlock()
     }
-    return stream
+    let buffer = _ObserverBuffer(limit: limit, onCancel: forget)
+    observersLock.lock()
+    observers[id] = buffer
+    observerCount.store(observers.count, ordering: .sequentiallyConsistent)
+    observersLock.unlock()
+    return DocumentEvents(token: _ObserverToken(buffer: buffer, forget: forget))
   }
+
+  /// An object whose identity names one observer while it lives.
+  private final class Box: Sendable {}
 
   /// Sends `events` to every observer (with `lock` held).
   private func publish(_ events: [DocumentEvent]) {
@@ -91,13 +105,11 @@ public final class Document: @unchecked Sendable {
     if events.isEmpty || observerCount.load(ordering: .sequentiallyConsistent) == 0 { return }
     observersLock.lock()
     defer { observersLock.unlock() }
-    for continuation in observers.values {
-      for event in events { continuation.yield(event) }
-    }
+    for buffer in observers.values { buffer.send(events) }
   }
 
   deinit {
-    for continuation in observers.values { continuation.finish() }
+    for buffer in observers.values { buffer.finish() }
   }
 
   /// A snapshot of every storage.

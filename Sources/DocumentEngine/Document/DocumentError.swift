@@ -61,6 +61,14 @@ public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
   case tooManyTrackedRanges
   /// The edit at `index` of a batch was refused, for the reason given; no
   /// edit of the batch was made.
+  /// No suggestion has this id (never made, or gone: accepted, rejected,
+  /// or its text touched).
+  case unknownSuggestion(SuggestionID)
+  /// The person rejected a suggestion of this kind over this text before
+  /// (it is ignored for the document).
+  case ignoredSuggestion(kind: SuggestionKind, text: String)
+  /// The suggestion has no candidate with this index (it has `count`).
+  case invalidCandidate(Int, count: Int)
   indirect case batchRefused(index: Int, DocumentError)
 
   public var description: String {
@@ -93,6 +101,11 @@ public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
         + "before it ends"
     case .unknownTrackedRange(let id): "no tracked range has the id \(id)"
     case .tooManyTrackedRanges: "the document tracks as many ranges or storages as it can"
+    case .unknownSuggestion(let id): "no suggestion has the id \(id)"
+    case .ignoredSuggestion(let kind, let text):
+      "a \(kind) suggestion over \"\(text)\" was rejected before and is ignored"
+    case .invalidCandidate(let index, let count):
+      "the suggestion has no candidate \(index) (it has \(count))"
     case .batchRefused(let index, let error): "edit \(index) of the batch was refused: \(error)"
     }
   }

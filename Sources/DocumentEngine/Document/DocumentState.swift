@@ -13,11 +13,11 @@ import Foundation
 /// it.
 ///
 /// Every edit of a storage's text, whoever makes it, ends in one function,
-/// ``apply(_:_:_:insertedLength:info:actor:attributes:)``: the storage edit,
+/// ``apply(_:_:_:insertedLength:info:actor:attributes:reason:)``: the storage edit,
 /// its change record and its tracked ranges (``DocumentContent``: every
 /// position that follows the text, the selection's, the visible range's,
 /// the contexts', marks' and replacements' and the host's, moves there),
-/// then the session's own records (``followSession(_:in:at:text:by:before:)``:
+/// then the session's own records (``followSession(_:in:at:text:by:before:reason:)``:
 /// events, context versions, replacements broken or placed). Other changes
 /// (adding a storage, setting the selection or a mark) go to the one layer
 /// they change. A method that throws changes nothing.
@@ -40,6 +40,17 @@ struct DocumentState: Sendable {
   /// Where the last edit took the contexts of its storage (reused, as
   /// ``trackedReport``).
   var contextMoves: [_ContextMove] = []
+  /// The undo history: the session's groups of replacements and the
+  /// accepted suggestions, in order.
+  var history = _UndoHistory()
+  /// The suggestions, by id (see DocumentState+Review.swift).
+  var suggestions: [TrackedRangeID: _SuggestionRecord] = [:]
+  /// The suggestion whose candidate is in the text now, if one is.
+  var previewed: TrackedRangeID? = nil
+  /// The kinds and texts of the suggestions the person rejected.
+  var ignored: Set<_IgnoredSuggestion> = []
+  /// The suggestions an accept made, for undo and redo.
+  var accepted: [_AcceptedSuggestion] = []
 
   init(keepsAllHistory: Bool) {
     self.keepsAllHistory = keepsAllHistory
@@ -130,7 +141,9 @@ extension DocumentState {
   }
 
   mutating func remove(_ id: StorageID) throws(DocumentError) {
+    let serial = content.serial(of: id)
     try content.remove(id)
+    if let serial { forgetReview(of: id, serial: serial) }
     // Its tracked ranges went with it; a range of the selection that ends in
     // it goes too, with its point in the other storage.
     for entry in selectionEntries where entry.start == id || entry.end == id {
@@ -339,13 +352,14 @@ extension DocumentState {
   /// Applies one storage edit and everything that follows from it: the
   /// storage, its change record and its tracked ranges
   /// (``DocumentContent/edit(_:range:with:insertedLength:info:keepingHistory:attributes:report:)``),
-  /// then the session (``followSession(_:in:at:text:by:before:)``: the
+  /// then the session (``followSession(_:in:at:text:by:before:reason:)``: the
   /// contexts' events and versions, the replacements' records).
   ///
   /// - Throws: ``DocumentError``; nothing changes.
   mutating func apply(
     _ id: StorageID, _ range: Range<Int>, _ text: String, insertedLength: Int,
-    info: borrowing _RecordInfo, actor: _Actor, attributes: _NewTextAttributes? = nil
+    info: borrowing _RecordInfo, actor: _Actor, attributes: _NewTextAttributes? = nil,
+    reason: ChangeReason = .typing
   ) throws(DocumentError) -> (
     version: StorageVersion, events: [DocumentEvent], tracked: TrackedChanges
   ) {
@@ -360,9 +374,11 @@ extension DocumentState {
       report: &trackedReport)
     let events =
       hasSession
-      ? followSession(edit, in: id, at: version, text: text, by: actor, before: before) : []
+      ? followSession(
+        edit, in: id, at: version, text: text, by: actor, before: before, reason: reason) : []
     let tracked =
-      trackedReport.contains(where: { $0.role == .host }) ? hostChanges(in: id) : TrackedChanges()
+      trackedReport.contains(where: { $0.role.isReported })
+      ? reportedChanges(in: id) : TrackedChanges()
     _invariantCheck(id)
     return (version, events, tracked)
   }
@@ -373,7 +389,7 @@ extension DocumentState {
   /// context the session's own edit grew where the session says.
   mutating func followSession(
     _ edit: _EditStep, in id: StorageID, at version: StorageVersion, text: String,
-    by actor: _Actor, before: [(index: Int, range: Range<Int>)]
+    by actor: _Actor, before: [(index: Int, range: Range<Int>)], reason: ChangeReason
   ) -> [DocumentEvent] {
     if !contextMoves.isEmpty { contextMoves.removeAll(keepingCapacity: true) }
     // Stored properties read through the optional: a method called on it
@@ -397,7 +413,7 @@ extension DocumentState {
     followReplacements(edit, in: id, text: text, by: actor, before: before)
     guard
       let (events, fix) = session?.follow(
-        edit, at: version, text: text, by: actor, moves: contextMoves)
+        edit, at: version, text: text, by: actor, moves: contextMoves, reason: reason)
     else { return [] }
     if let fix { content.moveTracked(fix.local, in: id, to: fix.range) }
     return events
@@ -505,20 +521,22 @@ extension DocumentState {
     return ends
   }
 
-  /// The host's tracked ranges that the last storage edit (of storage
-  /// `id`) touched and removed, from ``trackedReport``.
-  func hostChanges(in id: StorageID) -> TrackedChanges {
+  /// The host's tracked ranges and the suggestions that the last storage
+  /// edit (of storage `id`) touched and removed, from ``trackedReport``;
+  /// the records of the suggestions it removed go.
+  mutating func reportedChanges(in id: StorageID) -> TrackedChanges {
     var changes = TrackedChanges()
-    guard trackedReport.contains(where: { $0.role == .host && ($0.touched || $0.new == nil) }),
+    guard trackedReport.contains(where: { $0.role.isReported && ($0.touched || $0.new == nil) }),
       let serial = content.serial(of: id)
     else { return changes }
-    for change in trackedReport where change.role == .host {
+    for change in trackedReport where change.role.isReported {
       if change.new == nil {
         changes.removed.append(TrackedRangeID(serial: serial, local: change.local))
       } else if change.touched {
         changes.touched.append(TrackedRangeID(serial: serial, local: change.local))
       }
     }
+    if !suggestions.isEmpty { dropRemovedSuggestions(in: id, serial: serial) }
     changes.touched.sort()
     changes.removed.sort()
     return changes
@@ -532,7 +550,7 @@ extension DocumentState {
   mutating func apply(
     _ id: StorageID, _ operation: _Operation, text: String, original: _Operation?,
     basis: StorageVersion, attributes: _NewTextAttributes? = nil,
-    tool: (context: UUID, replaced: [_RemovedText])? = nil
+    tool: (context: UUID, replaced: [_RemovedText])? = nil, reason: ChangeReason = .typing
   ) throws(DocumentError) -> (
     version: StorageVersion, events: [DocumentEvent], tracked: TrackedChanges
   ) {
@@ -550,7 +568,7 @@ extension DocumentState {
       let recorded = session?.replacements.count ?? 0
       let result = try apply(
         id, piece.range, i == 0 ? text : "", insertedLength: i == 0 ? text.utf16.count : 0,
-        info: info, actor: actor, attributes: i == 0 ? attributes : nil)
+        info: info, actor: actor, attributes: i == 0 ? attributes : nil, reason: reason)
       if (session?.replacements.count ?? 0) > recorded { made.append(recorded) }
       version = result.version
       events += result.events
@@ -559,7 +577,10 @@ extension DocumentState {
     // The last piece in closes the tool's replacement: one undo group.
     if let tool, count > 0, let context = try? trackedContext(tool.context) {
       let now = range(of: context)
-      session?.close(tool.context, made: made, at: version, range: now)
+      if let group = session?.close(tool.context, made: made, at: version, range: now) {
+        history.undo.append(.replacements(group))
+      }
+      history.redo.removeAll()
     }
     return (version, events, tracked)
   }

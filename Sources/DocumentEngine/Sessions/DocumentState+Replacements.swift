@@ -10,7 +10,7 @@ extension DocumentState {
   /// A tool replacement (see ``Document/replace(context:range:with:attributes:basis:policy:)``):
   /// checked and transformed first (``prepareReplacement(_:_:_:basis:policy:)``,
   /// which changes nothing), then applied as any edit, through
-  /// ``apply(_:_:text:original:basis:attributes:tool:)``; each piece is
+  /// ``apply(_:_:text:original:basis:attributes:tool:reason:)``; each piece is
   /// recorded as a replacement there
   /// (``followReplacements(_:in:text:by:before:)``).
   mutating func replace(
@@ -21,12 +21,12 @@ extension DocumentState {
     // Everything read from the session is read in this scope, so that no
     // copy of it is alive when the edit changes it (one would make the edit
     // copy the context's history).
-    let (id, prepared, options) = try { () throws(DocumentError) in
+    let (id, prepared, options, reason) = try { () throws(DocumentError) in
       let context = try trackedContext(contextID)
       if let attributes { try AttributeRun.check(attributes, in: Rope(text), of: context.storage) }
       return (
         context.storage, try prepareReplacement(context, range, n, basis: basis, policy: policy),
-        try liveSession().handout.resultOptions
+        try liveSession().handout.resultOptions, try liveSession().replacementReason
       )
     }()
     let first = prepared.operation.pieces[0].range
@@ -38,12 +38,12 @@ extension DocumentState {
       (_, events, tracked) = try apply(
         id, prepared.operation, text: text, original: prepared.original, basis: prepared.basis,
         attributes: attributes.flatMap { .forReplacement($0, options: options) },
-        tool: (contextID, prepared.replaced))
+        tool: (contextID, prepared.replaced), reason: .replacement(reason))
     }  // else a no-op as the tool made it: checked, and it makes no version.
     return ReplacementResult(
       storage: id, storageRange: first.lowerBound..<(first.lowerBound + n),
       contextVersion: try trackedContext(contextID).contextVersion, events: events,
-      tracked: tracked)
+      tracked: tracked, reason: reason)
   }
 
   /// Where a tool replacement lands, checked: the operation, as the tool
@@ -151,32 +151,62 @@ extension DocumentState {
       let (_, events, tracked) = try? apply(
         swap.storage, range, swap.text, insertedLength: swap.text.utf16.count,
         info: .person, actor: .swap(index, toOriginal: toOriginal, removed: removed),
-        attributes: .exactly(swap.runs))
+        attributes: .exactly(swap.runs), reason: .undoRedo)
     else { return nil }
     return (events, tracked)
   }
 
-  /// Undoes the last group of replacements, the last first. A replacement
-  /// that cannot go back (see ``swapText(_:toOriginal:)``) stays as it is,
-  /// and is not part of what a later redo does.
+  /// Closes the streaming phase's group, if one is under way, and goes on
+  /// in a new one: an undo takes back what streamed in so far.
+  mutating func closeStreamingGroup() {
+    guard let group = session?.closeStreamingGroup() else { return }
+    history.undo.append(.replacements(group))
+    if session?.state == .interactiveStreaming { session?.streamingGroup = [] }
+  }
+
+  /// Undoes the history's last group: the session's replacements, the last
+  /// first, or an accepted suggestion. A replacement that cannot go back
+  /// (see ``swapText(_:toOriginal:)``) stays as it is, and is not part of
+  /// what a later redo does.
+  ///
+  /// - Throws: ``DocumentError/noSession`` when there is neither a group
+  ///   to undo nor a session.
   mutating func undo() throws(DocumentError) -> UndoResult {
-    guard session != nil else { throw .noSession }
-    guard let group = session?.popGroup(\.undoStack) else { return UndoResult() }
-    let result = swapTexts(group.reversed(), toOriginal: true)
-    // Even when nothing went: each undo has its redo.
-    session?.redoStack.append(result.swapped.reversed())
-    return result.result
+    if session?.streamingGroup != nil { closeStreamingGroup() }
+    guard let group = history.undo.popLast() else {
+      guard session != nil else { throw .noSession }
+      return UndoResult()
+    }
+    switch group {
+    case .replacements(let indices):
+      let result = swapTexts(indices.reversed(), toOriginal: true)
+      // Even when nothing went: each undo has its redo.
+      history.redo.append(.replacements(result.swapped.reversed()))
+      return result.result
+    case .accepted(let index):
+      history.redo.append(group)
+      return swapAccepted(index, toOriginal: true)
+    }
   }
 
   /// Redoes the last undone group, the first first. A replacement that
   /// cannot go forth stays as it is, and is not part of what a later undo
   /// does.
   mutating func redo() throws(DocumentError) -> UndoResult {
-    guard session != nil else { throw .noSession }
-    guard let group = session?.popGroup(\.redoStack) else { return UndoResult() }
-    let result = swapTexts(group, toOriginal: false)
-    session?.undoStack.append(result.swapped)
-    return result.result
+    if session?.streamingGroup != nil { closeStreamingGroup() }
+    guard let group = history.redo.popLast() else {
+      guard session != nil else { throw .noSession }
+      return UndoResult()
+    }
+    switch group {
+    case .replacements(let indices):
+      let result = swapTexts(indices, toOriginal: false)
+      history.undo.append(.replacements(result.swapped))
+      return result.result
+    case .accepted(let index):
+      history.undo.append(group)
+      return swapAccepted(index, toOriginal: false)
+    }
   }
 
   /// Reverts every replacement of the session that can go back, the last
@@ -184,7 +214,7 @@ extension DocumentState {
   mutating func revert() throws(DocumentError) -> UndoResult {
     let count = try liveSession().replacements.count
     let result = swapTexts((0..<count).reversed(), toOriginal: true)
-    session?.redoStack.removeAll()
+    history.redo.removeAll()
     return result.result
   }
 

@@ -9,7 +9,7 @@ import Foundation
 // The session's side of ``DocumentState``: starting and ending it, its
 // contexts, states and marks (tracked ranges of their storages, which every
 // edit moves). What else an edit does to a session is in
-// ``DocumentState/followSession(_:in:at:text:by:before:)``; replacements,
+// ``DocumentState/followSession(_:in:at:text:by:before:reason:)``; replacements,
 // undo and revert are in DocumentState+Replacements.swift.
 extension DocumentState {
   /// Starts a session (see ``Document/startSession(scope:surroundingParagraphs:resultOptions:)``).
@@ -51,6 +51,9 @@ extension DocumentState {
     guard let ended = session else { return }
     session = nil
     hasSession = false
+    // Its groups go with it (they name its replacements); the document's
+    // own (accepted suggestions) stay.
+    history.forgetSession()
     for context in ended.contexts {
       unpin(context.storage, version: context.history[0].version, for: .session)
       content.untrack(context.local, in: context.storage)
@@ -137,7 +140,7 @@ extension DocumentState {
   /// ``_LiveSession/move(to:)``).
   mutating func setWritingToolsState(_ next: WritingToolsState) throws(DocumentError) {
     guard session != nil else { throw .noSession }
-    try session?.move(to: next)
+    if let closed = try session?.move(to: next) { history.undo.append(.replacements(closed)) }
   }
 
   /// Marks ranges of a context's text.

@@ -120,7 +120,7 @@ struct _RemovedText: Hashable, Sendable {
 /// its tool made (for undo, redo and revert), its undo groups, state and
 /// marks. Where their texts are is each a tracked range of its storage,
 /// which every edit moves; what the session keeps of its own is here: the
-/// contexts' events and versions (``follow(_:at:text:by:moves:)``), the
+/// contexts' events and versions (``follow(_:at:text:by:moves:reason:)``), the
 /// replacements' records (``placeThroughOwnEdit(_:by:isNew:before:)``) and
 /// the undo groups (``close(_:made:at:range:)``).
 struct _LiveSession: Sendable {
@@ -144,8 +144,6 @@ struct _LiveSession: Sendable {
   /// The intact replacements by storage and tracked range number: what an
   /// edit's report of tracked ranges names.
   var replacementsByLocal: [StorageID: [UInt32: Int]] = [:]
-  var undoStack: [[Int]] = []
-  var redoStack: [[Int]] = []
   /// The replacements of the streaming phase under way.
   var streamingGroup: [Int]? = nil
   var marks: [_MarkRecord] = []
@@ -213,29 +211,33 @@ struct _LiveSession: Sendable {
   /// Moves the session to another state; leaving `.interactiveStreaming`
   /// closes the streaming phase's undo group, entering it opens one.
   ///
+  /// - Returns: the group closed, for the document's history.
   /// - Throws: ``DocumentError/invalidStateTransition(from:to:)``.
-  mutating func move(to next: WritingToolsState) throws(DocumentError) {
+  mutating func move(to next: WritingToolsState) throws(DocumentError) -> [Int]? {
     guard state.canMove(to: next) else {
       throw .invalidStateTransition(from: state, to: next)
     }
-    if state == .interactiveStreaming && next != .interactiveStreaming { closeStreamingGroup() }
+    var closed: [Int]? = nil
+    if state == .interactiveStreaming && next != .interactiveStreaming {
+      closed = closeStreamingGroup()
+    }
     if next == .interactiveStreaming && streamingGroup == nil { streamingGroup = [] }
     state = next
+    return closed
   }
 
   /// Closes the streaming phase's undo group.
-  mutating func closeStreamingGroup() {
-    if let group = streamingGroup, !group.isEmpty { undoStack.append(group) }
-    streamingGroup = nil
+  ///
+  /// - Returns: the group, if it made any replacement.
+  mutating func closeStreamingGroup() -> [Int]? {
+    defer { streamingGroup = nil }
+    guard let group = streamingGroup, !group.isEmpty else { return nil }
+    return group
   }
 
-  /// The last group of `stack` (``undoStack`` or ``redoStack``), taken
-  /// off it; a streaming phase under way closes its group first, and goes
-  /// on in a new one.
-  mutating func popGroup(_ stack: WritableKeyPath<Self, [[Int]]>) -> [Int]? {
-    closeStreamingGroup()
-    if state == .interactiveStreaming { streamingGroup = [] }
-    return self[keyPath: stack].popLast()
+  /// The reason the tool's replacements carry in the session's state.
+  var replacementReason: TextReplacementReason {
+    state == .interactiveResting || state == .interactiveStreaming ? .interactive : .noninteractive
   }
 
   /// Adds marks of `kind` in storage `storage`, followed by the tracked
@@ -269,7 +271,7 @@ extension _LiveSession {
   /// - Complexity: O(c) for the storage's c contexts.
   mutating func follow(
     _ edit: _EditStep, at version: StorageVersion, text: String, by actor: _Actor,
-    moves: [_ContextMove]
+    moves: [_ContextMove], reason: ChangeReason
   ) -> (events: [DocumentEvent], ownerFix: (local: UInt32, range: Range<Int>)?) {
     // The context whose text the session's own edit changes.
     var owner: UUID? = nil
@@ -282,7 +284,8 @@ extension _LiveSession {
       isSwap = true
     }
     let (events, ownerRange) = followContexts(
-      edit, at: version, text: text, moves: moves, owner: owner, ownerHears: isSwap)
+      edit, at: version, text: text, moves: moves, owner: owner, ownerHears: isSwap,
+      reason: reason)
     var ownerFix: (local: UInt32, range: Range<Int>)? = nil
     if let (i, range) = ownerRange, moves.first(where: { $0.index == i })?.new != range {
       ownerFix = (contexts[i].local, range)
@@ -294,16 +297,20 @@ extension _LiveSession {
   /// replacements `made`: the context reaches its next version (its text
   /// at `range`, at storage `version`) and the pieces become one undo
   /// group (or join the streaming phase's).
-  mutating func close(_ context: UUID, made: [Int], at version: StorageVersion, range: Range<Int>) {
+  ///
+  /// - Returns: the group, for the document's history, unless it joined
+  ///   the streaming phase's.
+  mutating func close(
+    _ context: UUID, made: [Int], at version: StorageVersion, range: Range<Int>
+  ) -> [Int]? {
     if let i = contexts.firstIndex(where: { $0.id == context }) {
       contexts[i].advance(at: version, range: range)
     }
     if streamingGroup != nil {
       streamingGroup? += made
-    } else {
-      undoStack.append(made)
+      return nil
     }
-    redoStack.removeAll()
+    return made
   }
 
   /// Tells each context of the edited storage whose text the edit changed
@@ -317,7 +324,7 @@ extension _LiveSession {
   ///   of `moves`.
   mutating func followContexts(
     _ edit: _EditStep, at version: StorageVersion, text: String, moves: [_ContextMove],
-    owner: UUID?, ownerHears: Bool
+    owner: UUID?, ownerHears: Bool, reason: ChangeReason
   ) -> (events: [DocumentEvent], owner: (index: Int, range: Range<Int>)?) {
     var events: [DocumentEvent] = []
     var ownerRange: (index: Int, range: Range<Int>)? = nil
@@ -335,7 +342,7 @@ extension _LiveSession {
             .textUpdated(
               context: contexts[i].id,
               range: (edit.s - old.lowerBound)..<(edit.e - old.lowerBound), text: text,
-              contextVersion: contexts[i].contextVersion))
+              contextVersion: contexts[i].contextVersion, reason: reason))
         }
         continue
       }
@@ -348,7 +355,8 @@ extension _LiveSession {
         events.append(
           .textUpdated(
             context: contexts[i].id, range: (lo - old.lowerBound)..<(hi - old.lowerBound),
-            text: inside ? text : "", contextVersion: contexts[i].contextVersion))
+            text: inside ? text : "", contextVersion: contexts[i].contextVersion,
+            reason: reason))
       } else if edit.e <= old.lowerBound && !edit.changesNothing {
         events.append(.reflowed(context: contexts[i].id, storageRange: new))
       }

@@ -9,14 +9,21 @@ public struct ReplacementResult: Hashable, Sendable {
   /// What the other live contexts heard (the replaced context hears nothing:
   /// the replacement is its own change).
   public var events: [DocumentEvent]
-  /// The host's tracked ranges that the replacement touched and removed.
+  /// The host's tracked ranges and the suggestions that the replacement
+  /// touched and removed.
   public var tracked: TrackedChanges
+  /// Why it was made: ``TextReplacementReason/interactive`` while the
+  /// session is interactive, else ``TextReplacementReason/noninteractive``
+  /// (the other contexts' events carry the same).
+  public var reason: TextReplacementReason
 
   /// A result, as a replacement gives it.
   public init(
     storage: StorageID, storageRange: Range<Int>, contextVersion: ContextVersion,
-    events: [DocumentEvent], tracked: TrackedChanges = TrackedChanges()
+    events: [DocumentEvent], tracked: TrackedChanges = TrackedChanges(),
+    reason: TextReplacementReason = .noninteractive
   ) {
+    self.reason = reason
     self.tracked = tracked
     self.storage = storage
     self.storageRange = storageRange

@@ -187,4 +187,25 @@ extension DocumentContent {
     guard let slot = entries.index(forKey: id) else { return }
     entries.values[slot].storage.tracked.move(local, to: range)
   }
+
+  /// Takes range number `local` of a storage out of the tree, so that an
+  /// edit the engine makes over its text neither moves nor removes it;
+  /// ``reattachTracked(_:in:at:)`` puts it back.
+  ///
+  /// - Returns: its item (rules, kind), or `nil` if it is not tracked.
+  mutating func detachTracked(_ local: UInt32, in id: StorageID) -> _TrackedItem? {
+    guard let slot = entries.index(forKey: id),
+      let (item, _) = entries.values[slot].storage.tracked.locate(local)
+    else { return nil }
+    entries.values[slot].storage.tracked.remove(local)
+    return item
+  }
+
+  /// Puts a range taken out by ``detachTracked(_:in:)`` back, over `range`
+  /// (checked by the caller), under its number.
+  mutating func reattachTracked(_ item: _TrackedItem, in id: StorageID, at range: Range<Int>) {
+    guard let slot = entries.index(forKey: id) else { return }
+    entries.values[slot].storage.tracked.insert(
+      range, local: item.local, flags: item.flags, kind: item.kind)
+  }
 }

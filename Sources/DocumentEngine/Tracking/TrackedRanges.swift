@@ -9,9 +9,15 @@ enum _TrackedRole: UInt8, Sendable {
   case visible = 4
   case replacement = 5
   case suggestion = 6
+  /// The text an accepted suggestion put in (for undo and redo).
+  case accepted = 7
 
   /// Its bit in a summary's `roles`, and in the masks queries take.
   var mask: UInt8 { 1 << rawValue }
+
+  /// Whether an edit's result names the ranges of this role it touched
+  /// and removed: the host's, and suggestions.
+  var isReported: Bool { self == .host || self == .suggestion }
 }
 
 /// One tracked range in the tree: its start as the distance from the start

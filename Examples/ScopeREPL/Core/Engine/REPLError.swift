@@ -75,6 +75,9 @@ extension REPLError {
     case .negativeCount, .invalidAttribute, .overlappingRuns: "badRequest"
     case .unknownTrackedRange: "unknownTracked"
     case .tooManyTrackedRanges: "tooLarge"
+    case .unknownSuggestion: "unknownSuggestion"
+    case .ignoredSuggestion: "ignored"
+    case .invalidCandidate: "outOfRange"
     case .batchRefused(_, let inner): code(of: inner)
     }
   }

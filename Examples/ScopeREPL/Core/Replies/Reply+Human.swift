@@ -111,9 +111,10 @@ extension Reply {
     case .tracked(let changes):
       "tracked ranges touched \(changes.touched.map(\.description).joined(separator: ", ")),"
         + " removed \(changes.removed.map(\.description).joined(separator: ", "))"
-    case .textUpdated(_, let range, let text, let version):
+    case .textUpdated(_, let range, let text, let version, let reason):
       "context \(context) text \(self.text(range)) is now \"\(visible(text))\" "
-        + "(context version \(version))"
+        + "(context version \(version), \(reason.name))"
+    case .missed(let count): "\(count) events missed"
     }
   }
 

@@ -126,12 +126,14 @@ extension Reply {
     .array(
       events.map { event in
         switch event {
-        case .textUpdated(let context, let range, let text, let version):
+        case .textUpdated(let context, let range, let text, let version, let reason):
           .object([
             ("kind", .string("textUpdated")), ("context", .string(context.uuidString)),
             ("range", json(range)), ("text", .string(text)),
-            ("contextVersion", .int(version.rawValue)),
+            ("contextVersion", .int(version.rawValue)), ("reason", .string(reason.name)),
           ])
+        case .missed(let count):
+          .object([("kind", .string("missed")), ("count", .int(count))])
         case .reflowed(let context, _):
           .object([("kind", .string("reflowed")), ("context", .string(context.uuidString))])
         // Results carry their tracked ranges in `touched` and `removed`;

@@ -1,0 +1,397 @@
+import TextRope
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// Suggestions and review (docs/DESIGN.md, *Suggestions and review*): each
+// suggestion's text is a tracked range of its storage (role `.suggestion`,
+// removed when an edit touches it), and its record is here. A preview, an
+// accept and a reject are edits like any other, through the one path
+// (`apply`); the engine's own edit over a suggestion's text takes the
+// suggestion's range out of the tree first and puts it back over the new
+// text (`applyKeeping`), so that the edit neither moves nor removes it.
+
+/// A suggestion's record: what it proposes, and its preview.
+struct _SuggestionRecord: Sendable {
+  let storage: StorageID
+  let local: UInt32
+  let kind: SuggestionKind
+  let explanation: String
+  let candidates: [SuggestionCandidate]
+  /// While a candidate is previewed: which, and the text it replaced,
+  /// with its attributes (what a reject puts back).
+  var preview: (candidate: Int, replaced: _RemovedText)? = nil
+}
+
+/// A rejected suggestion's kind and text: the same is refused later.
+struct _IgnoredSuggestion: Hashable, Sendable {
+  var kind: String
+  var text: String
+}
+
+/// An accepted suggestion, for undo and redo: its text is tracked range
+/// `local` (role `.accepted`, removed when someone else's edit touches it:
+/// it then stays as it is).
+struct _AcceptedSuggestion: Sendable {
+  let storage: StorageID
+  let local: UInt32
+  /// The text it replaced, with its attributes.
+  let original: _RemovedText
+  /// The text it put in, with its attributes.
+  let accepted: _RemovedText
+  var undone = false
+  /// False once its storage was removed.
+  var alive = true
+}
+
+/// One entry of the document's undo history.
+enum _UndoGroup: Sendable {
+  /// A group of the session's replacements, by index.
+  case replacements([Int])
+  /// An accepted suggestion (its index in ``DocumentState/accepted``).
+  case accepted(Int)
+}
+
+/// The document's undo and redo stacks.
+struct _UndoHistory: Sendable {
+  var undo: [_UndoGroup] = []
+  var redo: [_UndoGroup] = []
+
+  /// Drops the groups of the session that ended.
+  mutating func forgetSession() {
+    func isSession(_ group: _UndoGroup) -> Bool {
+      if case .replacements = group { return true }
+      return false
+    }
+    undo.removeAll(where: isSession)
+    redo.removeAll(where: isSession)
+  }
+}
+
+extension DocumentState {
+  // MARK: Adding
+
+  /// Adds suggestions over ranges of storage `id`, all or none (see
+  /// ``Document/suggest(_:in:)``).
+  mutating func suggest(
+    _ proposed: [ProposedSuggestion], in id: StorageID
+  ) throws(DocumentError) -> [SuggestionID] {
+    let storage = try content.storage(id)
+    try content.checkOffsets(proposed.map(\.range), in: storage)
+    for suggestion in proposed {
+      for candidate in suggestion.candidates {
+        if let runs = candidate.attributes {
+          try AttributeRun.check(runs, in: Rope(candidate.text), of: id)
+        }
+      }
+      if !ignored.isEmpty {
+        let text = storage.text.string(in: suggestion.range)
+        if ignored.contains(_IgnoredSuggestion(kind: suggestion.kind.rawValue, text: text)) {
+          throw .ignoredSuggestion(kind: suggestion.kind, text: text)
+        }
+      }
+    }
+    let locals = try content.track(
+      proposed.map(\.range), in: id, role: .suggestion, rules: TrackingRules(onTouch: .remove))
+    let serial = storage.serial
+    suggestions.reserveCapacity(suggestions.count + locals.count)
+    var ids: [SuggestionID] = []
+    ids.reserveCapacity(locals.count)
+    for (suggestion, local) in zip(proposed, locals) {
+      let sid = TrackedRangeID(serial: serial, local: local)
+      suggestions[sid] = _SuggestionRecord(
+        storage: id, local: local, kind: suggestion.kind, explanation: suggestion.explanation,
+        candidates: suggestion.candidates)
+      ids.append(sid)
+    }
+    return ids
+  }
+
+  /// Adds suggestions over ranges of a live context's text (relative to
+  /// it as it is now).
+  mutating func suggest(
+    _ proposed: [ProposedSuggestion], inContext contextID: UUID
+  ) throws(DocumentError) -> [SuggestionID] {
+    let context = try trackedContext(contextID)
+    var mapped = proposed
+    for i in mapped.indices {
+      mapped[i].range = try storageRange(of: proposed[i].range, in: context)
+    }
+    return try suggest(mapped, in: context.storage)
+  }
+
+  // MARK: Queries
+
+  /// A suggestion as the host sees it, its text at `range`.
+  func suggestion(_ id: SuggestionID, _ record: _SuggestionRecord, at range: Range<Int>)
+    -> Suggestion
+  {
+    Suggestion(
+      id: id, storage: record.storage, range: range, contextRange: nil, kind: record.kind,
+      explanation: record.explanation, candidates: record.candidates,
+      previewed: record.preview?.candidate)
+  }
+
+  /// The suggestion with this id, where it is now.
+  func suggestion(_ id: SuggestionID) throws(DocumentError) -> Suggestion {
+    guard let record = suggestions[id],
+      let range = content.trackedRange(record.local, in: record.storage)
+    else { throw .unknownSuggestion(id) }
+    return suggestion(id, record, at: range)
+  }
+
+  /// The suggestions of storage `id` that overlap `range` (all for `nil`;
+  /// the rule of ``DocumentContent/trackedRanges(in:overlapping:kind:)``),
+  /// in position order, equal starts by id.
+  func suggestions(
+    in id: StorageID, overlapping range: Range<Int>?
+  ) throws(DocumentError) -> [Suggestion] {
+    let storage: TextStorage
+    if let range {
+      storage = try content.checked(range, in: id)
+    } else {
+      storage = try content.storage(id)
+    }
+    var found: [Suggestion] = []
+    let serial = storage.serial
+    func add(_ item: _TrackedItem, _ r: Range<Int>) {
+      let sid = TrackedRangeID(serial: serial, local: item.local)
+      if let record = suggestions[sid] { found.append(suggestion(sid, record, at: r)) }
+    }
+    let role = _TrackedRole.suggestion.mask
+    if let range {
+      storage.tracked.forEach(overlapping: range, roles: role, add)
+    } else {
+      storage.tracked.forEach(meeting: 0...storage.length, roles: role, add)
+    }
+    found.sort { ($0.range.lowerBound, $0.id) < ($1.range.lowerBound, $1.id) }
+    return found
+  }
+
+  /// The suggestions inside a live context, in order, with
+  /// ``Suggestion/contextRange`` relative to its text as it is now.
+  func suggestions(inContext contextID: UUID) throws(DocumentError) -> [Suggestion] {
+    let context = try trackedContext(contextID)
+    let live = range(of: context)
+    guard let storage = content.storageIfAny(context.storage) else { return [] }
+    var found: [Suggestion] = []
+    let serial = storage.serial
+    storage.tracked.forEach(meeting: live.lowerBound...live.upperBound,
+      roles: _TrackedRole.suggestion.mask)
+    { item, r in
+      guard live.lowerBound <= r.lowerBound && r.upperBound <= live.upperBound else { return }
+      let sid = TrackedRangeID(serial: serial, local: item.local)
+      guard let record = suggestions[sid] else { return }
+      var s = suggestion(sid, record, at: r)
+      s.contextRange = (r.lowerBound - live.lowerBound)..<(r.upperBound - live.lowerBound)
+      found.append(s)
+    }
+    found.sort { ($0.range.lowerBound, $0.id) < ($1.range.lowerBound, $1.id) }
+    return found
+  }
+
+  // MARK: Preview, accept, reject
+
+  /// The record of suggestion `id` and where its text is now.
+  func located(
+    _ id: SuggestionID
+  ) throws(DocumentError) -> (record: _SuggestionRecord, range: Range<Int>) {
+    guard let record = suggestions[id],
+      let range = content.trackedRange(record.local, in: record.storage)
+    else { throw .unknownSuggestion(id) }
+    return (record, range)
+  }
+
+  /// Checks that `candidate` is one of the record's.
+  func check(_ candidate: Int, of record: _SuggestionRecord) throws(DocumentError) {
+    guard candidate >= 0 && candidate < record.candidates.count else {
+      throw .invalidCandidate(candidate, count: record.candidates.count)
+    }
+  }
+
+  /// Puts a candidate of suggestion `id` into the text (see
+  /// ``Document/preview(_:candidate:)``).
+  mutating func preview(_ id: SuggestionID, candidate: Int) throws(DocumentError) -> SuggestionResult {
+    let (record, _) = try located(id)
+    try check(candidate, of: record)
+    var events: [DocumentEvent] = []
+    var tracked = TrackedChanges()
+    if let other = previewed, other != id {
+      let back = try takeBackPreview(other, reason: .temporary)
+      events += back.events
+      tracked.merge(back.tracked)
+    }
+    let (now, range) = try located(id)
+    if now.preview?.candidate == candidate {
+      return SuggestionResult(
+        storage: now.storage, storageRange: range, reason: .temporary, events: events,
+        tracked: tracked)
+    }
+    let replaced =
+      now.preview?.replaced ?? removedText(in: now.storage, range: range)
+    let chosen = now.candidates[candidate]
+    let result = try applyKeeping(
+      now.local, in: now.storage, range, chosen.text,
+      attributes: chosen.attributes.map { .exactly($0) }, reason: .replacement(.temporary))
+    suggestions[id]?.preview = (candidate, replaced)
+    previewed = id
+    tracked.merge(result.tracked)
+    return SuggestionResult(
+      storage: now.storage, storageRange: result.range, reason: .temporary,
+      events: events + result.events, tracked: tracked)
+  }
+
+  /// Takes suggestion `id`'s preview back: its text and attributes as they
+  /// were. The suggestion stays.
+  mutating func takeBackPreview(
+    _ id: SuggestionID, reason: TextReplacementReason
+  ) throws(DocumentError) -> (events: [DocumentEvent], tracked: TrackedChanges, range: Range<Int>) {
+    let (record, range) = try located(id)
+    if previewed == id { previewed = nil }
+    guard let preview = record.preview else { return ([], TrackedChanges(), range) }
+    let result = try applyKeeping(
+      record.local, in: record.storage, range, preview.replaced.text,
+      attributes: .exactly(preview.replaced.runs), reason: .replacement(reason))
+    suggestions[id]?.preview = nil
+    return (result.events, result.tracked, result.range)
+  }
+
+  /// Accepts a candidate of suggestion `id` (see
+  /// ``Document/accept(_:candidate:)``).
+  mutating func accept(_ id: SuggestionID, candidate: Int?) throws(DocumentError) -> SuggestionResult {
+    let (record, _) = try located(id)
+    let chosen = candidate ?? record.preview?.candidate ?? 0
+    try check(chosen, of: record)
+    var events: [DocumentEvent] = []
+    var tracked = TrackedChanges()
+    if let other = previewed, other != id {
+      let back = try takeBackPreview(other, reason: .temporary)
+      events += back.events
+      tracked.merge(back.tracked)
+    }
+    let (now, range) = try located(id)
+    let original = now.preview?.replaced ?? removedText(in: now.storage, range: range)
+    var landed = range
+    if now.preview?.candidate != chosen {
+      let text = now.candidates[chosen]
+      let result = try applyKeeping(
+        now.local, in: now.storage, range, text.text,
+        attributes: text.attributes.map { .exactly($0) }, reason: .replacement(.accepted))
+      events += result.events
+      tracked.merge(result.tracked)
+      landed = result.range
+    }
+    // The suggestion is done; its text is followed for undo from now on.
+    content.untrack(now.local, in: now.storage)
+    suggestions[id] = nil
+    if previewed == id { previewed = nil }
+    let local = try content.track(
+      [landed], in: now.storage, role: .accepted, rules: TrackingRules(onTouch: .remove))[0]
+    accepted.append(
+      _AcceptedSuggestion(
+        storage: now.storage, local: local, original: original,
+        accepted: removedText(in: now.storage, range: landed)))
+    history.undo.append(.accepted(accepted.count - 1))
+    history.redo.removeAll()
+    return SuggestionResult(
+      storage: now.storage, storageRange: landed, reason: .accepted, events: events,
+      tracked: tracked)
+  }
+
+  /// Rejects suggestion `id` (see ``Document/reject(_:)``).
+  mutating func reject(_ id: SuggestionID) throws(DocumentError) -> SuggestionResult {
+    let (record, _) = try located(id)
+    let original = record.preview?.replaced.text
+    let back = try takeBackPreview(id, reason: .rejected)
+    let text = original ?? removedText(in: record.storage, range: back.range).text
+    content.untrack(record.local, in: record.storage)
+    suggestions[id] = nil
+    ignored.insert(_IgnoredSuggestion(kind: record.kind.rawValue, text: text))
+    return SuggestionResult(
+      storage: record.storage, storageRange: back.range, reason: .rejected, events: back.events,
+      tracked: back.tracked)
+  }
+
+  /// Swaps an accepted suggestion's text back to what it replaced
+  /// (`toOriginal`) or forth, if its text is still there, untouched.
+  mutating func swapAccepted(_ index: Int, toOriginal: Bool) -> UndoResult {
+    let record = accepted[index]
+    let expected = toOriginal ? record.accepted : record.original
+    let target = toOriginal ? record.original : record.accepted
+    guard record.alive, record.undone != toOriginal,
+      let range = content.trackedRange(record.local, in: record.storage),
+      removedText(in: record.storage, range: range).text == expected.text,
+      let result = try? applyKeeping(
+        record.local, in: record.storage, range, target.text,
+        attributes: .exactly(target.runs), reason: .undoRedo)
+    else { return UndoResult() }
+    accepted[index].undone = toOriginal
+    return UndoResult(replacementCount: 1, events: result.events, tracked: result.tracked)
+  }
+
+  // MARK: Helpers
+
+  /// The text of `range` of storage `id`, with its attributes.
+  func removedText(in id: StorageID, range: Range<Int>) -> _RemovedText {
+    guard let storage = content.storageIfAny(id) else { return _RemovedText(text: "", runs: []) }
+    return _RemovedText(
+      text: storage.text.string(in: range), runs: storage.attributeRuns(in: range))
+  }
+
+  /// The engine's own edit of `range` of storage `id` over the text of
+  /// tracked range `local`, which it keeps: taken out of the tree before
+  /// the edit, put back over the new text after it.
+  ///
+  /// - Returns: the events, the host's ranges and suggestions the edit
+  ///   touched, and where the new text is.
+  mutating func applyKeeping(
+    _ local: UInt32, in id: StorageID, _ range: Range<Int>, _ text: String,
+    attributes: _NewTextAttributes?, reason: ChangeReason
+  ) throws(DocumentError) -> (events: [DocumentEvent], tracked: TrackedChanges, range: Range<Int>) {
+    let n = text.utf16.count
+    let landed = range.lowerBound..<(range.lowerBound + n)
+    guard let item = content.detachTracked(local, in: id) else { throw .unknownStorage(id) }
+    if _EditStep(range, insertedLength: n).changesNothing {
+      content.reattachTracked(item, in: id, at: landed)
+      return ([], TrackedChanges(), landed)
+    }
+    do {
+      let (_, events, tracked) = try apply(
+        id, range, text, insertedLength: n, info: .person, actor: .other,
+        attributes: attributes, reason: reason)
+      content.reattachTracked(item, in: id, at: landed)
+      return (events, tracked, landed)
+    } catch {
+      content.reattachTracked(item, in: id, at: range)
+      throw error
+    }
+  }
+
+  /// Forgets the suggestions and accepted suggestions of a storage that is
+  /// being removed (serial `serial`).
+  mutating func forgetReview(of id: StorageID, serial: Int) {
+    suggestions = suggestions.filter { $0.key.serial != serial }
+    if let p = previewed, p.serial == serial { previewed = nil }
+    for i in accepted.indices where accepted[i].storage == id { accepted[i].alive = false }
+  }
+
+  /// Drops the records of the suggestions of storage `id` that the last
+  /// edit removed (from ``trackedReport``).
+  mutating func dropRemovedSuggestions(in id: StorageID, serial: Int) {
+    for change in trackedReport where change.role == .suggestion && change.new == nil {
+      let sid = TrackedRangeID(serial: serial, local: change.local)
+      suggestions[sid] = nil
+      if previewed == sid { previewed = nil }
+    }
+  }
+}
+
+extension Rope {
+  /// The text of `range` (UTF-16; valid, or the empty string).
+  func string(in range: Range<Int>) -> String {
+    (try? String(slice(range))) ?? ""
+  }
+}
