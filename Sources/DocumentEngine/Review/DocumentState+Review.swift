@@ -217,13 +217,7 @@ extension DocumentState {
   mutating func preview(_ id: SuggestionID, candidate: Int) throws(DocumentError) -> SuggestionResult {
     let (record, _) = try located(id)
     try check(candidate, of: record)
-    var events: [DocumentEvent] = []
-    var tracked = TrackedChanges()
-    if let other = previewed, other != id {
-      let back = try takeBackPreview(other, reason: .temporary)
-      events += back.events
-      tracked.merge(back.tracked)
-    }
+    var (events, tracked) = try settleOtherPreview(before: id)
     let (now, range) = try located(id)
     if now.preview?.candidate == candidate {
       return SuggestionResult(
@@ -242,6 +236,29 @@ extension DocumentState {
     return SuggestionResult(
       storage: now.storage, storageRange: result.range, reason: .temporary,
       events: events + result.events, tracked: tracked)
+  }
+
+  /// Before a preview or an accept of suggestion `id`: takes back the
+  /// preview of another suggestion, if one is in the text. If taking it
+  /// back would touch `id`'s text (a checker found `id` in the text the
+  /// person sees), the other preview stays as text instead, as if the
+  /// person had typed it, and its suggestion is gone.
+  mutating func settleOtherPreview(
+    before id: SuggestionID
+  ) throws(DocumentError) -> (events: [DocumentEvent], tracked: TrackedChanges) {
+    guard let other = previewed, other != id else { return ([], TrackedChanges()) }
+    let (record, range) = try located(other)
+    let (_, mine) = try located(id)
+    if let preview = record.preview,
+      _EditStep(range, insertedLength: preview.replaced.text.utf16.count).touches(mine)
+    {
+      content.untrack(record.local, in: record.storage)
+      suggestions[other] = nil
+      previewed = nil
+      return ([], TrackedChanges(removed: [other]))
+    }
+    let back = try takeBackPreview(other, reason: .temporary)
+    return (back.events, back.tracked)
   }
 
   /// Takes suggestion `id`'s preview back: its text and attributes as they
@@ -265,13 +282,7 @@ extension DocumentState {
     let (record, _) = try located(id)
     let chosen = candidate ?? record.preview?.candidate ?? 0
     try check(chosen, of: record)
-    var events: [DocumentEvent] = []
-    var tracked = TrackedChanges()
-    if let other = previewed, other != id {
-      let back = try takeBackPreview(other, reason: .temporary)
-      events += back.events
-      tracked.merge(back.tracked)
-    }
+    var (events, tracked) = try settleOtherPreview(before: id)
     let (now, range) = try located(id)
     let original = now.preview?.replaced ?? removedText(in: now.storage, range: range)
     var landed = range

@@ -109,8 +109,9 @@ extension DocumentContent {
     batch.reserveCapacity(ranges.count)
     for (range, local) in zip(ranges, locals) {
       // The engine's followers but the selection's points are ranges that
-      // expand at neither end even when empty (their rule of old).
-      let point = range.isEmpty && (role == .host || role == .selection)
+      // expand at neither end even when empty (their rule of old); a
+      // suggestion is a tracked range as the host's are.
+      let point = range.isEmpty && (role.isReported || role == .selection)
       batch.append((range, local, _TrackedItem.flags(rules, empty: point, role: role), kindIndex))
     }
     // The storage's own copy is dropped first, so that the tree is changed

@@ -52,7 +52,7 @@ struct _TrackedItem: TreeItem, Sendable {
       case .both: 3
       }
     return expand | (rules.bias == .right ? 4 : 0) | (rules.onTouch == .remove ? 8 : 0)
-      | (empty ? 16 : 0) | (role == .host ? 0 : 32) | UInt16(role.rawValue) << 8
+      | (empty ? 16 : 0) | (role.isReported ? 0 : 32) | UInt16(role.rawValue) << 8
   }
 
   var rules: TrackingRules {
