@@ -425,22 +425,28 @@ public final class Document: @unchecked Sendable {
     try withState { (state) throws(DocumentError) in try state.setWritingToolsState(next) }
   }
 
-  /// Undoes the session's last group of replacements: each that is still
-  /// intact gets its original text back (an edit like any other, with
-  /// events). Replacements the person has edited since stay.
+  /// Undoes the last group of the document's history: the session's last
+  /// group of replacements (each that is still intact gets its original
+  /// text back; replacements the person has edited since stay), or the last
+  /// accepted suggestion (its original text and attributes back, unless
+  /// someone has edited its text since). An edit like any other, with
+  /// events (reason ``TextUpdateReason/undoRedo``). A streaming phase under
+  /// way closes its group first.
   ///
   /// - Returns: how many replacements went back, and the events.
-  /// - Throws: ``DocumentError/noSession``.
+  /// - Throws: ``DocumentError/noSession`` when there is neither a group to
+  ///   undo nor a session.
   @discardableResult
   public func undo() throws(DocumentError) -> UndoResult {
     try withStateAndEvents { (state) throws(DocumentError) in try state.undo() }
   }
 
   /// Redoes the last undone group: each of its replacements that went back
-  /// gets the tool's text again.
+  /// gets the tool's text again, or the accepted suggestion its candidate.
   ///
   /// - Returns: how many replacements went forth, and the events.
-  /// - Throws: ``DocumentError/noSession``.
+  /// - Throws: ``DocumentError/noSession`` when there is neither a group to
+  ///   redo nor a session.
   @discardableResult
   public func redo() throws(DocumentError) -> UndoResult {
     try withStateAndEvents { (state) throws(DocumentError) in try state.redo() }

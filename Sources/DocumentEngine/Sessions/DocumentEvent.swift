@@ -24,7 +24,7 @@ public enum DocumentEvent: Hashable, Sendable {
   case reflowed(context: UUID, storageRange: Range<Int>)
   /// The host's tracked ranges that an edit touched (kept) or removed (see
   /// the *Tracked ranges* article): what a checker looks at again. Only
-  /// ``Document/events()`` observers hear it, after the contexts' events of
+  /// ``Document/events(limit:)`` observers hear it, after the contexts' events of
   /// the same call; the call's result says the same in its `tracked`.
   case tracked(TrackedChanges)
   /// The observer fell behind: this many events were not buffered for it

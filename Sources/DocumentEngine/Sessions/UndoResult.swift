@@ -1,6 +1,6 @@
 /// What ``Document/undo()``, ``Document/redo()`` or ``Document/revert()``
-/// did: how many of the session's replacements swapped their text, and what
-/// the live contexts heard.
+/// did: how many of the session's replacements (or accepted suggestions)
+/// swapped their text, and what the live contexts heard.
 public struct UndoResult: Hashable, Sendable {
   /// How many replacements went back to their original text (undo,
   /// revert) or forth to the tool's text (redo). A replacement the person
