@@ -81,18 +81,19 @@ struct _TrackedItem: TreeItem, Sendable {
 
   var summary: _TrackedSummary {
     _TrackedSummary(
-      count: 1, span: delta, maxEnd: delta + length, lastLabel: label, lastClass: keyClass,
+      count: 1, span: delta, maxLength: length, lastLabel: label, lastClass: keyClass,
       roles: 1 << (flags >> 8))
   }
 }
 
 /// The sum of tracked items: how many, the start of the last relative to
-/// the start before the first (`span`), the furthest end relative to the
-/// same (`maxEnd`), the last item's label and class, and which roles occur.
+/// the start before the first (`span`), the longest length (`maxLength`:
+/// no item ends past `span + maxLength`, and a shift does not change it),
+/// the last item's label and class, and which roles occur.
 struct _TrackedSummary: TreeSummary {
   var count: Int
   var span: Int
-  var maxEnd: Int
+  var maxLength: Int
   var lastLabel: UInt64
   var lastClass: UInt8
   var roles: UInt8
@@ -100,7 +101,7 @@ struct _TrackedSummary: TreeSummary {
   /// No items: a furthest end below any (far enough from `Int.min` that a
   /// span added to it cannot overflow).
   static let zero = _TrackedSummary(
-    count: 0, span: 0, maxEnd: noEnd, lastLabel: 0, lastClass: 0, roles: 0)
+    count: 0, span: 0, maxLength: noEnd, lastLabel: 0, lastClass: 0, roles: 0)
   static let noEnd = Int.min / 4
 
   // Without a branch on either side being empty (the zero is neutral as
@@ -110,10 +111,33 @@ struct _TrackedSummary: TreeSummary {
     let some = b.count > 0
     return _TrackedSummary(
       count: a.count + b.count, span: a.span + b.span,
-      maxEnd: Swift.max(a.maxEnd, some ? a.span + b.maxEnd : noEnd),
+      maxLength: Swift.max(a.maxLength, b.maxLength),
       lastLabel: some ? b.lastLabel : a.lastLabel, lastClass: some ? b.lastClass : a.lastClass,
       roles: a.roles | b.roles)
   }
+
+  /// A slot changed in place: the usual keystroke shifts the items after
+  /// it by changing one item's start, which changes only the spans on its
+  /// path (the longest length does not move with a shift).
+  @inline(__always)
+  static func replacing(_ old: Self, with new: Self, in whole: Self, isLast: Bool) -> Self? {
+    guard old.count == new.count, old.roles == new.roles,
+      new.maxLength >= old.maxLength || old.maxLength < whole.maxLength
+    else { return nil }
+    var result = whole
+    result.span += new.span - old.span
+    result.maxLength = Swift.max(whole.maxLength, new.maxLength)
+    if isLast {
+      result.lastLabel = new.lastLabel
+      result.lastClass = new.lastClass
+    }
+    return result
+  }
+
+  /// The furthest any item of a slot can end, relative to the start
+  /// before its first: its last start plus its longest length.
+  @inline(__always)
+  var endBound: Int { span + maxLength }
 
   /// Whether the items summed, from a start at 0, reach key (`start`,
   /// `keyClass`) with their last one.
@@ -250,12 +274,12 @@ struct _TrackedRanges: Sendable {
     tree.forEach(
       admitting: { prefix, slot in
         // The slot's starts are at least `prefix.span`, its ends at most
-        // `prefix.span + slot.maxEnd`.
+        // `prefix.span + slot.endBound`.
         slot.roles & roles != 0 && (point ? prefix.span <= b : prefix.span < b)
           && (point
-            ? prefix.span + slot.maxEnd >= a
-            : prefix.span + slot.maxEnd > a
-              || prefix.span + slot.maxEnd >= a)
+            ? prefix.span + slot.endBound >= a
+            : prefix.span + slot.endBound > a
+              || prefix.span + slot.endBound >= a)
       },
       { item, prefix in
         let start = prefix.span + item.delta
@@ -281,7 +305,7 @@ struct _TrackedRanges: Sendable {
     let b = span.upperBound
     tree.forEach(
       admitting: { prefix, slot in
-        slot.roles & roles != 0 && prefix.span <= b && prefix.span + slot.maxEnd >= a
+        slot.roles & roles != 0 && prefix.span <= b && prefix.span + slot.endBound >= a
       },
       { item, prefix in
         let start = prefix.span + item.delta
@@ -532,7 +556,7 @@ extension _TrackedRanges {
         guard slot.count > 0 else { return false }
         let last = prefix.span + slot.span
         let reachesWindow = last > low.0 || (last == low.0 && slot.lastClass >= low.1)
-        return reachesWindow || (prefix.span <= s && prefix.span + slot.maxEnd >= s)
+        return reachesWindow || (prefix.span <= s && prefix.span + slot.endBound >= s)
       },
       { item, prefix in
         let start = prefix.span + item.delta

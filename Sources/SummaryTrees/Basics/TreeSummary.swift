@@ -18,12 +18,26 @@ public protocol TreeSummary: Sendable, Equatable, BitwiseCopyable {
   /// there is no such inverse. A small edit then updates each node on its
   /// path in O(1) instead of adding up the node's slots again.
   static func removing(_ part: Self, from total: Self) -> Self?
+
+  /// `whole` (the summary of a node's slots) after its slot `old` became
+  /// `new` in place, `isLast` if that slot is the node's last; `nil`, the
+  /// default, when that cannot be told without adding up the slots again.
+  /// ``SummaryTree/updateEach(admitting:_:)`` keeps each node on its path
+  /// up to date by it.
+  static func replacing(_ old: Self, with new: Self, in whole: Self, isLast: Bool) -> Self?
 }
 
 extension TreeSummary {
   /// No inverse: the tree adds up a node's slots again after a change.
   @inlinable @inline(__always)
   public static func removing(_ part: Self, from total: Self) -> Self? { nil }
+
+  /// Unknown: the node adds up its slots again.
+  @inlinable @inline(__always)
+  public static func replacing(_ old: Self, with new: Self, in whole: Self, isLast: Bool) -> Self?
+  {
+    nil
+  }
 }
 
 extension TreeSummary {

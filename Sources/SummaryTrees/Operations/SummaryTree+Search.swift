@@ -132,8 +132,17 @@ extension SummaryTree {
   ) -> Bool {
     let n = node.count
     var going = true
-    var changed = false
-    // Only a node whose slots' summaries changed adds them up again.
+    // A node whose slots' summaries changed keeps its own up to date slot by
+    // slot where the summary can tell (`replacing`), else adds them up again.
+    var stale = false
+    @inline(__always) func replace(_ old: Summary, _ new: Summary, _ i: Int) {
+      if stale || old == new { return }
+      if let whole = Summary.replacing(old, with: new, in: node.summary, isLast: i == n - 1) {
+        node.summary = whole
+      } else {
+        stale = true
+      }
+    }
     if node.height == 0 {
       var i = 0
       while i < n && going {
@@ -141,14 +150,14 @@ extension SummaryTree {
         if admits(prefix, summary) {
           going = body(&node.items[i], prefix)
           let now = node.items[i].summary
-          if now != summary { changed = true }
+          replace(summary, now, i)
           prefix += now
         } else {
           prefix += summary
         }
         i += 1
       }
-      if changed { node.recomputeSummary() }
+      if stale { node.recomputeSummary() }
       return going
     }
     var i = 0
@@ -162,12 +171,12 @@ extension SummaryTree {
           _update($0, prefix: &inner, admits, body)
         }
         node.refreshChildSummary(i)
-        if node.summaries[i] != summary { changed = true }
+        replace(summary, node.summaries[i], i)
       }
       prefix += node.summaries[i]
       i += 1
     }
-    if changed { node.recomputeSummary() }
+    if stale { node.recomputeSummary() }
     return going
   }
 }
