@@ -27,6 +27,7 @@ filter+='|OffsetIndex/map, 100,000 random edits/.*'
 filter+='|OffsetIndex/record, .*/(ChangeLog, composed pin|array)'
 filter+='|Markdown/1 MB/.*|Markdown ratio/.*'
 filter+='|Tracked ranges.*'
+filter+='|Suggestions.*'
 
 echo "quick.sh: building the benchmarks" >&2
 swift build -c release >/dev/null

@@ -420,6 +420,82 @@ def tracked_rows(r):
     return rows
 
 
+SUGGESTIONS = "Suggestions"
+OBSERVER = f"{SUGGESTIONS}/observer that never reads, 1,000,000 keystrokes in a live context"
+
+
+def fmt_bytes(n):
+    if n is None:
+        return "–"
+    for unit, scale in (("MB", 1e6), ("KB", 1e3)):
+        if abs(n) >= scale:
+            return f"{n / scale:.3g} {unit}" if n / scale < 100 else f"{n / scale:.0f} {unit}"
+    return f"{n:.0f} B"
+
+
+def suggestion_rows(r):
+    """(target, measured, baseline, ratio, verdict) for the suggestion and observer targets (issue 29)."""
+    rows = []
+    entry = r.get(f"{SUGGESTIONS} ratio/keystroke, 100,000 suggestions in 10 MB", {})
+    pair = entry.get("with ÷ without (×100)")
+    if pair:
+        x = pair[0] / 100
+        with_ns, without_ns = entry.get("with, ns a keystroke"), entry.get("without, ns a keystroke")
+        rows.append(("29. keystroke in 10 MB with 100,000 suggestions ≤ 1.3× the same without",
+                     f"{with_ns[0]:.0f} ns" if with_ns else "–",
+                     f"{without_ns[0]:.0f} ns (no suggestions, paired)" if without_ns else "the same keystrokes, none (paired)",
+                     f"{x:.2f}× paired", mark(x <= 1.3)))
+    for name, what in (("in a 10-paragraph context among 100,000 in 10 MB",
+                        "`suggestions(inContext:)` of a 10-paragraph `userSelection` context"),
+                       ("overlapping 10 paragraphs among 100,000 in 10 MB",
+                        "`suggestions(in:overlapping:)` of 10 paragraphs")):
+        query = f"{SUGGESTIONS}/{name}"
+        t = wall(r, query)
+        k = metric(r, query, "suggestions returned")
+        if t and k is not None:
+            limit = 5e-6 + 100e-9 * k
+            rows.append((f"29. {what} among 100,000 in 10 MB ≤ 5 µs + 100 ns a suggestion",
+                         f"{fmt_time(t)} for {k:.0f}", f"{fmt_time(limit)} for {k:.0f} (the target)",
+                         times(t, limit), mark(t <= limit)))
+    entry = r.get(f"{SUGGESTIONS} ratio/adding 100,000 against sorting them", {})
+    pair = entry.get("suggest ÷ sort (×100)")
+    if pair:
+        x = pair[0] / 100
+        add, sort = entry.get("suggest, µs"), entry.get("sort, µs")
+        rows.append(("29. adding 100,000 suggestions (one `suggest`) ≤ 3× sorting their ranges",
+                     fmt_time(add[0] * 1e-6) if add else "–",
+                     f"{fmt_time(sort[0] * 1e-6)} (sort, paired)" if sort else "sorting them (paired)",
+                     f"{x:.2f}× paired", mark(x <= 3)))
+    entry = r.get(f"{SUGGESTIONS} ratio/preview and reject against a tool replacement in 10 MB", {})
+    pair = entry.get("preview and reject ÷ replacement (×100)")
+    if pair:
+        x = pair[0] / 100
+        review, replace = entry.get("preview and reject, ns"), entry.get("replacement, ns")
+        rows.append(("29. preview then reject of a one-word suggestion in 10 MB ≤ 3× one tool replacement",
+                     fmt_time(review[0] * 1e-9) if review else "–",
+                     f"{fmt_time(replace[0] * 1e-9)} (replacement, paired)" if replace else "a replacement (paired)",
+                     f"{x:.2f}× paired", mark(x <= 3)))
+    grown = {n: metric(r, OBSERVER, f"observer bytes at {n} keystrokes") for n in (4096, 100000, 1000000)}
+    stride, limit = metric(r, OBSERVER, "DocumentEvent stride"), metric(r, OBSERVER, "event limit")
+    if grown[1000000] is not None and grown[4096] is not None and stride and limit:
+        bound = limit * stride
+        # At most the limit's events (with the buffer's header and the allocator's rounding),
+        # and no more at 1,000,000 keystrokes than when the limit was reached.
+        ok = grown[1000000] <= 1.1 * bound and grown[1000000] <= 1.05 * grown[4096] + 4096
+        rows.append(("29. an observer that never reads, 1,000,000 keystrokes: the heap grows ≤ the limit",
+                     f"{fmt_bytes(grown[1000000])} (at 4,096: {fmt_bytes(grown[4096])}; "
+                     f"at 100,000: {fmt_bytes(grown[100000])})",
+                     f"{limit:,.0f} events × {stride:.0f} B = {fmt_bytes(bound)}", times(grown[1000000], bound),
+                     mark(ok)))
+        per = metric(r, OBSERVER, "bytes per buffered event")
+        none = metric(r, OBSERVER, "no observer, bytes at 1000000 keystrokes")
+        rows.append(("29. … bytes per buffered event; the same keystrokes' growth with no observer",
+                     f"{per:.0f} B" if per is not None else "–",
+                     f"{fmt_bytes(none)} (no observer: the live session's history)" if none is not None else "–",
+                     "", "(explains the row above)"))
+    return rows
+
+
 def quick_rows(r, stats):
     """Every target the quick run measures, as (target, measured, baseline, ratio, result)."""
     rows = []
@@ -451,6 +527,7 @@ def quick_rows(r, stats):
              for row in issue11_rows(r, stats) if row[0] != "–"]
     rows += markdown_rows(r)
     rows += tracked_rows(r)
+    rows += suggestion_rows(r)
     return rows
 
 

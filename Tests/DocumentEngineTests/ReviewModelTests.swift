@@ -158,7 +158,8 @@ import _EngineTestSupport
   static func listed(_ model: Model) -> [Suggestion] {
     model.suggestions.map { id, s in
       Suggestion(
-        id: id, storage: "s", range: s.tracked.range, contextRange: nil, kind: .init(rawValue: s.kind),
+        id: id, storage: "s", range: s.tracked.range, contextRange: nil,
+        kind: .init(rawValue: s.kind),
         explanation: "x", candidates: s.candidates, previewed: s.preview?.candidate)
     }.sorted { ($0.range.lowerBound, $0.id) < ($1.range.lowerBound, $1.id) }
   }
@@ -180,180 +181,192 @@ import _EngineTestSupport
       let context = try #require(session.contexts.first?.id)
       var log: [String] = []
       for step in 0..<150 {
-        let where_ = "seed \(seed), round \(round), step \(step)"
+        let place = "seed \(seed), round \(round), step \(step)"
         do {
-        let ids = model.suggestions.keys.sorted()
-        let pick = ids.isEmpty ? nil : ids[Int.random(in: 0..<ids.count, using: &random)]
-        switch Int.random(in: 0..<12, using: &random) {
-        case 0, 1:
-          // The person.
-          let r = Self.range(model.units, &random)
-          let text = Self.text(&random, max: 2)
-          let explicit = Int.random(in: 0..<3, using: &random)
-          let attributes: [AttributeKey: AttributeValue]? =
-            explicit == 0 ? nil : explicit == 1 ? [:] : [.link: .link("p")]
-          log.append("edit \(r) \(text.debugDescription) \(String(describing: attributes))")
-          let result = try document.edit("s", range: r, with: text, attributes: attributes)
-          let link = attributes == nil ? model.ruleLink(r) : (explicit == 2 ? "p" : nil)
-          let removed = model.edit(r, text.utf16.map { Unit(code: $0, link: link) })
-          #expect(result.tracked.removed == removed, "\(where_): \(log)")
-        case 2, 3:
-          // A checker.
-          var r = Self.range(model.units, &random)
-          if r.count > 6 && Int.random(in: 0..<8, using: &random) != 0 {
-            // Mostly a word's length.
-            var end = min(model.units.count, r.lowerBound + Int.random(in: 0...5, using: &random))
-            if end < model.units.count && UTF16.isTrailSurrogate(model.units[end].code) { end -= 1 }
-            r = r.lowerBound..<max(r.lowerBound, end)
-          }
-          let kind = Bool.random(using: &random) ? "spelling" : "grammar"
-          let candidates = (0..<Int.random(in: 0...3, using: &random)).map {
-            Self.candidate(&random, $0)
-          }
-          log.append("suggest \(r) \(kind) \(candidates)")
-          let proposed = ProposedSuggestion(
-            r, kind: SuggestionKind(rawValue: kind), explanation: "x", candidates: candidates)
-          if model.ignored.contains([kind, model.string(r)]) {
-            #expect(throws: DocumentError.ignoredSuggestion(kind: .init(rawValue: kind), text: model.string(r)), "\(where_)") {
-              try document.suggest([proposed], in: "s")
+          let ids = model.suggestions.keys.sorted()
+          let pick = ids.isEmpty ? nil : ids[Int.random(in: 0..<ids.count, using: &random)]
+          switch Int.random(in: 0..<12, using: &random) {
+          case 0, 1:
+            // The person.
+            let r = Self.range(model.units, &random)
+            let text = Self.text(&random, max: 2)
+            let explicit = Int.random(in: 0..<3, using: &random)
+            let attributes: [AttributeKey: AttributeValue]? =
+              explicit == 0 ? nil : explicit == 1 ? [:] : [.link: .link("p")]
+            log.append("edit \(r) \(text.debugDescription) \(String(describing: attributes))")
+            let result = try document.edit("s", range: r, with: text, attributes: attributes)
+            let link = attributes == nil ? model.ruleLink(r) : (explicit == 2 ? "p" : nil)
+            let removed = model.edit(r, text.utf16.map { Unit(code: $0, link: link) })
+            #expect(result.tracked.removed == removed, "\(place): \(log)")
+          case 2, 3:
+            // A checker.
+            var r = Self.range(model.units, &random)
+            if r.count > 6 && Int.random(in: 0..<8, using: &random) != 0 {
+              // Mostly a word's length.
+              var end = min(model.units.count, r.lowerBound + Int.random(in: 0...5, using: &random))
+              if end < model.units.count && UTF16.isTrailSurrogate(model.units[end].code) {
+                end -= 1
+              }
+              r = r.lowerBound..<max(r.lowerBound, end)
             }
-          } else {
-            let id = try document.suggest([proposed], in: "s")[0]
-            model.suggestions[id] = ModelSuggestion(
-              tracked: TrackedRangeModel(
-                local: UInt32(truncatingIfNeeded: id.rawValue), range: r,
-                rules: TrackingRules(onTouch: .remove), point: r.isEmpty),
-              kind: kind, candidates: candidates, preview: nil)
-          }
-        case 4, 5:
-          guard let id = pick, let suggestion = model.suggestions[id] else { continue }
-          let candidate = Int.random(in: 0...suggestion.candidates.count, using: &random)
-          log.append("preview \(id) \(candidate)")
-          guard candidate < suggestion.candidates.count else {
-            #expect(throws: DocumentError.invalidCandidate(candidate, count: suggestion.candidates.count), "\(where_)") {
-              try document.preview(id, candidate: candidate)
+            let kind = Bool.random(using: &random) ? "spelling" : "grammar"
+            let candidates = (0..<Int.random(in: 0...3, using: &random)).map {
+              Self.candidate(&random, $0)
             }
-            break
-          }
-          let result = try document.preview(id, candidate: candidate)
-          #expect(result.reason == .temporary)
-          var removed: [SuggestionID] = []
-          removed += model.settleOther(before: id)
-          if let now = model.suggestions[id], now.preview?.candidate != candidate {
+            log.append("suggest \(r) \(kind) \(candidates)")
+            let proposed = ProposedSuggestion(
+              r, kind: SuggestionKind(rawValue: kind), explanation: "x", candidates: candidates)
+            if model.ignored.contains([kind, model.string(r)]) {
+              #expect(
+                throws: DocumentError.ignoredSuggestion(
+                  kind: .init(rawValue: kind), text: model.string(r)), "\(place)"
+              ) {
+                try document.suggest([proposed], in: "s")
+              }
+            } else {
+              let id = try document.suggest([proposed], in: "s")[0]
+              model.suggestions[id] = ModelSuggestion(
+                tracked: TrackedRangeModel(
+                  local: UInt32(truncatingIfNeeded: id.rawValue), range: r,
+                  rules: TrackingRules(onTouch: .remove), point: r.isEmpty),
+                kind: kind, candidates: candidates, preview: nil)
+            }
+          case 4, 5:
+            guard let id = pick, let suggestion = model.suggestions[id] else { continue }
+            let candidate = Int.random(in: 0...suggestion.candidates.count, using: &random)
+            log.append("preview \(id) \(candidate)")
+            guard candidate < suggestion.candidates.count else {
+              #expect(
+                throws: DocumentError.invalidCandidate(
+                  candidate, count: suggestion.candidates.count), "\(place)"
+              ) {
+                try document.preview(id, candidate: candidate)
+              }
+              break
+            }
+            let result = try document.preview(id, candidate: candidate)
+            #expect(result.reason == .temporary)
+            var removed: [SuggestionID] = []
+            removed += model.settleOther(before: id)
+            if let now = model.suggestions[id], now.preview?.candidate != candidate {
+              let r = now.tracked.range
+              let replaced = now.preview?.replaced ?? Array(model.units[r])
+              let new = model.units(of: now.candidates[candidate], replacing: r)
+              removed += model.edit(r, new, keeping: id)
+              model.suggestions[id]?.preview = (candidate, replaced)
+            }
+            model.previewed = id
+            #expect(result.tracked.removed == removed.sorted(), "\(place): \(log)")
+            #expect(result.storageRange == model.suggestions[id]?.tracked.range, "\(place): \(log)")
+          case 6, 7:
+            guard let id = pick, let suggestion = model.suggestions[id] else { continue }
+            let named: Int? =
+              Bool.random(using: &random)
+              ? nil : Int.random(in: 0..<max(1, suggestion.candidates.count), using: &random)
+            let chosen = named ?? suggestion.preview?.candidate ?? 0
+            log.append("accept \(id) \(String(describing: named))")
+            guard chosen < suggestion.candidates.count else {
+              #expect(
+                throws: DocumentError.invalidCandidate(chosen, count: suggestion.candidates.count),
+                "\(place)"
+              ) {
+                try document.accept(id, candidate: named)
+              }
+              break
+            }
+            let result = try document.accept(id, candidate: named)
+            #expect(result.reason == .accepted)
+            let settled = model.settleOther(before: id)
+            guard let now = model.suggestions[id] else {
+              Issue.record("\(place): the suggestion went with another's preview")
+              break
+            }
             let r = now.tracked.range
-            let replaced = now.preview?.replaced ?? Array(model.units[r])
-            let new = model.units(of: now.candidates[candidate], replacing: r)
-            removed += model.edit(r, new, keeping: id)
-            model.suggestions[id]?.preview = (candidate, replaced)
-          }
-          model.previewed = id
-          #expect(result.tracked.removed == removed.sorted(), "\(where_): \(log)")
-          #expect(result.storageRange == model.suggestions[id]?.tracked.range, "\(where_): \(log)")
-        case 6, 7:
-          guard let id = pick, let suggestion = model.suggestions[id] else { continue }
-          let named: Int? =
-            Bool.random(using: &random)
-            ? nil : Int.random(in: 0..<max(1, suggestion.candidates.count), using: &random)
-          let chosen = named ?? suggestion.preview?.candidate ?? 0
-          log.append("accept \(id) \(String(describing: named))")
-          guard chosen < suggestion.candidates.count else {
-            #expect(throws: DocumentError.invalidCandidate(chosen, count: suggestion.candidates.count), "\(where_)") {
-              try document.accept(id, candidate: named)
+            let original = now.preview?.replaced ?? Array(model.units[r])
+            var landed = r
+            if now.preview?.candidate != chosen {
+              let new = model.units(of: now.candidates[chosen], replacing: r)
+              _ = model.edit(r, new, keeping: id)
+              landed = r.lowerBound..<(r.lowerBound + new.count)
             }
-            break
-          }
-          let result = try document.accept(id, candidate: named)
-          #expect(result.reason == .accepted)
-          let settled = model.settleOther(before: id)
-          guard let now = model.suggestions[id] else {
-            Issue.record("\(where_): the suggestion went with another's preview")
-            break
-          }
-          let r = now.tracked.range
-          let original = now.preview?.replaced ?? Array(model.units[r])
-          var landed = r
-          if now.preview?.candidate != chosen {
-            let new = model.units(of: now.candidates[chosen], replacing: r)
-            _ = model.edit(r, new, keeping: id)
-            landed = r.lowerBound..<(r.lowerBound + new.count)
-          }
-          model.suggestions[id] = nil
-          if model.previewed == id { model.previewed = nil }
-          #expect(result.storageRange == landed, "\(where_): \(log)")
-          _ = settled
-          let accepted = Array(model.units[landed])
-          #expect(try Self.units(document) == model.units, "\(where_): \(log)")
-          // Every accept can be undone, and redone, exactly.
-          if Bool.random(using: &random) {
-            log.append("undo")
-            let undo = try document.undo()
-            #expect(undo.replacementCount == 1, "\(where_): \(log)")
-            _ = model.edit(landed, original)
-            #expect(try Self.units(document) == model.units, "\(where_): \(log)")
+            model.suggestions[id] = nil
+            if model.previewed == id { model.previewed = nil }
+            #expect(result.storageRange == landed, "\(place): \(log)")
+            _ = settled
+            let accepted = Array(model.units[landed])
+            #expect(try Self.units(document) == model.units, "\(place): \(log)")
+            // Every accept can be undone, and redone, exactly.
             if Bool.random(using: &random) {
-              log.append("redo")
-              _ = try document.redo()
-              _ = model.edit(landed.lowerBound..<(landed.lowerBound + original.count), accepted)
+              log.append("undo")
+              let undo = try document.undo()
+              #expect(undo.replacementCount == 1, "\(place): \(log)")
+              _ = model.edit(landed, original)
+              #expect(try Self.units(document) == model.units, "\(place): \(log)")
+              if Bool.random(using: &random) {
+                log.append("redo")
+                _ = try document.redo()
+                _ = model.edit(landed.lowerBound..<(landed.lowerBound + original.count), accepted)
+              }
             }
+          case 8:
+            guard let id = pick, let suggestion = model.suggestions[id] else { continue }
+            log.append("reject \(id)")
+            let original =
+              suggestion.preview.map { String(decoding: $0.replaced.map(\.code), as: UTF16.self) }
+              ?? model.string(suggestion.tracked.range)
+            let result = try document.reject(id)
+            #expect(result.reason == .rejected)
+            let removed = model.takeBack(id)
+            #expect(result.tracked.removed == removed, "\(place): \(log)")
+            model.suggestions[id] = nil
+            model.ignored.insert([suggestion.kind, original])
+          case 9:
+            // The tool, in its context, undone now and then right away.
+            guard let live = try? document.liveContext(context) else { continue }
+            let inside = Array(model.units[live.storageRange])
+            let local = Self.range(inside, &random)
+            let base = live.storageRange.lowerBound
+            let r = (base + local.lowerBound)..<(base + local.upperBound)
+            let text = Self.text(&random, max: 2)
+            log.append("replace \(r) \(text.debugDescription)")
+            let original = Array(model.units[r])
+            let result = try document.replace(context: context, range: local, with: text)
+            #expect(result.reason == .noninteractive)
+            let new = text.utf16.map { Unit(code: $0, link: model.ruleLink(r)) }
+            let removed = model.edit(r, new)
+            #expect(result.tracked.removed == removed, "\(place): \(log)")
+            if !(r.isEmpty && text.isEmpty) && Bool.random(using: &random) {
+              log.append("undo")
+              _ = try document.undo()
+              _ = model.edit(r.lowerBound..<(r.lowerBound + new.count), original)
+            }
+          default:
+            // Hostile requests change nothing.
+            let before = try Self.units(document)
+            let listed = try document.suggestions(in: "s")
+            let gone = TrackedRangeID(rawValue: (1 << 40) | 7)
+            #expect(throws: DocumentError.unknownSuggestion(gone)) {
+              try document.preview(gone, candidate: 0)
+            }
+            #expect(throws: DocumentError.unknownSuggestion(gone)) { try document.accept(gone) }
+            #expect(throws: DocumentError.unknownSuggestion(gone)) { try document.reject(gone) }
+            #expect(throws: DocumentError.self) {
+              try document.suggest(
+                [ProposedSuggestion(0..<(before.count + 1), kind: .spelling)], in: "s")
+            }
+            #expect(try Self.units(document) == before)
+            #expect(try document.suggestions(in: "s") == listed)
           }
-        case 8:
-          guard let id = pick, let suggestion = model.suggestions[id] else { continue }
-          log.append("reject \(id)")
-          let original =
-            suggestion.preview.map { String(decoding: $0.replaced.map(\.code), as: UTF16.self) }
-            ?? model.string(suggestion.tracked.range)
-          let result = try document.reject(id)
-          #expect(result.reason == .rejected)
-          let removed = model.takeBack(id)
-          #expect(result.tracked.removed == removed, "\(where_): \(log)")
-          model.suggestions[id] = nil
-          model.ignored.insert([suggestion.kind, original])
-        case 9:
-          // The tool, in its context, undone now and then right away.
-          guard let live = try? document.liveContext(context) else { continue }
-          let inside = Array(model.units[live.storageRange])
-          let local = Self.range(inside, &random)
-          let r = (live.storageRange.lowerBound + local.lowerBound)..<(live.storageRange.lowerBound + local.upperBound)
-          let text = Self.text(&random, max: 2)
-          log.append("replace \(r) \(text.debugDescription)")
-          let original = Array(model.units[r])
-          let result = try document.replace(context: context, range: local, with: text)
-          #expect(result.reason == .noninteractive)
-          let new = text.utf16.map { Unit(code: $0, link: model.ruleLink(r)) }
-          let removed = model.edit(r, new)
-          #expect(result.tracked.removed == removed, "\(where_): \(log)")
-          if !(r.isEmpty && text.isEmpty) && Bool.random(using: &random) {
-            log.append("undo")
-            _ = try document.undo()
-            _ = model.edit(r.lowerBound..<(r.lowerBound + new.count), original)
+          #expect(try Self.units(document) == model.units, "\(place): \(log)")
+          let listed = try document.suggestions(in: "s").map {
+            var s = $0
+            s.explanation = "x"
+            return s
           }
-        default:
-          // Hostile requests change nothing.
-          let before = try Self.units(document)
-          let listed = try document.suggestions(in: "s")
-          let gone = TrackedRangeID(rawValue: (1 << 40) | 7)
-          #expect(throws: DocumentError.unknownSuggestion(gone)) {
-            try document.preview(gone, candidate: 0)
-          }
-          #expect(throws: DocumentError.unknownSuggestion(gone)) { try document.accept(gone) }
-          #expect(throws: DocumentError.unknownSuggestion(gone)) { try document.reject(gone) }
-          #expect(throws: DocumentError.self) {
-            try document.suggest(
-              [ProposedSuggestion(0..<(before.count + 1), kind: .spelling)], in: "s")
-          }
-          #expect(try Self.units(document) == before)
-          #expect(try document.suggestions(in: "s") == listed)
-        }
-        #expect(try Self.units(document) == model.units, "\(where_): \(log)")
-        let listed = try document.suggestions(in: "s").map {
-          var s = $0
-          s.explanation = "x"
-          return s
-        }
-        #expect(listed == Self.listed(model), "\(where_): \(log)")
-        if try Self.units(document) != model.units || listed != Self.listed(model) { return }
+          #expect(listed == Self.listed(model), "\(place): \(log)")
+          if try Self.units(document) != model.units || listed != Self.listed(model) { return }
         } catch {
-          Issue.record("\(where_): \(error) after \(log.suffix(6))")
+          Issue.record("\(place): \(error) after \(log.suffix(6))")
           return
         }
       }

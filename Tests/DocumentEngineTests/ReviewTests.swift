@@ -60,13 +60,15 @@ import TextRope
     // Accept the one named: one undo group.
     let accepted = try document.accept(id, candidate: 0)
     #expect(accepted.reason == .accepted)
-    #expect(try text(document) == "¡" + Self.text.replacingOccurrences(of: "teh note", with: "the note"))
+    #expect(
+      try text(document) == "¡" + Self.text.replacingOccurrences(of: "teh note", with: "the note"))
     #expect(throws: DocumentError.unknownSuggestion(id)) { try document.suggestion(id) }
     let undone = try document.undo()
     #expect(undone.replacementCount == 1)
     #expect(try text(document) == "¡" + Self.text)
     _ = try document.redo()
-    #expect(try text(document) == "¡" + Self.text.replacingOccurrences(of: "teh note", with: "the note"))
+    #expect(
+      try text(document) == "¡" + Self.text.replacingOccurrences(of: "teh note", with: "the note"))
   }
 
   @Test func rejectGivesBackTextAndAttributesAndIgnoresTheSame() throws {
@@ -80,7 +82,9 @@ import TextRope
       [
         ProposedSuggestion(
           0..<3, kind: .spelling,
-          candidates: [SuggestionCandidate("The 🙂", attributes: [AttributeRun(0..<3, [.link: .link("x")])])])
+          candidates: [
+            SuggestionCandidate("The 🙂", attributes: [AttributeRun(0..<3, [.link: .link("x")])])
+          ])
       ], in: "body")[0]
     let preview = try document.preview(id, candidate: 0)
     #expect(preview.storageRange == 0..<6)
@@ -104,7 +108,8 @@ import TextRope
       [ProposedSuggestion(0..<3, kind: .spelling, candidates: [SuggestionCandidate("The")])],
       in: "body")[0]
     try document.preview(id, candidate: 0)
-    let edit = try document.edit("body", range: 3..<3, with: "se")  // at the preview's end: not inside
+    // At the preview's end: not inside it.
+    let edit = try document.edit("body", range: 3..<3, with: "se")
     #expect(edit.tracked.removed.isEmpty)
     let inside = try document.edit("body", range: 1..<2, with: "H")
     #expect(inside.tracked.removed == [id])
@@ -139,27 +144,48 @@ import TextRope
     let before = try text(document)
     let listed = try document.suggestions(in: "body")
     let unknown = TrackedRangeID(rawValue: 123_456_789_000)
-    #expect(throws: DocumentError.unknownSuggestion(unknown)) { try document.preview(unknown, candidate: 0) }
+    #expect(throws: DocumentError.unknownSuggestion(unknown)) {
+      try document.preview(unknown, candidate: 0)
+    }
     #expect(throws: DocumentError.unknownSuggestion(unknown)) { try document.accept(unknown) }
     #expect(throws: DocumentError.unknownSuggestion(unknown)) { try document.reject(unknown) }
-    #expect(throws: DocumentError.invalidCandidate(1, count: 1)) { try document.preview(id, candidate: 1) }
-    #expect(throws: DocumentError.invalidCandidate(-1, count: 1)) { try document.accept(id, candidate: -1) }
+    #expect(throws: DocumentError.invalidCandidate(1, count: 1)) {
+      try document.preview(id, candidate: 1)
+    }
+    #expect(throws: DocumentError.invalidCandidate(-1, count: 1)) {
+      try document.accept(id, candidate: -1)
+    }
     // A candidate whose runs leave its text, or split a surrogate pair.
     #expect(throws: DocumentError.self) {
       try document.suggest(
-        [ProposedSuggestion(0..<3, kind: .grammar, candidates: [SuggestionCandidate("ab", attributes: [AttributeRun(0..<3, [.link: .link("x")])])])],
+        [
+          ProposedSuggestion(
+            0..<3, kind: .grammar,
+            candidates: [
+              SuggestionCandidate("ab", attributes: [AttributeRun(0..<3, [.link: .link("x")])])
+            ])
+        ],
         in: "body")
     }
     #expect(throws: DocumentError.self) {
       try document.suggest(
-        [ProposedSuggestion(0..<3, kind: .grammar, candidates: [SuggestionCandidate("🙂", attributes: [AttributeRun(0..<1, [.link: .link("x")])])])],
+        [
+          ProposedSuggestion(
+            0..<3, kind: .grammar,
+            candidates: [
+              SuggestionCandidate("🙂", attributes: [AttributeRun(0..<1, [.link: .link("x")])])
+            ])
+        ],
         in: "body")
     }
     // A range out of bounds or inside a surrogate pair; all or none.
     let flag = utf16(Self.text, "🇫🇷")
     #expect(throws: DocumentError.self) {
       try document.suggest(
-        [ProposedSuggestion(4..<7, kind: .grammar), ProposedSuggestion((flag.lowerBound + 1)..<flag.upperBound, kind: .grammar)],
+        [
+          ProposedSuggestion(4..<7, kind: .grammar),
+          ProposedSuggestion((flag.lowerBound + 1)..<flag.upperBound, kind: .grammar),
+        ],
         in: "body")
     }
     #expect(throws: DocumentError.unknownStorage("nope")) {
@@ -182,7 +208,10 @@ import TextRope
     let context = try #require(session.contexts.first)
     #expect(context.storageRange.lowerBound == 13)
     let inContext = try document.suggest(
-      [ProposedSuggestion(0..<1, kind: .grammar, explanation: "Article", candidates: [SuggestionCandidate("An")])],
+      [
+        ProposedSuggestion(
+          0..<1, kind: .grammar, explanation: "Article", candidates: [SuggestionCandidate("An")])
+      ],
       inContext: context.id)[0]
     let outside = try document.suggest([ProposedSuggestion(0..<3, kind: .spelling)], in: "body")[0]
     let results = try document.suggestions(inContext: context.id)
@@ -212,9 +241,11 @@ import TextRope
       }
     }
     #expect(reasons(try document.edit("body", range: 4..<4, with: "big ").events) == [.typing])
-    #expect(try document.replace(context: context, range: 0..<3, with: "The").reason == .noninteractive)
+    #expect(
+      try document.replace(context: context, range: 0..<3, with: "The").reason == .noninteractive)
     try document.setWritingToolsState(.interactiveResting)
-    #expect(try document.replace(context: context, range: 0..<3, with: "THE").reason == .interactive)
+    #expect(
+      try document.replace(context: context, range: 0..<3, with: "THE").reason == .interactive)
     #expect(reasons(try document.undo().events) == [.undoRedo])
     let id = try document.suggest(
       [ProposedSuggestion(4..<7, kind: .style, candidates: [SuggestionCandidate("large")])],

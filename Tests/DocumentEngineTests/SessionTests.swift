@@ -237,7 +237,11 @@ import TextRope
     #expect(try text(document, "body") == "One two.\nSix four!\nFive.\n")
     let first = try document.undo().events
     #expect(try text(document, "body") == "One two.\nSix four.\nFive.\n")
-    #expect(first == [.textUpdated(context: context, range: 8..<9, text: ".", contextVersion: 4, reason: .undoRedo)])
+    #expect(
+      first == [
+        .textUpdated(
+          context: context, range: 8..<9, text: ".", contextVersion: 4, reason: .undoRedo)
+      ])
     _ = try document.undo()
     #expect(try text(document, "body") == "One two.\nThree fuor.\nFive.\n")
     _ = try document.redo()

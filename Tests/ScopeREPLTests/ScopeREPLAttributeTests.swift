@@ -137,7 +137,7 @@ final class ProtocolSession {
     // rule gives "BIG" those of "big".
     (
       #"{"cmd":"replace","context":"$1","offset":9,"length":3,"text":"BIG","attributes":[{"offset":0,"length":3,"attributes":{"inlinePresentationIntent":["code"]}}]}"#,
-      #"{"ok":true,"storage":"note","storageRange":{"offset":9,"length":3},"contextVersion":1,"events":[]}"#
+      #"{"ok":true,"storage":"note","storageRange":{"offset":9,"length":3},"contextVersion":1,"reason":"noninteractive","events":[]}"#
     ),
     (
       #"{"cmd":"text","storage":"note","range":{"offset":9,"length":3},"attributes":true}"#,
@@ -156,7 +156,7 @@ final class ProtocolSession {
     // text; the host's font follows the edit rule (none at "B").
     (
       #"{"cmd":"replace","context":"$1","offset":9,"length":3,"text":"huge","attributes":[{"offset":0,"length":4,"attributes":{"inlinePresentationIntent":["code"],"font":"Courier"}}]}"#,
-      #"{"ok":true,"storage":"note","storageRange":{"offset":9,"length":4},"contextVersion":1,"events":[]}"#
+      #"{"ok":true,"storage":"note","storageRange":{"offset":9,"length":4},"contextVersion":1,"reason":"noninteractive","events":[]}"#
     ),
     (
       #"{"cmd":"text","storage":"note","attributes":true}"#,
@@ -165,7 +165,7 @@ final class ProtocolSession {
     // Without presentationIntent among the options a block is not taken.
     (
       #"{"cmd":"replace","context":"$2","offset":0,"length":4,"text":"Only","attributes":[{"offset":0,"length":4,"attributes":{"presentationIntent":[{"kind":"paragraph","identity":1}],"link":"x"}}]}"#,
-      #"{"ok":true,"storage":"plain","storageRange":{"offset":0,"length":4},"contextVersion":1,"events":[]}"#
+      #"{"ok":true,"storage":"plain","storageRange":{"offset":0,"length":4},"contextVersion":1,"reason":"noninteractive","events":[]}"#
     ),
     (
       #"{"cmd":"text","storage":"plain","attributes":true}"#,
@@ -186,7 +186,7 @@ final class ProtocolSession {
     ),
     (
       #"{"cmd":"replace","context":"$1","offset":5,"length":4,"text":"TEXT","attributes":[{"offset":0,"length":4,"attributes":{"presentationIntent":[{"kind":"table","identity":1,"columns":["left"]},{"kind":"unorderedList","identity":2},{"kind":"listItem","identity":3,"ordinal":1},{"kind":"paragraph","identity":4}]}}]}"#,
-      #"{"ok":true,"storage":"plain","storageRange":{"offset":5,"length":4},"contextVersion":1,"events":[]}"#
+      #"{"ok":true,"storage":"plain","storageRange":{"offset":5,"length":4},"contextVersion":1,"reason":"noninteractive","events":[]}"#
     ),
     (
       #"{"cmd":"text","storage":"plain","attributes":true}"#,
@@ -195,7 +195,7 @@ final class ProtocolSession {
     // Undo gives back the attributes of the text it puts back.
     (
       #"{"cmd":"undo"}"#,
-      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":5,"length":4},"text":"text","contextVersion":2}]}"#
+      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":5,"length":4},"text":"text","contextVersion":2,"reason":"undoRedo"}]}"#
     ),
     (
       #"{"cmd":"text","storage":"plain","attributes":true}"#,
@@ -278,7 +278,7 @@ final class ProtocolSession {
       session.answer(
         #"{"cmd":"replace","context":"$1","offset":0,"length":4,"text":"XY😀","attributes":\#(runs)}"#
       )
-        == #"{"ok":true,"storage":"a","storageRange":{"offset":0,"length":4},"contextVersion":1,"events":[]}"#
+        == #"{"ok":true,"storage":"a","storageRange":{"offset":0,"length":4},"contextVersion":1,"reason":"noninteractive","events":[]}"#
     )
     #expect(
       session.answer(#"{"cmd":"text","storage":"a","attributes":true}"#)
@@ -564,7 +564,7 @@ final class ProtocolSession {
     // The same session still takes good requests.
     #expect(
       session.answer(Self.replaced(#"[{"offset":0,"length":2,"attributes":{"link":"ok"}}]"#))
-        == #"{"ok":true,"storage":"s","storageRange":{"offset":0,"length":2},"contextVersion":1,"events":[]}"#
+        == #"{"ok":true,"storage":"s","storageRange":{"offset":0,"length":2},"contextVersion":1,"reason":"noninteractive","events":[]}"#
     )
   }
 

@@ -38,7 +38,7 @@ import Testing
     // also has the text that landed.
     (
       #"{"cmd":"replace","context":"$1","offset":17,"length":3,"markdown":"**huge**"}"#,
-      #"{"ok":true,"storage":"note","storageRange":{"offset":17,"length":4},"contextVersion":1,"events":[],"text":"huge"}"#
+      #"{"ok":true,"storage":"note","storageRange":{"offset":17,"length":4},"contextVersion":1,"reason":"noninteractive","events":[],"text":"huge"}"#
     ),
     (
       #"{"cmd":"text","storage":"note","attributes":true}"#,
@@ -48,7 +48,7 @@ import Testing
     // and policy go with markdown as with text.
     (
       #"{"cmd":"replace","context":"$2","offset":0,"length":4,"markdown":"Only\n\nthe","basis":0,"policy":"merge"}"#,
-      #"{"ok":true,"storage":"plain","storageRange":{"offset":0,"length":8},"contextVersion":1,"events":[],"text":"Only\nthe"}"#
+      #"{"ok":true,"storage":"plain","storageRange":{"offset":0,"length":8},"contextVersion":1,"reason":"noninteractive","events":[],"text":"Only\nthe"}"#
     ),
     (
       #"{"cmd":"text","storage":"plain","attributes":true}"#,
@@ -61,7 +61,7 @@ import Testing
     ),
     (
       #"{"cmd":"replace","context":"$1","offset":17,"length":4,"markdown":"_vast_ `code` [link](https://x.example)"}"#,
-      #"{"ok":true,"storage":"note","storageRange":{"offset":17,"length":14},"contextVersion":1,"events":[],"text":"vast code link"}"#
+      #"{"ok":true,"storage":"note","storageRange":{"offset":17,"length":14},"contextVersion":1,"reason":"noninteractive","events":[],"text":"vast code link"}"#
     ),
     (
       #"{"cmd":"text","storage":"note","attributes":true}"#,
@@ -75,7 +75,7 @@ import Testing
     ),
     (
       #"{"cmd":"replace","context":"$2","offset":0,"length":0,"markdown":"- one\n- *two*\n\n| a |\n|---|\n| b |\n"}"#,
-      #"{"ok":true,"storage":"plain","storageRange":{"offset":0,"length":12},"contextVersion":1,"events":[],"text":"one\ntwo\na\nb\n"}"#
+      #"{"ok":true,"storage":"plain","storageRange":{"offset":0,"length":12},"contextVersion":1,"reason":"noninteractive","events":[],"text":"one\ntwo\na\nb\n"}"#
     ),
     (
       #"{"cmd":"text","storage":"plain","attributes":true}"#,
@@ -84,7 +84,7 @@ import Testing
     // Undo and redo take back and put back the text with its attributes.
     (
       #"{"cmd":"undo"}"#,
-      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$2","range":{"offset":0,"length":12},"text":"","contextVersion":2}]}"#
+      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$2","range":{"offset":0,"length":12},"text":"","contextVersion":2,"reason":"undoRedo"}]}"#
     ),
     (
       #"{"cmd":"text","storage":"plain","attributes":true}"#,
@@ -92,7 +92,7 @@ import Testing
     ),
     (
       #"{"cmd":"redo"}"#,
-      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$2","range":{"offset":0,"length":0},"text":"one\ntwo\na\nb\n","contextVersion":3}]}"#
+      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$2","range":{"offset":0,"length":0},"text":"one\ntwo\na\nb\n","contextVersion":3,"reason":"undoRedo"}]}"#
     ),
     (
       #"{"cmd":"text","storage":"plain","attributes":true}"#,
@@ -285,7 +285,7 @@ import Testing
     // The same session still takes good requests.
     #expect(
       session.answer(Self.replaced(#""offset":0,"length":1,"markdown":"**ok**""#))
-        == #"{"ok":true,"storage":"s","storageRange":{"offset":0,"length":2},"contextVersion":2,"events":[],"text":"ok"}"#
+        == #"{"ok":true,"storage":"s","storageRange":{"offset":0,"length":2},"contextVersion":2,"reason":"noninteractive","events":[],"text":"ok"}"#
     )
     #expect(
       session.answer(
@@ -410,7 +410,7 @@ import Testing
 
     (version 3)
     undo done
-      event: context [1] text 0..<2 is now "We" (context version 3)
+      event: context [1] text 0..<2 is now "We" (context version 3, undoRedo)
     We **left** [Lisbon](https://www.visitlisboa.com) at dawn; the sea was calm and _the_ sky was clear.
 
     (version 4)
@@ -425,12 +425,12 @@ import Testing
 
     (version 1)
     undo done
-      event: context [1] text 0..<19 is now "A travel journal" (context version 2)
+      event: context [1] text 0..<19 is now "A travel journal" (context version 2, undoRedo)
     A travel journal
 
     (version 2)
     redo done
-      event: context [1] text 0..<16 is now "Notes⏎Lisbon⏎Athens" (context version 3)
+      event: context [1] text 0..<16 is now "Notes⏎Lisbon⏎Athens" (context version 3, undoRedo)
     ok
     [1] title 0..<20, version 3
         ⟦## Notes⏎

@@ -170,25 +170,25 @@ import Testing
     ),
     (
       #"{"cmd":"replace","context":"$1","offset":6,"length":4,"text":"four"}"#,
-      #"{"ok":true,"storage":"body","storageRange":{"offset":21,"length":4},"contextVersion":1,"events":[],"touched":[4294967298],"removed":[4294967297]}"#
+      #"{"ok":true,"storage":"body","storageRange":{"offset":21,"length":4},"contextVersion":1,"reason":"noninteractive","events":[],"touched":[4294967298],"removed":[4294967297]}"#
     ),
     (
       #"{"cmd":"undo"}"#,
-      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":6,"length":4},"text":"fuor","contextVersion":2}],"touched":[4294967298]}"#
+      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":6,"length":4},"text":"fuor","contextVersion":2,"reason":"undoRedo"}],"touched":[4294967298]}"#
     ),
     (
       #"{"cmd":"redo"}"#,
-      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":6,"length":4},"text":"four","contextVersion":3}],"touched":[4294967298]}"#
+      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":6,"length":4},"text":"four","contextVersion":3,"reason":"undoRedo"}],"touched":[4294967298]}"#
     ),
     (
       #"{"cmd":"revert"}"#,
-      #"{"ok":true,"reverted":1,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":6,"length":4},"text":"fuor","contextVersion":4}],"touched":[4294967298]}"#
+      #"{"ok":true,"reverted":1,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":6,"length":4},"text":"fuor","contextVersion":4,"reason":"undoRedo"}],"touched":[4294967298]}"#
     ),
     // Given as Markdown: `touched` and `removed` come after `events`,
     // before the text that landed.
     (
       #"{"cmd":"replace","context":"$1","offset":0,"length":5,"markdown":"**Tres**"}"#,
-      #"{"ok":true,"storage":"body","storageRange":{"offset":15,"length":4},"contextVersion":5,"events":[],"touched":[4294967298],"text":"Tres"}"#
+      #"{"ok":true,"storage":"body","storageRange":{"offset":15,"length":4},"contextVersion":5,"reason":"noninteractive","events":[],"touched":[4294967298],"text":"Tres"}"#
     ),
     // A replacement outside every tracked range answers as before.
     (
@@ -197,7 +197,7 @@ import Testing
     ),
     (
       #"{"cmd":"replace","context":"$1","offset":0,"length":4,"text":"Nil"}"#,
-      #"{"ok":true,"storage":"body","storageRange":{"offset":0,"length":3},"contextVersion":1,"events":[]}"#
+      #"{"ok":true,"storage":"body","storageRange":{"offset":0,"length":3},"contextVersion":1,"reason":"noninteractive","events":[]}"#
     ),
     (
       #"{"cmd":"tracked","storage":"body"}"#,
@@ -542,7 +542,7 @@ import Testing
         ReplacementResult(
           storage: "body", storageRange: 1..<2, contextVersion: 1, events: [],
           tracked: TrackedChanges(touched: [b])), text: "x"),
-      #"{"ok":true,"storage":"body","storageRange":{"offset":1,"length":1},"contextVersion":1,"events":[],"touched":[4294967298],"text":"x"}"#,
+      #"{"ok":true,"storage":"body","storageRange":{"offset":1,"length":1},"contextVersion":1,"reason":"noninteractive","events":[],"touched":[4294967298],"text":"x"}"#,
       """
       replaced: body 1..<2, context version 1; the Markdown's text: "x"
         tracked ranges touched: 4294967298

@@ -22,4 +22,5 @@ let benchmarks: @Sendable () -> Void = {
   registerAttributeEditBenchmarks()
   registerMarkdownBenchmarks()
   registerTrackedRangeBenchmarks()
+  registerSuggestionBenchmarks()
 }

@@ -89,6 +89,9 @@ func caseName(_ error: DocumentError) -> String {
   case .overlappingRuns: "overlappingRuns"
   case .unknownTrackedRange: "unknownTrackedRange"
   case .tooManyTrackedRanges: "tooManyTrackedRanges"
+  case .unknownSuggestion: "unknownSuggestion"
+  case .ignoredSuggestion: "ignoredSuggestion"
+  case .invalidCandidate: "invalidCandidate"
   case .batchRefused(_, let error): "batchRefused(\(caseName(error)))"
   }
 }

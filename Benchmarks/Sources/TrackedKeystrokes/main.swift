@@ -5,12 +5,15 @@
 // published numbers).
 //
 //   swift build -c release --product TrackedKeystrokes
-//   .build/release/TrackedKeystrokes [--rounds N] [--ranges N] host|marks|none
+//   .build/release/TrackedKeystrokes [--rounds N] [--ranges N] [--run K] host|marks|none
 //   perf record -g .build/release/TrackedKeystrokes --rounds 50 host
 //
 // `host`: the host's ranges (no session); `marks`: a `fullDocument` session
 // live, the ranges its underline marks (the baseline has the session too);
 // `none`: the baseline alone. Ranges are 5 units long, one every 10.
+// `--run K`: K keystroke pairs (a character typed, then deleted) at each
+// random place before the next, as typing stays at the caret (default 1:
+// every keystroke at a new place).
 import BenchmarkSupport
 import DocumentEngine
 import TextRope
@@ -21,22 +24,24 @@ import Glibc
 import Darwin
 #endif
 
-let (rounds, count, mode) = {
+let (rounds, count, mode, run) = {
   var rounds = 20
   var count = 100_000
+  var run = 1
   var mode = "host"
   var arguments = CommandLine.arguments.dropFirst()
   while let argument = arguments.popFirst() {
     switch argument {
     case "--rounds": rounds = arguments.popFirst().flatMap { Int($0) } ?? rounds
     case "--ranges": count = arguments.popFirst().flatMap { Int($0) } ?? count
+    case "--run": run = max(1, arguments.popFirst().flatMap { Int($0) } ?? run)
     default: mode = argument
     }
   }
-  return (rounds, count, mode)
+  return (rounds, count, mode, run)
 }()
 guard ["host", "marks", "none"].contains(mode) else {
-  print("usage: TrackedKeystrokes [--rounds N] [--ranges N] host|marks|none")
+  print("usage: TrackedKeystrokes [--rounds N] [--ranges N] [--run K] host|marks|none")
   exit(1)
 }
 
@@ -52,7 +57,9 @@ let prose = {
   return prose
 }()
 let ranges = (0..<count).map { ($0 * 10)..<($0 * 10 + 5) }
-let offsets = randomOffsets(count: 1 << 16, below: megabyte - 10_000, seed: 5)
+let offsets = randomOffsets(count: (1 << 16) / run, below: megabyte - 10_000, seed: 5).flatMap {
+  repeatElement($0, count: 2 * run)
+}
 
 func document(tracked: Bool, mode: String) throws -> Document {
   let document = Document()

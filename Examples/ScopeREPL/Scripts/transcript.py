@@ -1,10 +1,12 @@
 """Drives `scope-repl --json` through a fixed script that touches every
 request (units, sessions, replacements on old bases, conflicts and merges,
-streaming, undo, redo, revert, origins, errors, then attributes, Markdown and tracked ranges) and prints
+streaming, undo, redo, revert, origins, errors, then attributes, Markdown, tracked ranges and
+suggestions) and prints
 each request with its response. Context ids are taken from the replies ($0, $1, ... in the
 requests) and printed as <id0>, <id1>, ..., so that the transcripts of two
 builds can be compared byte for byte; tracked range ids are taken from the
-`track` replies in order (@0, @1, ... in the requests):
+`track` replies in order (@0, @1, ... in the requests), suggestion ids from the `suggest`
+replies (#0, #1, ...):
 
     python3 Examples/ScopeREPL/Scripts/transcript.py OLD/.build/debug/scope-repl > old.txt
     python3 Examples/ScopeREPL/Scripts/transcript.py .build/debug/scope-repl > new.txt
@@ -15,15 +17,18 @@ repl = sys.argv[1]
 p = subprocess.Popen([repl, "--json"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 ids = []
 tracked = []
+suggested = []
 uuid = re.compile(r"[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}")
 def send(req):
     line = req
     for i, u in enumerate(ids): line = line.replace(f"${i}", u)
     for i, t in reversed(list(enumerate(tracked))): line = line.replace(f"@{i}", str(t))
+    for i, t in reversed(list(enumerate(suggested))): line = line.replace(f"#{i}", str(t))
     p.stdin.write(line + "\n"); p.stdin.flush()
     out = p.stdout.readline()
     found = uuid.findall(out)
     if out.startswith('{"ok":true,"ids":['): tracked.extend(json.loads(out)["ids"])
+    if out.startswith('{"ok":true,"id":'): suggested.append(json.loads(out)["id"])
     if '"contexts":[' in out:
         ids.clear(); ids.extend(found)
     norm = out
@@ -129,6 +134,28 @@ script = [
  '{"cmd":"untrack","ids":[@0,@3]}',
  '{"cmd":"untrack","ids":[@0]}',
  '{"cmd":"tracked","storage":"title"}',
+ # Suggestions: added after the tracked ranges, for the same reason.
+ '{"cmd":"add","storage":"review","text":"Hi 👋🏽 there, teh sea.\\n"}',
+ '{"cmd":"suggest","storage":"review","offset":15,"length":3,"kind":"spelling","explanation":"Possible spelling mistake","candidates":["the",{"text":"tea","attributes":[{"offset":0,"length":3,"attributes":{"inlinePresentationIntent":["emphasized"]}}]},{"markdown":"**thé**"}]}',
+ '{"cmd":"suggest","storage":"review","offset":4,"length":2,"kind":"spelling","candidates":[]}',
+ '{"cmd":"suggest","storage":"review","offset":0,"length":2,"kind":"style","candidates":[{"text":"Hey","attributes":[{"offset":0,"length":4,"attributes":{"link":"x"}}]}]}',
+ '{"cmd":"select","ranges":[{"storage":"review","offset":15,"length":3}]}',
+ '{"cmd":"contexts","scope":"userSelection"}',
+ '{"cmd":"suggest","context":"$0","offset":8,"length":6,"kind":"grammar","candidates":["there"]}',
+ '{"cmd":"suggestions","storage":"review"}',
+ '{"cmd":"suggestions","context":"$0"}',
+ '{"cmd":"preview","suggestion":#0,"candidate":1}',
+ '{"cmd":"preview","suggestion":#0,"candidate":7}',
+ '{"cmd":"suggestions","storage":"review","range":{"offset":15,"length":0}}',
+ '{"cmd":"accept","suggestion":#0,"candidate":2}',
+ '{"cmd":"text","storage":"review","attributes":true}',
+ '{"cmd":"undo"}',
+ '{"cmd":"reject","suggestion":#1}',
+ '{"cmd":"suggest","context":"$0","offset":8,"length":6,"kind":"grammar","candidates":["there"]}',
+ '{"cmd":"suggest","storage":"review","offset":15,"length":3,"kind":"spelling","candidates":["the"]}',
+ '{"cmd":"edit","storage":"review","offset":16,"length":1,"text":"E"}',
+ '{"cmd":"reject","suggestion":#0}',
+ '{"cmd":"text","storage":"review","attributes":true}',
  '{"cmd":"quit"}',
 ]
 for r in script: send(r)

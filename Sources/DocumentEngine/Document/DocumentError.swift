@@ -59,8 +59,6 @@ public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
   /// to one storage, over 2^31 live there, over 65,535 kinds named in one
   /// storage, or over 2^21 storages added in the document's life.
   case tooManyTrackedRanges
-  /// The edit at `index` of a batch was refused, for the reason given; no
-  /// edit of the batch was made.
   /// No suggestion has this id (never made, or gone: accepted, rejected,
   /// or its text touched).
   case unknownSuggestion(SuggestionID)
@@ -69,6 +67,8 @@ public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
   case ignoredSuggestion(kind: SuggestionKind, text: String)
   /// The suggestion has no candidate with this index (it has `count`).
   case invalidCandidate(Int, count: Int)
+  /// The edit at `index` of a batch was refused, for the reason given; no
+  /// edit of the batch was made.
   indirect case batchRefused(index: Int, DocumentError)
 
   public var description: String {

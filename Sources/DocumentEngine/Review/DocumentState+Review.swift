@@ -179,9 +179,10 @@ extension DocumentState {
     guard let storage = content.storageIfAny(context.storage) else { return [] }
     var found: [Suggestion] = []
     let serial = storage.serial
-    storage.tracked.forEach(meeting: live.lowerBound...live.upperBound,
-      roles: _TrackedRole.suggestion.mask)
-    { item, r in
+    storage.tracked.forEach(
+      meeting: live.lowerBound...live.upperBound,
+      roles: _TrackedRole.suggestion.mask
+    ) { item, r in
       guard live.lowerBound <= r.lowerBound && r.upperBound <= live.upperBound else { return }
       let sid = TrackedRangeID(serial: serial, local: item.local)
       guard let record = suggestions[sid] else { return }
@@ -214,7 +215,9 @@ extension DocumentState {
 
   /// Puts a candidate of suggestion `id` into the text (see
   /// ``Document/preview(_:candidate:)``).
-  mutating func preview(_ id: SuggestionID, candidate: Int) throws(DocumentError) -> SuggestionResult {
+  mutating func preview(_ id: SuggestionID, candidate: Int) throws(DocumentError)
+    -> SuggestionResult
+  {
     let (record, _) = try located(id)
     try check(candidate, of: record)
     var (events, tracked) = try settleOtherPreview(before: id)
@@ -278,7 +281,9 @@ extension DocumentState {
 
   /// Accepts a candidate of suggestion `id` (see
   /// ``Document/accept(_:candidate:)``).
-  mutating func accept(_ id: SuggestionID, candidate: Int?) throws(DocumentError) -> SuggestionResult {
+  mutating func accept(_ id: SuggestionID, candidate: Int?) throws(DocumentError)
+    -> SuggestionResult
+  {
     let (record, _) = try located(id)
     let chosen = candidate ?? record.preview?.candidate ?? 0
     try check(chosen, of: record)

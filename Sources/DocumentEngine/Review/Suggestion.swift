@@ -58,6 +58,22 @@ public struct Suggestion: Hashable, Sendable, Identifiable {
   public var candidates: [SuggestionCandidate]
   /// The candidate in the text now (a preview), if one is.
   public var previewed: Int?
+
+  /// A suggestion, as the document's queries give it.
+  public init(
+    id: SuggestionID, storage: StorageID, range: Range<Int>, contextRange: Range<Int>? = nil,
+    kind: SuggestionKind, explanation: String, candidates: [SuggestionCandidate],
+    previewed: Int? = nil
+  ) {
+    self.id = id
+    self.storage = storage
+    self.range = range
+    self.contextRange = contextRange
+    self.kind = kind
+    self.explanation = explanation
+    self.candidates = candidates
+    self.previewed = previewed
+  }
 }
 
 /// A suggestion a checker proposes (see

@@ -34,8 +34,7 @@ extension TreeSummary {
 
   /// Unknown: the node adds up its slots again.
   @inlinable @inline(__always)
-  public static func replacing(_ old: Self, with new: Self, in whole: Self, isLast: Bool) -> Self?
-  {
+  public static func replacing(_ old: Self, with new: Self, in whole: Self, isLast: Bool) -> Self? {
     nil
   }
 }

@@ -29,10 +29,13 @@ extension Command {
   ///   `cmd`, `unit`, scope, state, policy, format, `expand`, `bias` or
   ///   `onTouch`, a missing field or one
   ///   of the wrong type (an attribute's value among them), a `replace`
-  ///   with both `text` and `markdown` or with `markdown` and `attributes`,
-  ///   and a `unit` other than `utf16` where offsets are relative to a
-  ///   context, an older version or the whole document, or where attribute
-  ///   runs are given or asked for (runs count UTF-16 units);
+  ///   or a suggestion's candidate with both `text` and `markdown` or with
+  ///   `markdown` and `attributes`, a `suggest` or `suggestions` with both
+  ///   `storage` and `context` (or `suggestions` of a context with a
+  ///   `range`), and a `unit` other than `utf16` where offsets are relative
+  ///   to a context, an older version or the whole document, or where
+  ///   attribute runs are given or asked for (runs count UTF-16 units, and
+  ///   so do suggestions, whose candidates carry runs);
   ///   `outOfRange` for an offset and length that make no range;
   ///   `unknownContext` for a context id that is not a UUID.
   public init(json: JSON) throws(REPLError) {
@@ -104,6 +107,27 @@ extension Command {
         try request.storage(), range: try request.range("range"), unit: unit,
         kind: try request.optionalString("kind"))
     case "untrack": self = .untrack(try request.trackedIDs("ids"))
+    case "suggest":
+      try utf16Only("a suggestion's offsets, as its candidates' runs")
+      let target = try request.reviewTarget()
+      self = .suggest(
+        target, range: try request.range(),
+        kind: SuggestionKind(rawValue: try request.string("kind")),
+        explanation: try request.optionalString("explanation") ?? "",
+        candidates: try request.candidates("candidates"))
+    case "suggestions":
+      try utf16Only("a suggestion's offsets, as its candidates' runs")
+      let target = try request.reviewTarget()
+      let range = try request.range("range")
+      if case .context = target, range != nil {
+        throw .badRequest("'range' goes with 'storage': a context's suggestions are all of it")
+      }
+      self = .suggestions(target, range: range)
+    case "preview":
+      self = .preview(try request.suggestion(), candidate: try request.int("candidate"))
+    case "accept":
+      self = .accept(try request.suggestion(), candidate: try request.optionalInt("candidate"))
+    case "reject": self = .reject(try request.suggestion())
     case "contexts":
       try utf16Only("a context's offsets")
       self = .contexts(
@@ -237,6 +261,41 @@ private struct _Fields {
         "'\(path)attributes' goes with '\(path)text': '\(path)markdown' carries its own")
     }
     return .markdown(markdown)
+  }
+
+  /// The candidates of a suggestion at `key`: each a string (plain text),
+  /// or an object with `text` and optional `attributes`, or `markdown`
+  /// (see ``replacement()``).
+  ///
+  /// - Throws: `badRequest` for a missing array, or an item that is none
+  ///   of these.
+  func candidates(_ key: String) throws(REPLError) -> [Command.Replacement] {
+    let items = try required(key, "an array of candidates") { (value) -> [JSON]? in
+      if case .array(let items) = value { items } else { nil }
+    }
+    return try items.enumerated().map { (i, item) throws(REPLError) -> Command.Replacement in
+      switch item {
+      case .string(let text): return .text(text)
+      case .object: return try _Fields(item, path: "\(path)\(key)[\(i)].").replacement()
+      default:
+        throw .badRequest(
+          "'\(path)\(key)[\(i)]' must be a string or an object with 'text' or 'markdown'")
+      }
+    }
+  }
+
+  /// `storage` or `context`, one of them: what a review command is about.
+  func reviewTarget() throws(REPLError) -> Command.ReviewTarget {
+    guard has("context") else { return .storage(try storage()) }
+    if has("storage") {
+      throw .badRequest("give '\(path)storage' or '\(path)context', not both")
+    }
+    return .context(try context())
+  }
+
+  /// `suggestion`, a suggestion's id (an integer).
+  func suggestion() throws(REPLError) -> SuggestionID {
+    SuggestionID(rawValue: try int("suggestion"))
   }
 
   /// The attribute runs at `key` (see ``AttributesJSON``), if there are any.

@@ -66,6 +66,42 @@ extension Command {
       "untrack 8589934593"
     ),
     (
+      "suggest NAME|@CONTEXT OFFSET LENGTH KIND [CANDIDATE | CANDIDATE …] [# EXPLANATION]",
+      "a checker's suggestion over a range of a storage, or of a context's text (@1: context 1), "
+        + "of KIND (spelling, grammar, style or any word), with the candidates it proposes "
+        + "(\\| is a bar in one); show marks it",
+      "suggest body 45 3 spelling the | tea # Possible spelling mistake"
+    ),
+    (
+      "suggest-md NAME|@CONTEXT OFFSET LENGTH KIND [MARKDOWN | MARKDOWN …] [# EXPLANATION]",
+      "the same, each candidate in Markdown (a text and its attributes)",
+      "suggest-md body 3 4 style **left** | _left_"
+    ),
+    (
+      "suggestions NAME [OFFSET LENGTH]",
+      "list the suggestions of a storage, or those overlapping a range, with their candidates "
+        + "by index",
+      "suggestions body"
+    ),
+    (
+      "suggestions @CONTEXT", "list the suggestions inside a context (offsets in its text)",
+      "suggestions @1"
+    ),
+    (
+      "preview ID N", "put candidate N of a suggestion into the text for the person to see",
+      "preview 8589934593 0"
+    ),
+    (
+      "accept ID [N]", "accept candidate N of a suggestion (else the previewed one, else 0)",
+      "accept 8589934593"
+    ),
+    (
+      "reject ID",
+      "reject a suggestion (its preview taken back): the same kind over the same text is "
+        + "ignored from then on",
+      "reject 8589934593"
+    ),
+    (
       "contexts [selection|full|visible] [N] [OPTION …]",
       "start a session: the contexts of a scope (N more paragraphs around); OPTIONs say what the "
         + "tool may give back (plainText, richText, list, table, presentationIntent), and "
@@ -200,6 +236,27 @@ extension Command {
       }
       guard !ids.isEmpty else { throw usage }
       self = .untrack(ids)
+    case "suggest", "suggest-md":
+      let target = try Self.reviewTarget(try words.word(usage), in: contexts)
+      let range = try words.range(usage)
+      let kind = SuggestionKind(rawValue: try words.word(usage))
+      let (texts, explanation) = _Words.candidates(words.text(escaped: false))
+      self = .suggest(
+        target, range: range, kind: kind, explanation: explanation,
+        candidates: texts.map { name == "suggest" ? .text($0) : .markdown($0) })
+    case "suggestions":
+      let target = try Self.reviewTarget(try words.word(usage), in: contexts)
+      let range = try words.optionalRange(usage)
+      if case .context = target, range != nil { throw usage }
+      self = .suggestions(target, range: range)
+    case "preview":
+      let id = SuggestionID(rawValue: try words.number("ID", usage))
+      self = .preview(id, candidate: try words.number("N", usage))
+    case "accept":
+      let id = SuggestionID(rawValue: try words.number("ID", usage))
+      let candidate = try words.next().map { (n) throws(REPLError) in try _Words.number(n, "N") }
+      self = .accept(id, candidate: candidate)
+    case "reject": self = .reject(SuggestionID(rawValue: try words.number("ID", usage)))
     case "bold", "italic":
       let intent: InlinePresentationIntent = name == "bold" ? .stronglyEmphasized : .emphasized
       self = .setAttributes(
@@ -347,6 +404,15 @@ extension Command {
     return (key, try AttributesJSON.value(value, for: key, at: key.rawValue))
   }
 
+  /// What a review command's first word names: a context as `@N` (its
+  /// number) or `@ID` (the start of its id), else a storage.
+  static func reviewTarget(
+    _ word: String, in contexts: [UUID]
+  ) throws(REPLError) -> ReviewTarget {
+    guard word.hasPrefix("@") else { return .storage(StorageID(word)) }
+    return .context(try context(String(word.dropFirst()), in: contexts))
+  }
+
   /// The context that `word` names: its number in `contexts` (from 1), or
   /// the start of its id.
   static func context(_ word: String, in contexts: [UUID]) throws(REPLError) -> UUID {
@@ -442,6 +508,47 @@ private struct _Words {
     }
     rest = ""
     return spans
+  }
+
+  /// A suggestion's candidates and explanation as typed:
+  /// `CANDIDATE | CANDIDATE … # EXPLANATION`, each part unescaped and
+  /// without the one space either side of a `|` or of the `#`; `\|` is a
+  /// bar in a candidate. Nothing before the `#` is no candidate; nothing
+  /// between two bars, an empty one (a deletion).
+  static func candidates(_ raw: String) -> (candidates: [String], explanation: String) {
+    var text = Substring(raw)
+    var explanation = ""
+    if text == "#" || text.hasPrefix("# ") {
+      explanation = unescape(text.dropFirst(2))
+      text = ""
+    } else if let mark = text.range(of: " # ") {
+      explanation = unescape(text[mark.upperBound...])
+      text = text[..<mark.lowerBound]
+    } else if text.hasSuffix(" #") {
+      text = text.dropLast(2)
+    }
+    guard !text.isEmpty else { return ([], explanation) }
+    var parts = [""]
+    var scalars = text.unicodeScalars[...]
+    while let c = scalars.popFirst() {
+      if c == "\\", scalars.first == "|" {
+        scalars.removeFirst()
+        parts[parts.count - 1].unicodeScalars.append("|")
+      } else if c == "\\", let next = scalars.popFirst() {
+        parts[parts.count - 1].unicodeScalars.append(contentsOf: [c, next])
+      } else if c == "|" {
+        parts.append("")
+      } else {
+        parts[parts.count - 1].unicodeScalars.append(c)
+      }
+    }
+    let candidates = parts.enumerated().map { (i, part) in
+      var part = Substring(part)
+      if i > 0, part.hasPrefix(" ") { part = part.dropFirst() }
+      if i < parts.count - 1, part.hasSuffix(" ") { part = part.dropLast() }
+      return unescape(part)
+    }
+    return (candidates, explanation)
   }
 
   /// Unescapes `\n`, `\r`, `\t`, `\\` and `\u{HEX}` in a typed text.

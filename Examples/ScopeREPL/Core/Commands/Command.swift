@@ -24,7 +24,7 @@ public enum Command: Hashable, Sendable {
   /// `text`: a storage's text, or its part `range` (in `unit`), and with
   /// `attributes` the attribute runs of that text; with `tracked` (human
   /// mode's `show`, not a field of the protocol) the host's tracked ranges
-  /// over it too.
+  /// and the suggestions over it too.
   case text(
     StorageID, range: Range<Int>?, unit: TextUnit, attributes: Bool = false, tracked: Bool = false)
   /// `edit`: the person's edit with its range in any unit, or an edit made
@@ -48,6 +48,26 @@ public enum Command: Hashable, Sendable {
   case tracked(StorageID, range: Range<Int>?, unit: TextUnit, kind: String?)
   /// `untrack`: stops tracking the host's ranges with these ids.
   case untrack([TrackedRangeID])
+  /// `suggest`: a checker's suggestion over `range` (UTF-16) of a
+  /// storage or of a live context's text (relative to it as it is now), of
+  /// kind `kind`, with an explanation for the person and the candidates
+  /// it proposes, in order.
+  case suggest(
+    ReviewTarget, range: Range<Int>, kind: SuggestionKind, explanation: String,
+    candidates: [Replacement])
+  /// `suggestions`: the suggestions of a storage (those overlapping
+  /// `range`, if there is one), or those inside a live context with their
+  /// ranges relative to its text; `range` goes with a storage only.
+  case suggestions(ReviewTarget, range: Range<Int>? = nil)
+  /// `preview`: puts a suggestion's candidate (by index) into the text
+  /// for the person to see.
+  case preview(SuggestionID, candidate: Int)
+  /// `accept`: accepts a suggestion's candidate (the one named, else the
+  /// previewed one, else the first).
+  case accept(SuggestionID, candidate: Int?)
+  /// `reject`: rejects a suggestion (its preview taken back); its kind
+  /// and text are ignored from now on.
+  case reject(SuggestionID)
   /// `contexts`: starts a session with the contexts of `scope`, ending any
   /// earlier one; the tool may give back what `resultOptions` allow. With
   /// a `format`, each context is also written in it (as Markdown).
@@ -98,12 +118,22 @@ public enum Command: Hashable, Sendable {
     case file(path: String)
   }
 
-  /// What a `replace` puts in the place of its range.
+  /// What a `replace` puts in the place of its range, or a suggestion's
+  /// candidate is.
   public enum Replacement: Hashable, Sendable {
     /// A text, with attribute runs relative to it if the tool gives any.
     case text(String, attributes: [AttributeRun]? = nil)
     /// GitHub-flavoured Markdown, read into a text and its attribute runs.
     case markdown(String)
+  }
+
+  /// What a review command is about: a storage, or a live context of the
+  /// session (whose offsets are relative to its text).
+  public enum ReviewTarget: Hashable, Sendable {
+    /// A storage, its offsets UTF-16.
+    case storage(StorageID)
+    /// A live context, its offsets UTF-16 and relative to its text.
+    case context(UUID)
   }
 
   /// A selection as a request gives it.

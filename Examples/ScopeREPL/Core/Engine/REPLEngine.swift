@@ -69,8 +69,10 @@ public final class REPLEngine {
       let runs =
         listsAttributes ? storage.attributeRuns(in: range ?? 0..<storage.length) : nil
       let tracked = try listsTracked ? trackedRanges(of: id, in: range, unit: unit) : nil
+      let suggestions = try listsTracked ? suggestions(of: id, in: range, unit: unit) : nil
       return .text(
-        String(part ?? storage.text), version: storage.version, attributes: runs, tracked: tracked)
+        String(part ?? storage.text), version: storage.version, attributes: runs, tracked: tracked,
+        suggestions: suggestions)
     case .edit(let edit):
       let result = try document.edit(edit)
       return .edited(
@@ -136,6 +138,31 @@ public final class REPLEngine {
     case .untrack(let ids):
       try document.untrack(ids)
       return .untracked(ids)
+    case .suggest(let target, let range, let kind, let explanation, let candidates):
+      let proposed = [
+        ProposedSuggestion(
+          range, kind: kind, explanation: explanation, candidates: candidates.map(Self.candidate))
+      ]
+      let ids =
+        switch target {
+        case .storage(let id): try document.suggest(proposed, in: id)
+        case .context(let context): try document.suggest(proposed, inContext: context)
+        }
+      return .suggested(try info(try document.suggestion(ids[0])))
+    case .suggestions(let target, let range):
+      let found =
+        switch target {
+        case .storage(let id): try document.suggestions(in: id, overlapping: range)
+        case .context(let context): try document.suggestions(inContext: context)
+        }
+      return .suggestions(
+        target, try found.map { (suggestion) throws(DocumentError) in try info(suggestion) })
+    case .preview(let id, let candidate):
+      return try reviewed(id, try document.preview(id, candidate: candidate))
+    case .accept(let id, let candidate):
+      return try reviewed(id, try document.accept(id, candidate: candidate))
+    case .reject(let id):
+      return try reviewed(id, try document.reject(id))
     case .contexts(let scope, let surroundingParagraphs, let resultOptions, let format):
       if surroundingParagraphs > 0 && scope != .userSelection {
         throw REPLError.badRequest("'surroundingParagraphs' is for the userSelection scope")
@@ -192,6 +219,52 @@ public final class REPLEngine {
         })
     case .replay(let path, let id): return try replay(path, into: id)
     case .quit: return .quit
+    }
+  }
+
+  /// A candidate as the document takes it: text with its runs (plain
+  /// text without), or the text and runs that Markdown stands for.
+  private static func candidate(_ given: Command.Replacement) -> SuggestionCandidate {
+    switch given {
+    case .text(let text, let attributes): SuggestionCandidate(text, attributes: attributes)
+    case .markdown(let markdown): SuggestionCandidate(markdown: markdown)
+    }
+  }
+
+  /// A suggestion and its text now.
+  private func info(_ suggestion: Suggestion) throws(DocumentError) -> SuggestionInfo {
+    SuggestionInfo(
+      suggestion,
+      text: try onText(suggestion.storage) { (text) throws(RopeError) in
+        try text.slice(suggestion.range)
+      })
+  }
+
+  /// The reply to a preview, an accept or a reject of suggestion `id`:
+  /// the result, and the text now at its `storageRange`.
+  private func reviewed(
+    _ id: SuggestionID, _ result: SuggestionResult
+  ) throws(DocumentError) -> Reply {
+    let text = try onText(result.storage) { (text) throws(RopeError) in
+      try text.slice(result.storageRange)
+    }
+    return .reviewed(id, result, text: String(text))
+  }
+
+  /// The suggestions over storage `id`'s text, or over its part `range`
+  /// (in `unit`), each cut to that text and relative to it (UTF-16, as
+  /// attribute runs are): what `show` marks.
+  private func suggestions(
+    of id: StorageID, in range: Range<Int>?, unit: TextUnit
+  ) throws(DocumentError) -> [Suggestion] {
+    guard let range else { return try document.suggestions(in: id) }
+    let part = try utf16(range, in: unit, of: id)
+    return try document.suggestions(in: id, overlapping: part).map { (suggestion) in
+      var cut = suggestion
+      let start = max(suggestion.range.lowerBound, part.lowerBound)
+      let end = max(start, min(suggestion.range.upperBound, part.upperBound))
+      cut.range = (start - part.lowerBound)..<(end - part.lowerBound)
+      return cut
     }
   }
 

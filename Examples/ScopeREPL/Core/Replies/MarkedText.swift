@@ -17,9 +17,12 @@ import DocumentEngine
 /// other marks stay text. Marks nest: where a run ends inside another,
 /// only the marks that change close and open.
 ///
-/// The host's tracked ranges are marked apart from the runs (see
-/// ``trackedMarks(_:styled:)``): each in `⟦ ⟧` without `styled`, their
-/// text underlined with it.
+/// The host's tracked ranges and the suggestions are marked apart from the
+/// runs (see ``rangeMarks(tracked:suggestions:styled:)``): without
+/// `styled`, each tracked range in `⟦ ⟧` and each suggestion in `⦃ ⦄`;
+/// with it, a tracked range's text underlined and a suggestion's with a
+/// red curly underline (a plain one on a terminal that has no curly
+/// underline; where the two overlap, the curly one).
 struct MarkedText {
   /// Whether the marks are a terminal's styles.
   var styled: Bool
@@ -43,23 +46,32 @@ struct MarkedText {
     var prefix = ""
   }
 
+  /// How a stretch of text is underlined: a tracked range's plain line, or
+  /// a suggestion's curly one.
+  private enum Underline: Hashable {
+    case plain
+    case curly
+  }
+
   /// A stretch of text with one set of attributes, underlined or not.
   private struct Segment {
     var range: Range<Int>
     var attributes: [AttributeKey: AttributeValue]
-    var underlined: Bool
+    var underline: Underline?
   }
 
   /// `text` with `runs` (UTF-16, relative to `text`) and `marks` (more
   /// text to put at offsets, after the closing marks of the runs there and
   /// before their opening ones) marked, and with `styled` the text of the
-  /// ranges `underlined` (UTF-16, relative to `text`) underlined.
+  /// ranges `underlined` (UTF-16, relative to `text`) underlined, and that
+  /// of the ranges `curly` with a red curly underline (which wins where
+  /// they overlap).
   func render(
     _ text: String, runs: [AttributeRun], marks: [Int: String] = [:],
-    underlined: [Range<Int>] = []
+    underlined: [Range<Int>] = [], curly: [Range<Int>] = []
   ) -> String {
     let transitions = self.transitions(
-      Self.segments(runs, underlined: styled ? underlined : []))
+      Self.segments(runs, underlined: styled ? underlined : [], curly: styled ? curly : []))
     var out = ""
     var offset = 0
     // The opening marks of the marks open here, for a terminal's line break.
@@ -100,36 +112,46 @@ struct MarkedText {
     return out
   }
 
-  /// The runs as stretches of text, cut where an underlined range starts
-  /// or ends (the gaps between runs that are underlined among them).
-  private static func segments(
-    _ runs: [AttributeRun], underlined: [Range<Int>]
-  ) -> [Segment] {
-    // The underlined text: the ranges' union, in order.
+  /// The union of `ranges`, in order, the empty ones left out.
+  private static func union(_ ranges: [Range<Int>]) -> [Range<Int>] {
     var union: [Range<Int>] = []
-    for range in underlined.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+    for range in ranges.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
       if let last = union.last, range.lowerBound <= last.upperBound {
         union[union.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
       } else {
         union.append(range)
       }
     }
+    return union
+  }
+
+  /// The runs as stretches of text, cut where an underlined range starts
+  /// or ends (the gaps between runs that are underlined among them).
+  private static func segments(
+    _ runs: [AttributeRun], underlined: [Range<Int>], curly: [Range<Int>]
+  ) -> [Segment] {
+    // The underlined text: each kind's union, in order.
+    let plain = union(underlined)
+    let curly = union(curly)
     let runs = runs.filter { !$0.range.isEmpty }
-    guard !union.isEmpty else {
-      return runs.map { Segment(range: $0.range, attributes: $0.attributes, underlined: false) }
+    guard !plain.isEmpty || !curly.isEmpty else {
+      return runs.map { Segment(range: $0.range, attributes: $0.attributes, underline: nil) }
     }
     let cuts = Set(runs.flatMap { [$0.range.lowerBound, $0.range.upperBound] })
-      .union(union.flatMap { [$0.lowerBound, $0.upperBound] }).sorted()
+      .union((plain + curly).flatMap { [$0.lowerBound, $0.upperBound] }).sorted()
     var segments: [Segment] = []
-    var (r, u) = (0, 0)
+    var (r, p, c) = (0, 0, 0)
     for (start, end) in zip(cuts, cuts.dropFirst()) {
       while r < runs.count && runs[r].range.upperBound <= start { r += 1 }
-      while u < union.count && union[u].upperBound <= start { u += 1 }
+      while p < plain.count && plain[p].upperBound <= start { p += 1 }
+      while c < curly.count && curly[c].upperBound <= start { c += 1 }
       let run = r < runs.count && runs[r].range.lowerBound <= start ? runs[r] : nil
-      let covered = u < union.count && union[u].lowerBound <= start
-      if run == nil && !covered { continue }
+      let underline: Underline? =
+        c < curly.count && curly[c].lowerBound <= start
+        ? .curly : p < plain.count && plain[p].lowerBound <= start ? .plain : nil
+      if run == nil && underline == nil { continue }
       segments.append(
-        Segment(range: start..<end, attributes: run?.attributes ?? [:], underlined: covered))
+        Segment(range: start..<end, attributes: run?.attributes ?? [:], underline: underline))
     }
     return segments
   }
@@ -163,12 +185,22 @@ struct MarkedText {
       }
       previousBlock = block
       var wanted = marks(run.attributes)
-      if run.underlined {
+      if let underline = run.underline {
         // Innermost, so that it opens again after anything that closes
         // outside it; inside a link, whose close ends the underline, it
-        // leaves the closing to the link.
+        // leaves the link's own underline when it closes.
         let inLink = if case .link? = run.attributes[.link] { true } else { false }
-        wanted.append(Mark(open: "\u{1B}[4m", close: inLink ? "" : "\u{1B}[24m"))
+        switch underline {
+        case .plain:
+          wanted.append(Mark(open: "\u{1B}[4m", close: inLink ? "" : "\u{1B}[24m"))
+        case .curly:
+          // A plain underline first, for a terminal that has no curly one
+          // (it ignores the rest); then curly (4:3), red (58:5:1).
+          wanted.append(
+            Mark(
+              open: "\u{1B}[4m\u{1B}[4:3m\u{1B}[58:5:1m",
+              close: inLink ? "\u{1B}[59m\u{1B}[4m" : "\u{1B}[59m\u{1B}[24m"))
+        }
       }
       move(to: run.range.lowerBound, wanted)
       previousEnd = run.range.upperBound
@@ -214,22 +246,52 @@ struct MarkedText {
     }
   }
 
-  /// The text marks of the host's tracked ranges (UTF-16, relative to the
-  /// text), by offset, for ``render(_:runs:marks:underlined:)``: without
-  /// `styled`, each range in `⟦ ⟧`; with it, only the empty ones (the
-  /// others are underlined). At an offset the ranges that end there close
-  /// (the innermost first), then the empty ones there show, then the
-  /// ranges that start there open (the outermost first), so that ranges
-  /// inside others nest. Ranges that cross (one starts inside the other
-  /// and ends after it) could not be told from nested ones: their
-  /// brackets carry a number, `⟦₁ … ⟧₁`.
+  /// The text marks of the host's tracked ranges and of the suggestions
+  /// (UTF-16, relative to the text), by offset, for
+  /// ``render(_:runs:marks:underlined:curly:)``: without `styled`, each
+  /// tracked range in `⟦ ⟧` and each suggestion in `⦃ ⦄`; with it, only
+  /// the empty ones (the others are underlined). At an offset the ranges
+  /// that end there close (the innermost first, suggestions before tracked
+  /// ranges), then the empty ones there show, then the ranges that start
+  /// there open (the outermost first, tracked ranges before suggestions),
+  /// so that ranges inside others nest. Ranges of one kind that cross (one
+  /// starts inside the other and ends after it) could not be told from
+  /// nested ones: their brackets carry a number, `⟦₁ … ⟧₁`, the tracked
+  /// ranges' first.
   ///
   /// - Returns: the marks, and the ids of the numbered ranges, number 1
   ///   first.
-  static func trackedMarks(
-    _ tracked: [TrackedRange], styled: Bool
+  static func rangeMarks(
+    tracked: [TrackedRange], suggestions: [Suggestion] = [], styled: Bool
   ) -> (marks: [Int: String], numbered: [TrackedRangeID]) {
-    let ranges = tracked.filter { !$0.range.isEmpty }.sorted {
+    let host = brackets(
+      tracked.map { ($0.id, $0.range) }, open: "⟦", close: "⟧", styled: styled, numbered: 0)
+    let review = brackets(
+      suggestions.map { ($0.id, $0.range) }, open: "⦃", close: "⦄", styled: styled,
+      numbered: host.numbered.count)
+    var marks: [Int: String] = [:]
+    let offsets = Set(host.closes.keys).union(host.empties.keys).union(host.opens.keys)
+      .union(review.closes.keys).union(review.empties.keys).union(review.opens.keys)
+    for offset in offsets {
+      marks[offset] =
+        (review.closes[offset] ?? "") + (host.closes[offset] ?? "")
+        + (host.empties[offset] ?? "") + (review.empties[offset] ?? "")
+        + (host.opens[offset] ?? "") + (review.opens[offset] ?? "")
+    }
+    return (marks, host.numbered + review.numbered)
+  }
+
+  /// The brackets of one kind of ranges, by offset: those that close,
+  /// the empty ranges, those that open (the empty ones only with
+  /// `styled`); the ranges that cross another numbered from `numbered` + 1.
+  private static func brackets(
+    _ ranges: [(id: TrackedRangeID, range: Range<Int>)], open: String, close: String,
+    styled: Bool, numbered first: Int
+  ) -> (
+    closes: [Int: String], empties: [Int: String], opens: [Int: String],
+    numbered: [TrackedRangeID]
+  ) {
+    let sorted = ranges.filter { !$0.range.isEmpty }.sorted {
       ($0.range.lowerBound, -$0.range.upperBound, $0.id)
         < ($1.range.lowerBound, -$1.range.upperBound, $1.id)
     }
@@ -237,40 +299,36 @@ struct MarkedText {
     // range and ends inside it.
     var crossing = Set<Int>()
     if !styled {
-      var open: [Int] = []
-      for (i, range) in ranges.enumerated() {
-        open.removeAll { ranges[$0].range.upperBound <= range.range.lowerBound }
-        for j in open
-        where ranges[j].range.lowerBound < range.range.lowerBound
-          && ranges[j].range.upperBound < range.range.upperBound
+      var started: [Int] = []
+      for (i, range) in sorted.enumerated() {
+        started.removeAll { sorted[$0].range.upperBound <= range.range.lowerBound }
+        for j in started
+        where sorted[j].range.lowerBound < range.range.lowerBound
+          && sorted[j].range.upperBound < range.range.upperBound
         {
           crossing.formUnion([i, j])
         }
-        open.append(i)
+        started.append(i)
       }
     }
     let numbered = crossing.sorted()
     var labels: [Int: String] = [:]
-    for (n, i) in numbered.enumerated() { labels[i] = subscripted(n + 1) }
+    for (n, i) in numbered.enumerated() { labels[i] = subscripted(first + n + 1) }
     var closes: [Int: String] = [:]
     var empties: [Int: String] = [:]
     var opens: [Int: String] = [:]
     if !styled {
-      for (i, range) in ranges.enumerated() {
-        opens[range.range.lowerBound, default: ""] += "⟦" + (labels[i] ?? "")
+      for (i, range) in sorted.enumerated() {
+        opens[range.range.lowerBound, default: ""] += open + (labels[i] ?? "")
       }
-      for (i, range) in ranges.enumerated().reversed() {
-        closes[range.range.upperBound, default: ""] += "⟧" + (labels[i] ?? "")
+      for (i, range) in sorted.enumerated().reversed() {
+        closes[range.range.upperBound, default: ""] += close + (labels[i] ?? "")
       }
     }
-    for range in tracked where range.range.isEmpty {
-      empties[range.range.lowerBound, default: ""] += "⟦⟧"
+    for range in ranges where range.range.isEmpty {
+      empties[range.range.lowerBound, default: ""] += open + close
     }
-    var marks: [Int: String] = [:]
-    for offset in Set(closes.keys).union(empties.keys).union(opens.keys) {
-      marks[offset] = (closes[offset] ?? "") + (empties[offset] ?? "") + (opens[offset] ?? "")
-    }
-    return (marks, numbered.map { ranges[$0].id })
+    return (closes, empties, opens, numbered.map { sorted[$0].id })
   }
 
   /// `n` in subscript digits.

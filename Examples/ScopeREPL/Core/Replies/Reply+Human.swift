@@ -31,12 +31,15 @@ extension Reply {
     case .storages(let storages):
       if storages.isEmpty { return "no storages" }
       return storages.map(Self.line).joined(separator: "\n")
-    case .text(let text, let version, let runs, let tracked):
-      let tracked = tracked ?? []
-      let (marks, numbered) = MarkedText.trackedMarks(tracked, styled: styled)
+    case .text(let text, let version, let runs, let tracked, let suggestions):
+      let (tracked, suggestions) = (tracked ?? [], suggestions ?? [])
+      let (marks, numbered) = MarkedText.rangeMarks(
+        tracked: tracked, suggestions: suggestions, styled: styled)
       let marked = MarkedText(styled: styled, symbols: false).render(
-        text, runs: runs ?? [], marks: marks, underlined: tracked.map(\.range))
-      return "\(marked)\n(version \(version)\(Self.note(tracked, numbered, styled: styled)))"
+        text, runs: runs ?? [], marks: marks, underlined: tracked.map(\.range),
+        curly: suggestions.map(\.range))
+      return "\(marked)\n(version \(version)"
+        + "\(Self.note(tracked, suggestions, numbered, styled: styled)))"
     case .edited(let id, let version, let range, let events, let tracked):
       return lines(
         "\(id) is now at version \(version); the new text is at \(Self.text(range))", events,
@@ -51,6 +54,31 @@ extension Reply {
     case .untracked(let ids):
       if ids.isEmpty { return "untracked nothing" }
       return "untracked " + ids.map(\.description).joined(separator: ", ")
+    case .suggested(let info):
+      let suggestion = info.suggestion
+      return "suggested \(suggestion.id) in \(suggestion.storage): "
+        + Self.line(info, styled: styled)
+    case .suggestions(let target, let suggestions):
+      if suggestions.isEmpty {
+        switch target {
+        case .storage(let id): return "no suggestions in \(id)"
+        case .context(let context): return "no suggestions in context \(name(context))"
+        }
+      }
+      return suggestions.map { "  \($0.suggestion.id) " + Self.line($0, styled: styled) }
+        .joined(separator: "\n")
+    case .reviewed(let id, let result, let text):
+      let verb =
+        switch result.reason {
+        case .temporary: "previewing"
+        case .accepted: "accepted"
+        case .rejected: "rejected"
+        case .interactive, .noninteractive: "replaced"
+        }
+      return lines(
+        "\(verb) \(id): \(result.storage) \(Self.text(result.storageRange)) "
+          + "\(result.reason == .rejected ? "is" : "is now") \"\(Self.visible(text))\"",
+        result.events, result.tracked)
     case .attributesSet(let id, let range, let version):
       return "set the attributes of \(id) \(Self.text(range)); \(id) stays at version \(version)"
     case .contexts(let contexts, let format):
@@ -66,11 +94,13 @@ extension Reply {
         + selection.map { "\($0.start.storage) \($0.start.offset)..<\($0.end.offset)" }
         .joined(separator: ", ")
     case .state(let state): return "state: \(state.rawValue)"
+    // An accepted suggestion swapped back outside every live context has
+    // no event, but a count.
     case .undone(let result):
-      return result.events.isEmpty && result.tracked.isEmpty
+      return result.replacementCount == 0 && result.events.isEmpty && result.tracked.isEmpty
         ? "nothing to undo" : lines("undo done", result.events, result.tracked)
     case .redone(let result):
-      return result.events.isEmpty && result.tracked.isEmpty
+      return result.replacementCount == 0 && result.events.isEmpty && result.tracked.isEmpty
         ? "nothing to redo" : lines("redo done", result.events, result.tracked)
     case .reverted(let result):
       return lines(
@@ -131,18 +161,30 @@ extension Reply {
         ])
   }
 
-  /// What `show` says after the version about the tracked ranges it marks:
-  /// how many, how, and which the numbered ones are.
+  /// What `show` says after the version about the tracked ranges and the
+  /// suggestions it marks: how many, how, and which the numbered ones are.
   private static func note(
-    _ tracked: [TrackedRange], _ numbered: [TrackedRangeID], styled: Bool
+    _ tracked: [TrackedRange], _ suggestions: [Suggestion], _ numbered: [TrackedRangeID],
+    styled: Bool
   ) -> String {
-    if tracked.isEmpty { return "" }
-    var note = "; tracked: \(tracked.count) range\(tracked.count == 1 ? "" : "s") "
-    if styled {
-      note += "underlined"
-      if tracked.contains(where: \.range.isEmpty) { note += ", an empty one as ⟦⟧" }
-    } else {
-      note += "in ⟦ ⟧"
+    var note = ""
+    if !tracked.isEmpty {
+      note += "; tracked: \(tracked.count) range\(tracked.count == 1 ? "" : "s") "
+      if styled {
+        note += "underlined"
+        if tracked.contains(where: \.range.isEmpty) { note += ", an empty one as ⟦⟧" }
+      } else {
+        note += "in ⟦ ⟧"
+      }
+    }
+    if !suggestions.isEmpty {
+      note += "; suggestions: \(suggestions.count) "
+      if styled {
+        note += "with a red curly underline"
+        if suggestions.contains(where: \.range.isEmpty) { note += ", an empty one as ⦃⦄" }
+      } else {
+        note += "in ⦃ ⦄"
+      }
     }
     for (n, id) in numbered.enumerated() {
       note += ", \(MarkedText.subscripted(n + 1)) is \(id)"
@@ -160,6 +202,29 @@ extension Reply {
     if rules.expand != .none { line += " expand=\(rules.expand.rawValue)" }
     if rules.bias == .right { line += " bias=right" }
     if rules.onTouch != .keep { line += " onTouch=\(rules.onTouch.rawValue)" }
+    return line
+  }
+
+  /// A suggestion on one line (after its id): its kind, range (in the
+  /// context asked about, else in its storage), first 40 units, each
+  /// candidate by index (its attributes marked as `show` marks them), the
+  /// one previewed, and the explanation.
+  private static func line(_ info: SuggestionInfo, styled: Bool) -> String {
+    let suggestion = info.suggestion
+    var line =
+      "\(suggestion.kind) \(text(suggestion.contextRange ?? suggestion.range)) "
+      + "\"\(visible(prefix(info.text)))\" → "
+    if suggestion.candidates.isEmpty {
+      line += "no candidates"
+    } else {
+      line += suggestion.candidates.enumerated().map { (i, candidate) in
+        let marked = MarkedText(styled: styled, symbols: false).render(
+          candidate.text, runs: candidate.attributes ?? [])
+        return "\(i) \"\(visible(marked))\""
+      }.joined(separator: ", ")
+    }
+    if let previewed = suggestion.previewed { line += " (previewing \(previewed))" }
+    if !suggestion.explanation.isEmpty { line += " — \(visible(suggestion.explanation))" }
     return line
   }
 

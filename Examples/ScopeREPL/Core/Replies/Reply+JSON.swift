@@ -14,7 +14,7 @@ extension Reply {
     case .added(let storage): Self.fields(storage)
     case .storages(let storages):
       [("storages", .array(storages.map { .object(Self.fields($0)) }))]
-    case .text(let text, let version, let runs, _):
+    case .text(let text, let version, let runs, _, _):
       [("text", .string(text)), ("version", .int(version.rawValue))]
         + (runs.map { [("attributes", AttributesJSON.json($0))] } ?? [])
     case .edited(_, let version, let range, let events, let tracked):
@@ -40,12 +40,21 @@ extension Reply {
     case .attributesSet(_, _, let version): [("version", .int(version.rawValue))]
     case .contexts(let contexts, let format):
       [("contexts", .array(contexts.map { Self.json($0, format: format) }))]
+    case .suggested(let info): [("id", .int(info.suggestion.id.rawValue))]
+    case .suggestions(_, let suggestions):
+      [("suggestions", .array(suggestions.map { Self.json($0.suggestion) }))]
+    case .reviewed(_, let result, _):
+      [
+        ("storage", .string(result.storage.rawValue)),
+        ("storageRange", Self.json(result.storageRange)),
+        ("reason", .string(result.reason.rawValue)), ("events", Self.json(result.events)),
+      ] + Self.fields(result.tracked)
     case .replaced(let result, let text):
       [
         ("storage", .string(result.storage.rawValue)),
         ("storageRange", Self.json(result.storageRange)),
         ("contextVersion", .int(result.contextVersion.rawValue)),
-        ("events", Self.json(result.events)),
+        ("reason", .string(result.reason.rawValue)), ("events", Self.json(result.events)),
       ] + Self.fields(result.tracked) + (text.map { [("text", .string($0))] } ?? [])
     case .toolSelected(let selection):
       [
@@ -102,6 +111,29 @@ extension Reply {
 
   private static func json(_ range: Range<Int>) -> JSON {
     .object([("offset", .int(range.lowerBound)), ("length", .int(range.count))])
+  }
+
+  /// A suggestion's fields: its range in the context asked about, else in
+  /// its storage; its candidates, each with its runs (`[]` for plain
+  /// text); and, while one is previewed, which.
+  private static func json(_ suggestion: Suggestion) -> JSON {
+    let range = suggestion.contextRange ?? suggestion.range
+    return .object(
+      [
+        ("id", .int(suggestion.id.rawValue)), ("offset", .int(range.lowerBound)),
+        ("length", .int(range.count)), ("kind", .string(suggestion.kind.rawValue)),
+        ("explanation", .string(suggestion.explanation)),
+        (
+          "candidates",
+          .array(
+            suggestion.candidates.map {
+              .object([
+                ("text", .string($0.text)),
+                ("attributes", AttributesJSON.json($0.attributes ?? [])),
+              ])
+            })
+        ),
+      ] + (suggestion.previewed.map { [("previewed", .int($0))] } ?? []))
   }
 
   /// A context's fields, and with a `format` the context written in it.

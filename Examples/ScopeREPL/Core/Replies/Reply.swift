@@ -16,11 +16,11 @@ public enum Reply: Sendable {
   case storages([StorageInfo])
   /// `text`: a storage's text, or part of it, and the storage's version;
   /// with the attribute runs of that text (UTF-16, relative to it) if they
-  /// were asked for, and the host's tracked ranges over it (UTF-16, cut to
-  /// it and relative to it) for `show`.
+  /// were asked for, and the host's tracked ranges and the suggestions
+  /// over it (UTF-16, cut to it and relative to it) for `show`.
   case text(
     String, version: StorageVersion, attributes: [AttributeRun]? = nil,
-    tracked: [TrackedRange]? = nil)
+    tracked: [TrackedRange]? = nil, suggestions: [Suggestion]? = nil)
   /// `edit`: the storage's version after the edit, where the new text
   /// landed, what the live contexts heard, and the host's tracked ranges
   /// it touched or removed.
@@ -37,6 +37,15 @@ public enum Reply: Sendable {
   /// `setAttributes`: the attributes of `range` (in the command's unit) of
   /// a storage were set; its version did not change.
   case attributesSet(StorageID, range: Range<Int>, version: StorageVersion)
+  /// `suggest`: the new suggestion, where it is in its storage.
+  case suggested(SuggestionInfo)
+  /// `suggestions`: those of a storage or of a context, in order (in a
+  /// context, each with its `contextRange`).
+  case suggestions(Command.ReviewTarget, [SuggestionInfo])
+  /// `preview`, `accept` or `reject` (the result's reason says which) of
+  /// a suggestion: what changed, and the text now at the result's
+  /// `storageRange` (for people).
+  case reviewed(SuggestionID, SuggestionResult, text: String)
   /// `contexts`: the new session's contexts, in document order, each also
   /// written in `format` if there is one.
   case contexts([WritingContext], format: ContextFormat? = nil)
@@ -106,6 +115,22 @@ public struct TrackedRangeInfo: Sendable {
   /// A tracked range (its range in the command's unit) and its text.
   public init(_ range: TrackedRange, text: Rope) {
     self.range = range
+    self.text = text
+  }
+}
+
+/// A suggestion as `suggest` and `suggestions` tell it: where it is now,
+/// and its text for people.
+public struct SuggestionInfo: Sendable {
+  /// The suggestion; its `contextRange` set when it was asked for in a
+  /// context.
+  public var suggestion: Suggestion
+  /// Its text now (while a candidate is previewed, the candidate's).
+  public var text: Rope
+
+  /// A suggestion and its text.
+  public init(_ suggestion: Suggestion, text: Rope) {
+    self.suggestion = suggestion
     self.text = text
   }
 }
