@@ -44,7 +44,7 @@ struct DocumentState: Sendable {
   /// accepted suggestions, in order.
   var history = _UndoHistory()
   /// The suggestions, by id (see DocumentState+Review.swift).
-  var suggestions: [TrackedRangeID: _SuggestionRecord] = [:]
+  var suggestions = _SuggestionTables()
   /// The suggestion whose candidate is in the text now, if one is.
   var previewed: TrackedRangeID? = nil
   /// The kinds and texts of the suggestions the person rejected.

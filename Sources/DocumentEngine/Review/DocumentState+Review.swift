@@ -26,6 +26,65 @@ struct _SuggestionRecord: Sendable {
   var preview: (candidate: Int, replaced: _RemovedText)? = nil
 }
 
+/// The suggestions' records: for each storage (by serial), an array
+/// indexed by the number of the suggestion's tracked range, so that a
+/// checker's full pass and a view's query find each record without hashing
+/// its id.
+struct _SuggestionTables: Sendable {
+  var tables: [Int: [_SuggestionRecord?]] = [:]
+  /// How many records there are.
+  private(set) var count = 0
+
+  var isEmpty: Bool { count == 0 }
+
+  /// The record of suggestion `id`.
+  subscript(id: SuggestionID) -> _SuggestionRecord? {
+    get {
+      guard let table = tables[id.serial], Int(id.local) < table.count else { return nil }
+      return table[Int(id.local)]
+    }
+    set {
+      let i = Int(id.local)
+      if newValue == nil && (tables[id.serial]?.count ?? 0) <= i { return }
+      var change = 0
+      update(serial: id.serial, upTo: i + 1) { table in
+        change = (newValue == nil ? 0 : 1) - (table[i] == nil ? 0 : 1)
+        table[i] = newValue
+      }
+      count += change
+    }
+  }
+
+  /// The table of storage `serial` (records by number), if it has any.
+  func table(_ serial: Int) -> [_SuggestionRecord?]? { tables[serial] }
+
+  /// Changes the table of storage `serial` in place, grown to `size`
+  /// numbers at least; `body` keeps ``count`` right for what it sets.
+  mutating func update(
+    serial: Int, upTo size: Int, _ body: (inout [_SuggestionRecord?]) -> Void
+  ) {
+    tables[serial, default: []].withGrowth(to: size, body)
+  }
+
+  /// Adds `n` to the count (a bulk ``update(serial:upTo:_:)`` that set `n`
+  /// records where there were none).
+  mutating func added(_ n: Int) { count += n }
+
+  /// Forgets the records of storage `serial`.
+  mutating func forget(serial: Int) {
+    guard let table = tables.removeValue(forKey: serial) else { return }
+    count -= table.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+  }
+}
+
+extension Array where Element == _SuggestionRecord? {
+  /// Grows to `size` elements at least (with `nil`), then runs `body`.
+  fileprivate mutating func withGrowth(to size: Int, _ body: (inout Self) -> Void) {
+    if count < size { append(contentsOf: repeatElement(nil, count: size - count)) }
+    body(&self)
+  }
+}
+
 /// A rejected suggestion's kind and text: the same is refused later.
 struct _IgnoredSuggestion: Hashable, Sendable {
   var kind: String
@@ -97,16 +156,18 @@ extension DocumentState {
     let locals = try content.track(
       proposed.map(\.range), in: id, role: .suggestion, rules: TrackingRules(onTouch: .remove))
     let serial = storage.serial
-    suggestions.reserveCapacity(suggestions.count + locals.count)
     var ids: [SuggestionID] = []
     ids.reserveCapacity(locals.count)
-    for (suggestion, local) in zip(proposed, locals) {
-      let sid = TrackedRangeID(serial: serial, local: local)
-      suggestions[sid] = _SuggestionRecord(
-        storage: id, local: local, kind: suggestion.kind, explanation: suggestion.explanation,
-        candidates: suggestion.candidates)
-      ids.append(sid)
+    // New numbers: past every record of the storage.
+    suggestions.update(serial: serial, upTo: Int(locals.max() ?? 0) + 1) { table in
+      for (suggestion, local) in zip(proposed, locals) {
+        table[Int(local)] = _SuggestionRecord(
+          storage: id, local: local, kind: suggestion.kind, explanation: suggestion.explanation,
+          candidates: suggestion.candidates)
+        ids.append(TrackedRangeID(serial: serial, local: local))
+      }
     }
+    suggestions.added(ids.count)
     return ids
   }
 
@@ -157,9 +218,12 @@ extension DocumentState {
     }
     var found: [Suggestion] = []
     let serial = storage.serial
+    guard let table = suggestions.table(serial) else { return [] }
     func add(_ item: _TrackedItem, _ r: Range<Int>) {
-      let sid = TrackedRangeID(serial: serial, local: item.local)
-      if let record = suggestions[sid] { found.append(suggestion(sid, record, at: r)) }
+      let i = Int(item.local)
+      if i < table.count, let record = table[i] {
+        found.append(suggestion(TrackedRangeID(serial: serial, local: item.local), record, at: r))
+      }
     }
     let role = _TrackedRole.suggestion.mask
     if let range {
@@ -179,14 +243,15 @@ extension DocumentState {
     guard let storage = content.storageIfAny(context.storage) else { return [] }
     var found: [Suggestion] = []
     let serial = storage.serial
+    guard let table = suggestions.table(serial) else { return [] }
     storage.tracked.forEach(
       meeting: live.lowerBound...live.upperBound,
       roles: _TrackedRole.suggestion.mask
     ) { item, r in
       guard live.lowerBound <= r.lowerBound && r.upperBound <= live.upperBound else { return }
-      let sid = TrackedRangeID(serial: serial, local: item.local)
-      guard let record = suggestions[sid] else { return }
-      var s = suggestion(sid, record, at: r)
+      let i = Int(item.local)
+      guard i < table.count, let record = table[i] else { return }
+      var s = suggestion(TrackedRangeID(serial: serial, local: item.local), record, at: r)
       s.contextRange = (r.lowerBound - live.lowerBound)..<(r.upperBound - live.lowerBound)
       found.append(s)
     }
@@ -389,7 +454,7 @@ extension DocumentState {
   /// Forgets the suggestions and accepted suggestions of a storage that is
   /// being removed (serial `serial`).
   mutating func forgetReview(of id: StorageID, serial: Int) {
-    suggestions = suggestions.filter { $0.key.serial != serial }
+    suggestions.forget(serial: serial)
     if let p = previewed, p.serial == serial { previewed = nil }
     for i in accepted.indices where accepted[i].storage == id { accepted[i].alive = false }
   }

@@ -378,11 +378,16 @@ struct _TrackedRanges: Sendable {
     item.label = next == nil && high - low > 1 << 33 ? low + 1 << 32 : low + (high - low) / 2
     let before = rank > 0 ? prefix.span : 0
     item.delta = start - before
-    var replacement: [_TrackedItem] = [item]
-    if var next {
-      next.delta -= item.delta
-      replacement.append(next)
-      tree.replace(_TrackedCountMetric.self, rank..<(rank + 1), with: replacement)
+    if next != nil {
+      // In place, in the leaf of the item it goes before: that item takes
+      // the new one's slot and goes after it, its start now relative to it.
+      let new = item
+      tree.updateItem(_TrackedCountMetric.self, at: rank, bias: .right) { slot, _ in
+        var moved = slot
+        moved.delta -= new.delta
+        slot = new
+        return ((), .insertAfter([moved]))
+      }
     } else {
       tree.append(item)
     }
@@ -462,12 +467,25 @@ struct _TrackedRanges: Sendable {
           delta: 0, length: 0, label: 0, local: $0.local, flags: $0.flags, kind: $0.kind)
       )
     }
-    // A stable sort by key: equal keys keep the order given.
-    added = added.enumerated().sorted {
-      let a = ($0.element.range.lowerBound, $0.element.item.keyClass, $0.offset)
-      let b = ($1.element.range.lowerBound, $1.element.item.keyClass, $1.offset)
-      return a < b
-    }.map(\.element)
+    // A stable sort by key: equal keys keep the order given. Keys packed
+    // with their index in one word sort fast (and a checker's pass, in
+    // order already, is not sorted again).
+    let m = added.count
+    if m < 1 << 24, added.allSatisfy({ $0.range.lowerBound < 1 << 38 }) {
+      var keys = added.enumerated().map { i, new in
+        UInt64(new.range.lowerBound) << 25 | UInt64(new.item.keyClass) << 24 | UInt64(i)
+      }
+      if !zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) {
+        keys.sort()
+        added = keys.map { added[Int($0 & 0xFF_FFFF)] }
+      }
+    } else {
+      added = added.enumerated().sorted {
+        let a = ($0.element.range.lowerBound, $0.element.item.keyClass, $0.offset)
+        let b = ($1.element.range.lowerBound, $1.element.item.keyClass, $1.offset)
+        return a < b
+      }.map(\.element)
+    }
     var merged: [(range: Range<Int>, item: _TrackedItem)] = []
     merged.reserveCapacity(count + added.count)
     var k = 0
@@ -489,14 +507,16 @@ struct _TrackedRanges: Sendable {
   mutating func remove(_ local: UInt32) -> Bool {
     guard let (item, prefix) = locate(local) else { return false }
     let rank = prefix.count
-    if rank + 1 < count,
-      var next = tree.find(_TrackedCountMetric.self, rank + 1, bias: .right)?.item
-    {
-      next.delta += item.delta
-      tree.replace(_TrackedCountMetric.self, rank..<(rank + 2), with: CollectionOfOne(next))
-    } else {
-      tree.replace(_TrackedCountMetric.self, rank..<(rank + 1), with: EmptyCollection())
+    // In place: the next item's start becomes relative to the one before
+    // the removed one, then the item goes from its leaf.
+    if rank + 1 < count {
+      let delta = item.delta
+      tree.updateItem(_TrackedCountMetric.self, at: rank + 1, bias: .right) { next, _ in
+        next.delta += delta
+        return ((), .keep)
+      }
     }
+    tree.updateItem(_TrackedCountMetric.self, at: rank, bias: .right) { _, _ in ((), .remove) }
     labels.clear(local)
     return true
   }
