@@ -324,3 +324,86 @@ struct Refusal: Error {}
     expectMatches(tree, model)
   }
 }
+
+/// Items whose summary tells how a slot's change changes its node's
+/// (``TreeSummary/replacing(_:with:in:isLast:)``): a count, a total, and the
+/// last value.
+struct Tally: TreeItem, Equatable {
+  var value: Int
+  var summary: TallySum { TallySum(items: 1, total: value, last: value) }
+}
+
+struct TallySum: TreeSummary {
+  var items: Int
+  var total: Int
+  var last: Int
+  static let zero = TallySum(items: 0, total: 0, last: 0)
+  static func + (lhs: TallySum, rhs: TallySum) -> TallySum {
+    TallySum(
+      items: lhs.items + rhs.items, total: lhs.total + rhs.total,
+      last: rhs.items > 0 ? rhs.last : lhs.last)
+  }
+  static func replacing(
+    _ old: TallySum, with new: TallySum, in whole: TallySum, isLast: Bool
+  ) -> TallySum? {
+    guard old.items == new.items else { return nil }
+    return TallySum(
+      items: whole.items, total: whole.total - old.total + new.total,
+      last: isLast ? new.last : whole.last)
+  }
+}
+
+@Suite struct SummaryTreeInPlaceTests {
+  /// `updateFirst` changes the first item at which the running total
+  /// reaches a bound, `updateEach` every admitted item; the summaries on
+  /// their paths stay right (kept slot by slot), and a copy taken before
+  /// is unchanged.
+  @Test func inPlaceUpdatesKeepSummariesAndCopies() {
+    let seed = TestSettings.seed("SummaryTreeInPlaceTests.inPlaceUpdatesKeepSummariesAndCopies")
+    var random = SeededRandom(seed: seed)
+    for _ in 0..<TestSettings.iterations(40) {
+      let count = Int.random(in: 0...300, using: &random)
+      var model = (0..<count).map { _ in Int.random(in: 0...5, using: &random) }
+      var tree = SummaryTree<Tally>(model.map { Tally(value: $0) })
+      for _ in 0..<20 {
+        let before = tree
+        let beforeModel = model
+        let bound = Int.random(in: 0...(model.reduce(0, +) + 2), using: &random)
+        let delta = Int.random(in: -2...3, using: &random)
+        let found = tree.updateFirst(
+          reaching: { $0.total > bound },
+          { item, prefix in
+            item.value += delta
+            return prefix.total
+          })
+        var running = 0
+        let reached = model.firstIndex {
+          running += $0
+          return running > bound
+        }
+        if let i = reached {
+          #expect(found == model[..<i].reduce(0, +), "seed \(seed)")
+          model[i] += delta
+        } else {
+          #expect(found == nil, "seed \(seed)")
+        }
+        if Bool.random(using: &random) {
+          tree.updateEach(
+            admitting: { _, _ in true },
+            { item, _ in
+              item.value += 1
+              return true
+            })
+          model = model.map { $0 + 1 }
+        }
+        tree._invariantCheck()
+        #expect(tree.map(\.value) == model, "seed \(seed)")
+        #expect(
+          tree.summary
+            == TallySum(items: model.count, total: model.reduce(0, +), last: model.last ?? 0),
+          "seed \(seed)")
+        #expect(before.map(\.value) == beforeModel, "seed \(seed)")
+      }
+    }
+  }
+}

@@ -139,7 +139,8 @@ extension DocumentState {
     _ proposed: [ProposedSuggestion], in id: StorageID
   ) throws(DocumentError) -> [SuggestionID] {
     let storage = try content.storage(id)
-    try content.checkOffsets(proposed.map(\.range), in: storage)
+    let ranges = proposed.map(\.range)
+    try content.checkOffsets(ranges, in: storage)
     for suggestion in proposed {
       for candidate in suggestion.candidates {
         if let runs = candidate.attributes {
@@ -154,7 +155,7 @@ extension DocumentState {
       }
     }
     let locals = try content.track(
-      proposed.map(\.range), in: id, role: .suggestion, rules: TrackingRules(onTouch: .remove))
+      ranges, in: id, role: .suggestion, rules: TrackingRules(onTouch: .remove), checked: true)
     let serial = storage.serial
     var ids: [SuggestionID] = []
     ids.reserveCapacity(locals.count)
@@ -231,8 +232,7 @@ extension DocumentState {
     } else {
       storage.tracked.forEach(meeting: 0...storage.length, roles: role, add)
     }
-    found.sort { ($0.range.lowerBound, $0.id) < ($1.range.lowerBound, $1.id) }
-    return found
+    return Self.inOrder(found)
   }
 
   /// The suggestions inside a live context, in order, with
@@ -255,8 +255,17 @@ extension DocumentState {
       s.contextRange = (r.lowerBound - live.lowerBound)..<(r.upperBound - live.lowerBound)
       found.append(s)
     }
-    found.sort { ($0.range.lowerBound, $0.id) < ($1.range.lowerBound, $1.id) }
-    return found
+    return Self.inOrder(found)
+  }
+
+  /// `found` in position order, equal starts by id: the tree's order but
+  /// where equal starts have two classes (sorted only then).
+  static func inOrder(_ found: [Suggestion]) -> [Suggestion] {
+    func before(_ a: Suggestion, _ b: Suggestion) -> Bool {
+      (a.range.lowerBound, a.id) < (b.range.lowerBound, b.id)
+    }
+    if zip(found, found.dropFirst()).allSatisfy({ before($0, $1) }) { return found }
+    return found.sorted(by: before)
   }
 
   // MARK: Preview, accept, reject

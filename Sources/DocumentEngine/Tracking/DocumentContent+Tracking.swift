@@ -87,15 +87,16 @@ extension DocumentContent {
     return locals.map { TrackedRangeID(serial: serial, local: $0) }
   }
 
-  /// Tracks `ranges` of a storage in `role` (checked first: all or none).
+  /// Tracks `ranges` of a storage in `role` (checked first, unless the
+  /// caller did: all or none).
   ///
   /// - Returns: their numbers in the storage.
   mutating func track(
     _ ranges: [Range<Int>], in id: StorageID, role: _TrackedRole, kind: String = "",
-    rules: TrackingRules
+    rules: TrackingRules, checked: Bool = false
   ) throws(DocumentError) -> [UInt32] {
     guard let slot = entries.index(forKey: id) else { throw .unknownStorage(id) }
-    try checkOffsets(ranges, in: entries.values[slot].storage)
+    if !checked { try checkOffsets(ranges, in: entries.values[slot].storage) }
     var tracked = entries.values[slot].storage.tracked
     let kindIndex: UInt16
     let locals: Range<UInt32>

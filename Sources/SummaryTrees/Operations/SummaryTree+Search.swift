@@ -38,6 +38,71 @@ extension SummaryTree {
     }
   }
 
+  /// Lets `body` change in place the first item at which `reached` holds
+  /// of the running total (as ``prefix(before:)`` finds it), given the sum
+  /// of the items before it; not its place in the order. The summaries on
+  /// its path are kept up to date (slot by slot where the summary's
+  /// ``TreeSummary/replacing(_:with:in:isLast:)`` can tell). Only the nodes
+  /// on that path are copied, if shared.
+  ///
+  /// - Returns: what `body` returned, or `nil` when no item reaches it.
+  /// - Complexity: O(log n) calls of `reached`, times the fan-out.
+  @inlinable
+  public mutating func updateFirst<R>(
+    reaching reached: (Summary) -> Bool, _ body: (inout Item, _ prefix: Summary) -> R
+  ) -> R? {
+    if isEmpty || !reached(root.summary) { return nil }
+    ensureUniqueRoot()
+    var prefix = Summary.zero
+    let result = Self._updateFirst(root, prefix: &prefix, reached, body)
+    _invariantCheck()
+    return result
+  }
+
+  /// The step of `updateFirst`; `node` is uniquely referenced and its
+  /// total reaches.
+  @inlinable
+  static func _updateFirst<R>(
+    _ node: Node, prefix: inout Summary, _ reached: (Summary) -> Bool,
+    _ body: (inout Item, Summary) -> R
+  ) -> R? {
+    let n = node.count
+    @inline(__always) func replace(_ old: Summary, _ new: Summary, _ i: Int) {
+      if old == new { return }
+      if let whole = Summary.replacing(old, with: new, in: node.summary, isLast: i == n - 1) {
+        node.summary = whole
+      } else {
+        node.recomputeSummary()
+      }
+    }
+    if node.height == 0 {
+      for i in 0..<n {
+        let summary = node.items[i].summary
+        if reached(prefix + summary) {
+          let result = body(&node.items[i], prefix)
+          replace(summary, node.items[i].summary, i)
+          return result
+        }
+        prefix += summary
+      }
+      return nil
+    }
+    for i in 0..<n {
+      let summary = node.summaries[i]
+      if reached(prefix + summary) {
+        node.ensureUniqueChild(i)
+        let result = Unmanaged.passUnretained(node.children[i])._withUnsafeGuaranteedRef {
+          _updateFirst($0, prefix: &prefix, reached, body)
+        }
+        node.refreshChildSummary(i)
+        replace(summary, node.summaries[i], i)
+        return result
+      }
+      prefix += summary
+    }
+    return nil
+  }
+
   /// Calls `body` on the items, in order, of every subtree (and every item)
   /// whose summary `admits` accepts given the sum of all before it; `body`
   /// returns `false` to stop. A subtree not admitted is skipped whole.
