@@ -354,8 +354,7 @@ struct TallySum: TreeSummary {
 }
 
 @Suite struct SummaryTreeInPlaceTests {
-  /// `updateFirst` changes the first item at which the running total
-  /// reaches a bound, `updateEach` every admitted item; the summaries on
+  /// `updateEach` changes the admitted items in place; the summaries on
   /// their paths stay right (kept slot by slot), and a copy taken before
   /// is unchanged.
   @Test func inPlaceUpdatesKeepSummariesAndCopies() {
@@ -368,33 +367,18 @@ struct TallySum: TreeSummary {
       for _ in 0..<20 {
         let before = tree
         let beforeModel = model
-        let bound = Int.random(in: 0...(model.reduce(0, +) + 2), using: &random)
+        let limit = Int.random(in: 0...(count + 1), using: &random)
         let delta = Int.random(in: -2...3, using: &random)
-        let found = tree.updateFirst(
-          reaching: { $0.total > bound },
-          { item, prefix in
-            item.value += delta
-            return prefix.total
-          })
-        var running = 0
-        let reached = model.firstIndex {
-          running += $0
-          return running > bound
-        }
-        if let i = reached {
-          #expect(found == model[..<i].reduce(0, +), "seed \(seed)")
-          model[i] += delta
-        } else {
-          #expect(found == nil, "seed \(seed)")
-        }
         if Bool.random(using: &random) {
+          // Every item before `limit` (by count), stopping there.
           tree.updateEach(
-            admitting: { _, _ in true },
-            { item, _ in
-              item.value += 1
+            admitting: { prefix, _ in prefix.items < limit },
+            { item, prefix in
+              if prefix.items >= limit { return false }
+              item.value += delta
               return true
             })
-          model = model.map { $0 + 1 }
+          for i in model.indices where i < limit { model[i] += delta }
         }
         tree._invariantCheck()
         #expect(tree.map(\.value) == model, "seed \(seed)")

@@ -564,23 +564,6 @@ extension _TrackedRanges {
     {
       return
     }
-    // The usual keystroke: no range starts in the edited text and none
-    // before it reaches it (their ends, at most the last start before plus
-    // the longest length, lie before `s`): the first range after the edit
-    // takes its change of length, in one descent that looks at nothing
-    // else. Otherwise (or with no range after it) the general pass below.
-    let shifted = tree.updateFirst(
-      reaching: { $0.reaches(low.0, low.1) },
-      { item, prefix in
-        let start = prefix.span + item.delta
-        guard (start, item.keyClass) >= high, prefix.count == 0 || prefix.endBound < s else {
-          return false
-        }
-        item.delta += step.delta
-        return true
-      })
-    if shifted == true { return }
-    if shifted == nil && tree.summary.endBound < s { return }
     var removals: [UInt32] = []
     var windowFound = false
 
