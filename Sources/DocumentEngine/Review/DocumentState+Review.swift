@@ -18,12 +18,38 @@ import Foundation
 struct _SuggestionRecord: Sendable {
   let storage: StorageID
   let local: UInt32
-  let kind: SuggestionKind
-  let explanation: String
-  let candidates: [SuggestionCandidate]
+  /// What the checker proposed: one reference, so that a query copies a
+  /// record with two retains, not five.
+  let proposal: _Proposal
   /// While a candidate is previewed: which, and the text it replaced,
   /// with its attributes (what a reject puts back).
   var preview: (candidate: Int, replaced: _RemovedText)? = nil
+
+  init(
+    storage: StorageID, local: UInt32, kind: SuggestionKind, explanation: String,
+    candidates: [SuggestionCandidate]
+  ) {
+    self.storage = storage
+    self.local = local
+    proposal = _Proposal(kind: kind, explanation: explanation, candidates: candidates)
+  }
+
+  var kind: SuggestionKind { proposal.kind }
+  var explanation: String { proposal.explanation }
+  var candidates: [SuggestionCandidate] { proposal.candidates }
+}
+
+/// A suggestion's kind, explanation and candidates, which never change.
+final class _Proposal: Sendable {
+  let kind: SuggestionKind
+  let explanation: String
+  let candidates: [SuggestionCandidate]
+
+  init(kind: SuggestionKind, explanation: String, candidates: [SuggestionCandidate]) {
+    self.kind = kind
+    self.explanation = explanation
+    self.candidates = candidates
+  }
 }
 
 /// The suggestions' records: for each storage (by serial), an array
@@ -238,7 +264,11 @@ extension DocumentState {
   /// The suggestions inside a live context, in order, with
   /// ``Suggestion/contextRange`` relative to its text as it is now.
   func suggestions(inContext contextID: UUID) throws(DocumentError) -> [Suggestion] {
-    let context = try trackedContext(contextID)
+    // Read through the optional: no copy of the whole session.
+    guard hasSession else { throw .noSession }
+    guard let context = session?.contexts.first(where: { $0.id == contextID }) else {
+      throw .unknownContext(contextID)
+    }
     let live = range(of: context)
     guard let storage = content.storageIfAny(context.storage) else { return [] }
     var found: [Suggestion] = []
