@@ -532,4 +532,22 @@ import _EngineTestSupport
       #expect(try text(document, "a") == "abcdPefgh")
     }
   }
+
+  /// A storage removed during a session and added again numbers its
+  /// tracked ranges afresh: the old life's replacements name none of them
+  /// (found by FuzzDocument; the invariant checks trapped).
+  @Test func aStorageAddedAgainDoesNotMeetTheOldReplacements() throws {
+    let document = Document()
+    try document.add("body", text: "abc")
+    let session = try document.startSession(scope: .fullDocument)
+    _ = try document.replace(context: session.contexts[0].id, range: 1..<1, with: "x")
+    try document.remove("body")
+    try document.add("body", text: "q")
+    let ids = try document.track([0..<0, 0..<0, 0..<0], in: "body")
+    try document.edit("body", range: 0..<0, with: "y")
+    #expect(try text(document, "body") == "yq")
+    #expect(try document.trackedRanges(in: "body").map(\.id) == ids)
+    #expect(try document.revert().replacementCount == 0)
+    #expect(try text(document, "body") == "yq")
+  }
 }

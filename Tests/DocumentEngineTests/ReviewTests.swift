@@ -136,6 +136,26 @@ import TextRope
     #expect(try text(document) == Self.text)
   }
 
+  /// A preview in another storage is taken back, whatever its offsets
+  /// (found by FuzzDocument: it was compared as if in the same storage).
+  @Test func aPreviewInAnotherStorageIsTakenBack() throws {
+    let document = Document()
+    try document.add("body", text: "one two")
+    try document.add("cell", text: "one two")
+    let b = try document.suggest(
+      [ProposedSuggestion(0..<3, kind: .spelling, candidates: [SuggestionCandidate("uno")])],
+      in: "cell")[0]
+    let a = try document.suggest(
+      [ProposedSuggestion(1..<2, kind: .spelling, candidates: [SuggestionCandidate("N")])],
+      in: "body")[0]
+    try document.preview(b, candidate: 0)
+    let result = try document.preview(a, candidate: 0)
+    #expect(result.tracked.isEmpty)
+    #expect(String(try document.content.storage("cell").text) == "one two")
+    #expect(String(try document.content.storage("body").text) == "oNe two")
+    #expect(try document.suggestion(b).previewed == nil)
+  }
+
   @Test func hostileRequestsChangeNothing() throws {
     let document = try document()
     let id = try document.suggest(

@@ -299,4 +299,21 @@ import TextRope
     document.unpin("body", version: 3)
     #expect(try document.content.storage("body").changes.pins[3] == nil)
   }
+
+  /// An undo while a streaming phase has streamed nothing keeps the phase
+  /// one group (found by FuzzDocument).
+  @Test func anUndoBeforeAnythingStreamedKeepsThePhaseOneGroup() throws {
+    let document = Document()
+    try document.add("title", text: "Draft\r\n")
+    let session = try document.startSession(scope: .fullDocument)
+    let context = session.contexts[0].id
+    try document.setWritingToolsState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveStreaming)
+    _ = try document.undo()
+    _ = try document.replace(context: context, range: 3..<6, with: "")
+    _ = try document.replace(context: context, range: 3..<4, with: "")
+    #expect(try text(document, "title") == "Dra")
+    _ = try document.undo()
+    #expect(try text(document, "title") == "Draft\r\n")
+  }
 }

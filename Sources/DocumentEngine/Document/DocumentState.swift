@@ -97,7 +97,8 @@ extension DocumentState {
           context.history[0].version >= storage.changes.oldestVersion,
           "a context's history dropped")
       }
-      for replacement in session.replacements where replacement.storage == id {
+      for replacement in session.replacements
+      where replacement.storage == id && !replacement.forgotten {
         let range = storage.tracked.range(replacement.local)
         precondition(
           replacement.intact == (range != nil), "a replacement tracked while broken, or not")

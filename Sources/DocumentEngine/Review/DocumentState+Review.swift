@@ -348,15 +348,15 @@ extension DocumentState {
   /// Before a preview or an accept of suggestion `id`: takes back the
   /// preview of another suggestion, if one is in the text. If taking it
   /// back would touch `id`'s text (a checker found `id` in the text the
-  /// person sees), the other preview stays as text instead, as if the
-  /// person had typed it, and its suggestion is gone.
+  /// person sees, in the same storage), the other preview stays as text
+  /// instead, as if the person had typed it, and its suggestion is gone.
   mutating func settleOtherPreview(
     before id: SuggestionID
   ) throws(DocumentError) -> (events: [DocumentEvent], tracked: TrackedChanges) {
     guard let other = previewed, other != id else { return ([], TrackedChanges()) }
     let (record, range) = try located(other)
-    let (_, mine) = try located(id)
-    if let preview = record.preview,
+    let (current, mine) = try located(id)
+    if let preview = record.preview, record.storage == current.storage,
       _EditStep(range, insertedLength: preview.replaced.text.utf16.count).touches(mine)
     {
       content.untrack(record.local, in: record.storage)

@@ -159,8 +159,8 @@ extension DocumentState {
   /// Closes the streaming phase's group, if one is under way, and goes on
   /// in a new one: an undo takes back what streamed in so far.
   mutating func closeStreamingGroup() {
-    guard let group = session?.closeStreamingGroup() else { return }
-    history.undo.append(.replacements(group))
+    if let group = session?.closeStreamingGroup() { history.undo.append(.replacements(group)) }
+    // Even when it was empty: the phase goes on in a group.
     if session?.state == .interactiveStreaming { session?.streamingGroup = [] }
   }
 

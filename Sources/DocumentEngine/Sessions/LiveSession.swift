@@ -73,6 +73,10 @@ struct _Replacement: Sendable {
   /// False once an edit of someone else touched its text, or its storage
   /// was removed: it is then left alone (and no longer tracked).
   var intact = true
+  /// True once its storage was removed: a storage added again under the
+  /// same id numbers its tracked ranges afresh, so its number names
+  /// nothing of this replacement's.
+  var forgotten = false
   /// True while its original text is back (undone or reverted).
   var undone = false
   /// The ends of other replacements that its last swap (or its making)
@@ -204,6 +208,7 @@ struct _LiveSession: Sendable {
     marks.removeAll { $0.storage == id }
     for i in replacements.indices where replacements[i].storage == id {
       replacements[i].intact = false
+      replacements[i].forgotten = true
     }
     replacementsByLocal[id] = nil
   }
