@@ -243,22 +243,15 @@ extension DocumentState {
     } else {
       storage = try content.storage(id)
     }
-    var found: [Suggestion] = []
-    let serial = storage.serial
-    guard let table = suggestions.table(serial) else { return [] }
-    func add(_ item: _TrackedItem, _ r: Range<Int>) {
-      let i = Int(item.local)
-      if i < table.count, let record = table[i] {
-        found.append(suggestion(TrackedRangeID(serial: serial, local: item.local), record, at: r))
-      }
-    }
+    guard let table = suggestions.table(storage.serial) else { return [] }
+    var found = _Found(storage: id, serial: storage.serial, table: table)
     let role = _TrackedRole.suggestion.mask
     if let range {
-      storage.tracked.forEach(overlapping: range, roles: role, add)
+      storage.tracked.forEach(overlapping: range, roles: role) { found.add($0, $1) }
     } else {
-      storage.tracked.forEach(meeting: 0...storage.length, roles: role, add)
+      storage.tracked.forEach(meeting: 0...storage.length, roles: role) { found.add($0, $1) }
     }
-    return Self.inOrder(found)
+    return found.inOrder()
   }
 
   /// The suggestions inside a live context, in order, with
@@ -271,31 +264,51 @@ extension DocumentState {
     }
     let live = range(of: context)
     guard let storage = content.storageIfAny(context.storage) else { return [] }
-    var found: [Suggestion] = []
-    let serial = storage.serial
-    guard let table = suggestions.table(serial) else { return [] }
+    guard let table = suggestions.table(storage.serial) else { return [] }
+    var found = _Found(storage: context.storage, serial: storage.serial, table: table)
     storage.tracked.forEach(
-      meeting: live.lowerBound...live.upperBound,
-      roles: _TrackedRole.suggestion.mask
+      meeting: live.lowerBound...live.upperBound, roles: _TrackedRole.suggestion.mask
     ) { item, r in
       guard live.lowerBound <= r.lowerBound && r.upperBound <= live.upperBound else { return }
-      let i = Int(item.local)
-      guard i < table.count, let record = table[i] else { return }
-      var s = suggestion(TrackedRangeID(serial: serial, local: item.local), record, at: r)
-      s.contextRange = (r.lowerBound - live.lowerBound)..<(r.upperBound - live.lowerBound)
-      found.append(s)
+      found.add(item, r, origin: live.lowerBound)
     }
-    return Self.inOrder(found)
+    return found.inOrder()
   }
 
-  /// `found` in position order, equal starts by id: the tree's order but
-  /// where equal starts have two classes (sorted only then).
-  static func inOrder(_ found: [Suggestion]) -> [Suggestion] {
-    func before(_ a: Suggestion, _ b: Suggestion) -> Bool {
-      (a.range.lowerBound, a.id) < (b.range.lowerBound, b.id)
+  /// The suggestions a query finds, in the tree's order, put in position
+  /// order, equal starts by id (sorted only where the tree's order, which
+  /// puts equal starts by their rule first, differs).
+  struct _Found {
+    let storage: StorageID
+    let serial: Int
+    let table: [_SuggestionRecord?]
+    var suggestions: [Suggestion] = []
+    var last: (Int, SuggestionID)? = nil
+    var sorted = true
+
+    /// Adds the suggestion of tracked item `item`, its text at `range`
+    /// (relative to `origin` for ``Suggestion/contextRange``, if given).
+    mutating func add(_ item: _TrackedItem, _ range: Range<Int>, origin: Int? = nil) {
+      let i = Int(item.local)
+      guard i < table.count, let proposal = table[i]?.proposal else { return }
+      let id = TrackedRangeID(serial: serial, local: item.local)
+      let key = (range.lowerBound, id)
+      if let last, !(last < key) { sorted = false }
+      last = key
+      suggestions.append(
+        Suggestion(
+          id: id, storage: storage, range: range,
+          contextRange: origin.map { (range.lowerBound - $0)..<(range.upperBound - $0) },
+          kind: proposal.kind, explanation: proposal.explanation,
+          candidates: proposal.candidates, previewed: table[i]?.preview?.candidate))
     }
-    if zip(found, found.dropFirst()).allSatisfy({ before($0, $1) }) { return found }
-    return found.sorted(by: before)
+
+    /// What was found, in order.
+    func inOrder() -> [Suggestion] {
+      sorted
+        ? suggestions
+        : suggestions.sorted { ($0.range.lowerBound, $0.id) < ($1.range.lowerBound, $1.id) }
+    }
   }
 
   // MARK: Preview, accept, reject
