@@ -486,6 +486,10 @@ struct _TrackedRanges: Sendable {
         return a < b
       }.map(\.element)
     }
+    if count == 0 {
+      rebuild(added)
+      return
+    }
     var merged: [(range: Range<Int>, item: _TrackedItem)] = []
     merged.reserveCapacity(count + added.count)
     var k = 0
