@@ -18,38 +18,12 @@ import Foundation
 struct _SuggestionRecord: Sendable {
   let storage: StorageID
   let local: UInt32
-  /// What the checker proposed: one reference, so that a query copies a
-  /// record with two retains, not five.
-  let proposal: _Proposal
-  /// While a candidate is previewed: which, and the text it replaced,
-  /// with its attributes (what a reject puts back).
-  var preview: (candidate: Int, replaced: _RemovedText)? = nil
-
-  init(
-    storage: StorageID, local: UInt32, kind: SuggestionKind, explanation: String,
-    candidates: [SuggestionCandidate]
-  ) {
-    self.storage = storage
-    self.local = local
-    proposal = _Proposal(kind: kind, explanation: explanation, candidates: candidates)
-  }
-
-  var kind: SuggestionKind { proposal.kind }
-  var explanation: String { proposal.explanation }
-  var candidates: [SuggestionCandidate] { proposal.candidates }
-}
-
-/// A suggestion's kind, explanation and candidates, which never change.
-final class _Proposal: Sendable {
   let kind: SuggestionKind
   let explanation: String
   let candidates: [SuggestionCandidate]
-
-  init(kind: SuggestionKind, explanation: String, candidates: [SuggestionCandidate]) {
-    self.kind = kind
-    self.explanation = explanation
-    self.candidates = candidates
-  }
+  /// While a candidate is previewed: which, and the text it replaced,
+  /// with its attributes (what a reject puts back).
+  var preview: (candidate: Int, replaced: _RemovedText)? = nil
 }
 
 /// The suggestions' records: for each storage (by serial), an array
@@ -290,7 +264,8 @@ extension DocumentState {
     /// (relative to `origin` for ``Suggestion/contextRange``, if given).
     mutating func add(_ item: _TrackedItem, _ range: Range<Int>, origin: Int? = nil) {
       let i = Int(item.local)
-      guard i < table.count, let proposal = table[i]?.proposal else { return }
+      // Field by field: copying the whole record would retain all of it.
+      guard i < table.count, let kind = table[i]?.kind else { return }
       let id = TrackedRangeID(serial: serial, local: item.local)
       let key = (range.lowerBound, id)
       if let last, !(last < key) { sorted = false }
@@ -299,8 +274,8 @@ extension DocumentState {
         Suggestion(
           id: id, storage: storage, range: range,
           contextRange: origin.map { (range.lowerBound - $0)..<(range.upperBound - $0) },
-          kind: proposal.kind, explanation: proposal.explanation,
-          candidates: proposal.candidates, previewed: table[i]?.preview?.candidate))
+          kind: kind, explanation: table[i]?.explanation ?? "",
+          candidates: table[i]?.candidates ?? [], previewed: table[i]?.preview?.candidate))
     }
 
     /// What was found, in order.
