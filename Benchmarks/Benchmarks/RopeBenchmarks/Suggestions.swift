@@ -97,7 +97,9 @@ private func isLetter(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
 /// The first word that starts at or after `offset`.
 private func word(from offset: Int, in bytes: [UInt8]) -> Range<Int> {
   var start = offset
-  while start < bytes.count && !(isLetter(bytes[start]) && (start == 0 || !isLetter(bytes[start - 1]))) {
+  while start < bytes.count
+    && !(isLetter(bytes[start]) && (start == 0 || !isLetter(bytes[start - 1])))
+  {
     start += 1
   }
   var end = start
@@ -110,7 +112,9 @@ private func word(from offset: Int, in bytes: [UInt8]) -> Range<Int> {
 private let suggestionRanges = (0..<100_000).map { word(from: $0 * 100, in: reviewText.bytes) }
 
 /// A checker's findings over `ranges`.
-private func proposals(_ ranges: [Range<Int>], kind: SuggestionKind = .spelling) -> [ProposedSuggestion] {
+private func proposals(_ ranges: [Range<Int>], kind: SuggestionKind = .spelling)
+  -> [ProposedSuggestion]
+{
   ranges.map {
     ProposedSuggestion(
       $0, kind: kind, explanation: "Possible spelling mistake",
@@ -234,7 +238,8 @@ func registerSuggestionBenchmarks() {
   let perThousand = configuration(
     metrics: [.wallClock, trackedOverNone, withKeystrokeNanoseconds, withoutKeystrokeNanoseconds],
     timeUnits: .microseconds, maxDuration: .seconds(5), maxIterations: 1000)
-  Benchmark("Suggestions ratio/keystroke, 100,000 suggestions in 10 MB", configuration: perThousand) {
+  Benchmark("Suggestions ratio/keystroke, 100,000 suggestions in 10 MB", configuration: perThousand)
+  {
     benchmark, state in
     let clock = ContinuousClock()
     let withTime = timed(clock) { state.0.make(1000) }
@@ -273,7 +278,8 @@ func registerSuggestionBenchmarks() {
     let context = try startTenParagraphSession(document)
     let found = try document.suggestions(inContext: context.id)
     let expected = suggestionRanges.filter {
-      context.storageRange.lowerBound <= $0.lowerBound && $0.upperBound <= context.storageRange.upperBound
+      context.storageRange.lowerBound <= $0.lowerBound
+        && $0.upperBound <= context.storageRange.upperBound
     }
     precondition(found.map(\.range) == expected, "\(found.count) found, \(expected.count) expected")
     return (document, context.id)
