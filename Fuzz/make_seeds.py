@@ -330,7 +330,7 @@ class DocumentProgram:
         return self
 
     def end(self):
-        self.bytes += [31, 0]
+        self.bytes += [31, 1, 0]  # misc (odd), endSession (0)
         return self
 
     def raw(self, *b):
@@ -398,8 +398,117 @@ class DocumentProgram:
         self.bytes += [254, *self._tracked_id(pick)]
         return self
 
+    # The review operations (operation bytes 252, 253 and 255; Review.swift).
+    SUGGESTION_KINDS = {"spelling": 0, "grammar": 1, "style": 2, "host's own": 3, "": 4}
+
+    @staticmethod
+    def srange(scalar, count, short=True):
+        """pickProposal: `count` scalars from scalar `scalar`."""
+        return [4, scalar, 1 if short else 0, count]
+
+    @staticmethod
+    def spoint(bound):
+        """pickProposal: empty, at scalar boundary `bound`."""
+        return [11, bound]
+
+    @staticmethod
+    def shostile(rng):
+        """pickProposal: FuzzInput.range as it is (hostile)."""
+        return [13, *rng]
+
+    @staticmethod
+    def sagain(i=0):
+        """pickProposal: where the i-th rejected suggestion of the storage
+        was, of its kind."""
+        return [0, i, 1]
+
+    @staticmethod
+    def run(attributes, a, b):
+        """pickRuns: one run of the attribute values (indexes into
+        Harness.attributeValues, valid ones) from scalar bound a to b."""
+        return [len(attributes), *attributes, 1, a, b]
+
+    @classmethod
+    def proposal(cls, rng, kind="spelling", candidates=(), explanation=1):
+        """A proposal: rng from srange, spoint, shostile or sagain (which
+        keeps the rejected kind); candidates as (pieces, runs), runs None
+        for a plain one or a list of run()."""
+        out = list(rng)
+        if rng[0] != 0:
+            out.append(cls.SUGGESTION_KINDS[kind])
+        out += [explanation, len(candidates)]
+        for pieces, runs in candidates:
+            out += [1, len(pieces), *pieces] if pieces else [0]
+            out += [1] if runs is None else [0, len(runs), *[b for r in runs for b in r]]
+        return out
+
+    @staticmethod
+    def _suggestion_id(pick):
+        """("live", i) (by id), ("previewed",), ("dead", i), ("host", i),
+        ("near", i, k) or ("extreme", k)."""
+        kind, *rest = pick
+        return {"previewed": [0], "live": [2], "dead": [11], "host": [13], "near": [14],
+                "extreme": [15]}[kind] + rest
+
+    @staticmethod
+    def _candidate(candidate):
+        """An index (mod the count), "past" (the count) or ("extreme", k)."""
+        if candidate == "past":
+            return [6]
+        if isinstance(candidate, tuple):
+            return [7, candidate[1]]
+        return [0, candidate]
+
+    def suggest(self, name, proposals):
+        self.bytes += [255, 0]
+        self.id(name)
+        self.bytes += [len(proposals), *[b for p in proposals for b in p]]
+        return self
+
+    def suggest_in_context(self, context, proposals):
+        self.bytes += [255, 4, 2, context, len(proposals), *[b for p in proposals for b in p]]
+        return self
+
+    def preview(self, pick, candidate):
+        self.bytes += [255, 5, *self._suggestion_id(pick), *self._candidate(candidate)]
+        return self
+
+    def accept(self, pick, candidate=None, undo=False, redo=False):
+        self.bytes += [255, 9 if undo else 7, *self._suggestion_id(pick)]
+        self.bytes += [0] if candidate is None else [1, *self._candidate(candidate)]
+        if undo:
+            self.bytes.append(1 if redo else 0)
+        return self
+
+    def reject(self, pick):
+        self.bytes += [255, 10, *self._suggestion_id(pick)]
+        return self
+
+    def suggestions(self, name, rng=None):
+        """rng from vrange, point or thostile; None asks for all."""
+        self.bytes += [255, 12]
+        self.id(name)
+        self.bytes += [0] if rng is None else [1, *rng]
+        return self
+
+    def suggestion(self, pick):
+        self.bytes += [255, 13, *self._suggestion_id(pick)]
+        return self
+
+    def suggestions_in_context(self, context):
+        self.bytes += [255, 14, 2, context]
+        return self
+
+    def edit_at_suggestion(self, live, where, pieces):
+        """The person's edit at the live suggestion number `live`: where 0
+        (insert at its start), 1 (at its end), 3 (across its start)."""
+        self.bytes += [255, 15, live, where]
+        self.text(pieces)
+        return self
+
 
 def document_seeds():
+    R = DocumentProgram
     body = ascii("One two.") + [LF] + ascii("Three four.") + [LF]
     title = ascii("Draft") + [CRLF]
     emoji = [FAMILY, SPACE, FLAG_FR, E_COMBINING, PS] + ascii("ab") + [GRINNING, LF]
@@ -469,7 +578,85 @@ def document_seeds():
         .untrack(("live", 0), ("extreme", 0)).untrack(("near", 1, 0)).untrack(("live", 2))
         .look_up(("dead", 0)).remove("body").look_up(("dead", 0)).query("body")
         .bytes,
+        # Suggestions: previews that take each other back, accept (with undo
+        # and redo right after, and without a session later), reject and the
+        # ignored text, edits at their ends and inside, a tool's replacement
+        # over one, hostile ids and candidates, queries.
+        "review": DocumentProgram(storages=[("body", body), ("cell", emoji)])
+        .suggest("body", [
+            R.proposal(R.srange(0, 3), "spelling", [(ascii("Uno"), None), (ascii("1"), None)]),
+            R.proposal(R.srange(4, 3), "grammar", [(ascii("2"), [R.run([0], 0, 1)])]),
+            R.proposal(R.spoint(8), "style")])
+        .suggest("cell", [
+            R.proposal(R.srange(0, 2), "host's own", [([GRINNING, FLAG_JP], None), ([], None)])])
+        .preview(("live", 0), 1).preview(("live", 1), 0)
+        .accept(("live", 1), undo=True, redo=True)
+        .reject(("live", 0))
+        .suggest("body", [R.proposal(R.sagain(), candidates=[(ascii("x"), None)])])
+        .suggest("body", [R.proposal(R.srange(9, 5, short=False), "style", [([CLEF], None)])])
+        .edit_at_suggestion(1, 1, ascii("s")).edit_at_suggestion(1, 0, ascii("!"))
+        .preview(("live", 2), 0).edit_at_suggestion(2, 3, [])
+        .suggestions("body").suggestions("cell", vrange(0, 2)).suggestion(("dead", 0))
+        .accept(("live", 0), "past").preview(("extreme", 0), 0).reject(("dead", 1))
+        .accept(("live", 1), 0)
+        .start("fullDocument").suggest_in_context(0, [R.proposal(R.srange(0, 2), "grammar")])
+        .suggestions_in_context(0).replace(0, vrange(0, 3), ascii("A"))
+        .undo().undo().redo().end().undo().undo().undo()
+        .bytes,
+        **{f"review-random-{n}": review_program(n) for n in range(8)},
     }
+
+
+def review_program(n):
+    """A random program of mostly review operations (suggest, preview,
+    accept with undo and redo, reject, edits at and inside suggestions),
+    with the person's edits, a session's replacements, undo and redo."""
+    r = random.Random(1000 + n)
+    R = DocumentProgram
+    body = ascii("One two.") + [LF] + ascii("Three four.") + [LF]
+    emoji = [FAMILY, SPACE, FLAG_FR, E_COMBINING, PS] + ascii("ab") + [GRINNING, LF]
+    p = R(keeps_all_history=n % 2 == 0, storages=[("body", body), ("cell", emoji)])
+    pieces = [GRINNING, FLAG_JP, CLEF, E_COMBINING, FAMILY, CRLF, *ascii("xyZ ")]
+
+    def candidates():
+        out = []
+        for _ in range(r.choice([0, 1, 1, 2, 3])):
+            text_ = [r.choice(pieces) for _ in range(r.randrange(0, 4))]
+            runs = [R.run([r.choice([0, 1, 2, 6])], 0, r.randrange(1, 3))] if text_ and r.random() < 0.3 else None
+            out.append((text_, runs))
+        return out
+
+    def proposal():
+        rng = r.choice([R.srange(r.randrange(12), r.randrange(4)), R.spoint(r.randrange(12))])
+        return R.proposal(rng, r.choice(list(R.SUGGESTION_KINDS)), candidates())
+
+    for _ in range(40):
+        name = r.choice(["body", "cell"])
+        k = r.random()
+        if k < 0.25:
+            p.suggest(name, [proposal() for _ in range(r.randrange(1, 4))])
+        elif k < 0.40:
+            p.preview(("live", r.randrange(8)), r.randrange(4))
+        elif k < 0.55:
+            p.accept(("live", r.randrange(8)), r.choice([None, r.randrange(4)]),
+                     undo=r.random() < 0.5, redo=r.random() < 0.5)
+        elif k < 0.65:
+            p.reject(("live", r.randrange(8)))
+        elif k < 0.72:
+            p.edit_at_suggestion(r.randrange(8), r.choice([0, 1, 3]), [r.choice(pieces)])
+        elif k < 0.78:
+            p.edit(name, vrange(r.randrange(12), r.randrange(3)), [r.choice(pieces)])
+        elif k < 0.84:
+            p.undo()
+        elif k < 0.88:
+            p.redo()
+        elif k < 0.92:
+            p.start("fullDocument")
+        elif k < 0.97:
+            p.replace(r.randrange(2), vrange(r.randrange(8), r.randrange(3)), [r.choice(pieces)])
+        else:
+            p.suggestions(name)
+    return p.bytes
 
 
 def document_regressions():
@@ -573,6 +760,32 @@ def document_regressions():
             "trackedRanges(in: \"cell\") (no range: all of them) on \"a\" left out the range"
             " tracked at 1..<1, empty at the end of the text: it queried 0..<length, whose"
             " overlap rule admits an empty range only before the query's end (fixed in 877a41d)"),
+        "undo-in-empty-streaming-group": (
+            DocumentProgram(storages=[("title", ascii("Draft") + [CRLF])]).start("fullDocument")
+            .state("interactiveResting").state("interactiveStreaming").undo()
+            .replace(0, vrange(3, 3), []).replace(0, vrange(3, 1), []).undo().bytes,
+            "undo() in a streaming phase that had streamed nothing yet ended the phase's group:"
+            " the two replacements streamed after it made a group each, and one undo() gave"
+            " 'Dra\\n', not the session-start 'Draft\\r\\n' (fixed in 65a8971)"),
+        "readd-replacement-local": (
+            DocumentProgram(storages=[("body", ascii("abc"))]).start("fullDocument")
+            .replace(0, vrange(1, 0), ascii("x")).remove("body").add("body", ascii("q"))
+            .track("body", [DocumentProgram.point(0)] * 3).edit("body", vrange(0, 0), ascii("y"))
+            .bytes,
+            "a storage removed in a session and added again: once it tracked a range under the"
+            " number of its old life's replacement, its next edit trapped in _invariantCheck ('a"
+            " replacement tracked while broken, or not'; fixed in 65a8971)"),
+        "settle-other-storage": (
+            DocumentProgram(storages=[("body", ascii("one two")), ("cell", ascii("one two"))])
+            .suggest("cell", [DocumentProgram.proposal(DocumentProgram.srange(0, 3),
+                                                       candidates=[(ascii("uno"), None)])])
+            .suggest("body", [DocumentProgram.proposal(DocumentProgram.srange(1, 1),
+                                                       candidates=[(ascii("N"), None)])])
+            .preview(("live", 1), 0).preview(("live", 0), 0).bytes,
+            "previewing a suggestion in 'body' while one in 'cell' was previewed compared their"
+            " ranges as if in one storage: the preview in 'cell' stayed as text and its"
+            " suggestion was dropped (result.tracked.removed named it) instead of being taken"
+            " back (fixed in 65a8971)"),
     }
 
 

@@ -5,6 +5,7 @@
 #   Fuzz/run.sh --corpus-only [target…]               run the seeds and regressions once
 #   Fuzz/run.sh --build-only                          just build
 #   Fuzz/run.sh --make-seeds                          rewrite Corpus/ from make_seeds.py
+#   Fuzz/run.sh --scratch-path DIR …                  build in DIR (default Fuzz/.build)
 #
 # Targets: FuzzRope FuzzGraphemes FuzzDocument FuzzREPL FuzzMarkdown (default:
 # all).
@@ -16,7 +17,8 @@
 # Environment: FUZZ_DEFINES (default "-DDEBUG -DENGINE_INTERNAL_CHECKS":
 # tiny rope chunks and tree nodes, and the engine's invariant checks),
 # FUZZ_ARGS (more libFuzzer flags, e.g. "-ignore_crashes=1" with --jobs),
-# FUZZ_AVOID (known findings to steer around; see each target).
+# FUZZ_AVOID (known findings to steer around; see each target), FUZZ_SCRATCH
+# (the build directory, as --scratch-path: for running beside another build).
 set -euo pipefail
 
 cd "$(dirname "$0")"
@@ -26,6 +28,7 @@ all_targets=(FuzzRope FuzzGraphemes FuzzDocument FuzzREPL FuzzMarkdown)
 seconds=60
 jobs=1
 mode=fuzz
+scratch=${FUZZ_SCRATCH:-}
 targets=()
 while (($#)); do
   case "$1" in
@@ -37,11 +40,15 @@ while (($#)); do
     jobs=${2:?--jobs needs a number}
     shift 2
     ;;
+  --scratch-path)
+    scratch=${2:?--scratch-path needs a directory}
+    shift 2
+    ;;
   --corpus-only) mode=corpus; shift ;;
   --build-only) mode=build; shift ;;
   --make-seeds) mode=seeds; shift ;;
   -h | --help)
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   -*)
@@ -100,6 +107,7 @@ fi
 defines=${FUZZ_DEFINES--DDEBUG -DENGINE_INTERNAL_CHECKS}
 build_flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
 for d in $defines; do build_flags+=(-Xswiftc "$d"); done
+if [[ -n $scratch ]]; then build_flags+=(--scratch-path "$scratch"); fi
 
 echo "run.sh: building ${targets[*]} ($defines)"
 build_start=$SECONDS

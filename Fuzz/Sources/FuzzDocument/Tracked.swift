@@ -18,6 +18,11 @@ struct TrackedModel {
   /// Whether it was empty when added: then both ends follow `bias`, for
   /// its whole life.
   let point: Bool
+  /// Whether a start that passes its end takes the end with it (the
+  /// engine's own followers, such as an accepted suggestion's text in
+  /// Review.swift); the host's ranges and suggestions are then empty at the
+  /// end's place.
+  var collapsesToStart = false
 
   /// Maps `p` through `s..<e` → `n` with association `assoc` (ProseMirror's
   /// sequential rule).
@@ -52,8 +57,10 @@ struct TrackedModel {
   /// the edit touched it.
   func mapped(_ s: Int, _ e: Int, _ n: Int) -> (TrackedModel?, touched: Bool) {
     var start = Self.map(range.lowerBound, assoc: startAssoc, s, e, n)
-    let end = Self.map(range.upperBound, assoc: endAssoc, s, e, n)
-    if start > end { start = end }
+    var end = Self.map(range.upperBound, assoc: endAssoc, s, e, n)
+    if start > end {
+      if collapsesToStart { end = start } else { start = end }
+    }
     let touched = Self.touches(range, s, e, n)
     if touched && rules.onTouch == .remove { return (nil, true) }
     var copy = self
@@ -146,8 +153,10 @@ extension Harness {
   // MARK: Following edits
 
   /// Maps every model range of storage `id` through one storage edit, and
-  /// notes what it touched and removed.
+  /// notes what it touched and removed; the suggestions and accepted
+  /// suggestions too (Review.swift).
   func followTracked(_ r: Range<Int>, _ n: Int, in id: StorageID) {
+    followReview(r, n, in: id)
     guard var ranges = tracked[id], !ranges.isEmpty else { return }
     for (key, model) in ranges {
       let (after, touched) = model.mapped(r.lowerBound, r.upperBound, n)
@@ -203,12 +212,19 @@ extension Harness {
     // ids by property (touched ones still there, removed ones gone and
     // removable), the others exactly.
     let loose = { (id: TrackedRangeID) -> Bool in
-      self.trackedStorage(of: id).map { self.trackedResync.contains($0) } ?? false
+      (self.trackedStorage(of: id) ?? self.suggestionStorage(of: id)).map {
+        self.trackedResync.contains($0)
+      } ?? false
     }
     expect(
       got.touched.filter { !loose($0) } == expected.touched.filter { !loose($0) }
         && got.removed.filter { !loose($0) } == expected.removed.filter { !loose($0) },
       "\(what): the result says \(describe(got)), the model \(describe(expected))")
+    for id in got.removed where loose(id) && suggestionStorage(of: id) != nil {
+      expect(
+        (try? document.suggestion(id)) == nil,
+        "\(what): the result names suggestion \(id) as removed, but it is still there")
+    }
     for id in got.touched where loose(id) {
       expect(
         (try? document.trackedRange(id)) != nil,
@@ -363,6 +379,10 @@ extension Harness {
     let choice = input.byte() % 8
     if choice < 5 && !live.isEmpty { return input.pick(live) }
     if choice == 5 && !deadIDs.isEmpty { return input.pick(deadIDs) }
+    if choice == 6 && !liveSuggestionIDs.isEmpty && input.byte() % 2 == 0 {
+      // A suggestion's id: in the same space, but not the host's.
+      return input.pick(liveSuggestionIDs)
+    }
     if choice == 6 && !live.isEmpty {
       let near = input.pick(live).rawValue
       return TrackedRangeID(rawValue: near &+ [1, -1, 2, 1 << 32, -(1 << 32)][input.int(below: 5)])
@@ -386,7 +406,8 @@ extension Harness {
 
   // MARK: Operations
 
-  /// One of the tracked-range operations (`k` in 0..<16).
+  /// One of the tracked-range operations (`k` in 0..<16; 12, 13 and 15,
+  /// operation bytes 252, 253 and 255, are the review operations' since).
   func trackedOperation(_ k: Int, _ input: inout FuzzInput) {
     switch k {
     case 0..<7: track(&input)

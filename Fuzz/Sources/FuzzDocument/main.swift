@@ -38,12 +38,35 @@
 //     and removed; queries are a filter of the model in position order;
 //     ids are never given twice, and those of ranges gone (untracked,
 //     removed by an edit, of a removed storage) are unknown; a snapshot
-//     taken before a call sees the ranges as they were.
+//     taken before a call sees the ranges as they were;
+//  9. suggestions (Review.swift) are the model's: each mapped as a host
+//     range with `onTouch: .remove` through every storage edit (the one
+//     the engine edits for a preview, accept or reject is put over its new
+//     text instead), removed when an edit touches it (the result's
+//     `tracked.removed` names it); `suggestions(in:)`, `suggestion(_:)` and
+//     `suggestions(inContext:)` answer the model (ranges, order, the
+//     candidate previewed); a preview puts the candidate in (the edit rule's
+//     attributes, or exactly its runs) and takes any other preview back
+//     first, text and attributes exactly (where that would touch its text,
+//     the other preview stays as text and its suggestion is gone, named in
+//     `tracked.removed`); a reject takes its preview back
+//     exactly and makes its kind and text ignored (a later `suggest` of the
+//     same is refused); an accept replaces the original text and is one
+//     group of the document's one undo history (with the session's groups,
+//     in order): `undo()` gives the original back exactly, `redo()` the
+//     accepted text, unless an edit touched it since (then nothing, count
+//     0); without a session and with nothing to undo, `undo()` throws
+//     `noSession`; a refused request (unknown or gone ids, a candidate out
+//     of range, ignored text, bad ranges or runs) throws the typed error
+//     and changes nothing.
 //
 // Operation bytes 240...255 (which decoded as 0...15 before there were
 // tracked ranges; no seed or regression uses them) are the tracked-range
 // operations: track (also 64 or more at once), untrack,
-// query, look up by id.
+// query, look up by id; of them, 252, 253 and 255 (no seed or regression
+// uses them either) are the review operations (Review.swift): suggest (in a
+// storage or a context), preview, accept (and undo and redo right after),
+// reject, queries and look-ups, with live, gone and forged ids.
 //
 // FUZZ_TRACE=1 prints each call as Swift (a reproducer to start from).
 
@@ -149,22 +172,24 @@ struct SessionModel {
   /// The storages (incarnations) the person or an origin edited since.
   var personEdited: Set<Int> = []
   var state: WritingToolsState = .inactive
-  var undoCount = 0
-  var redoCount = 0
   /// The replacements in the open streaming group, if one is open.
   var streaming: Int? = nil
-  /// The texts before each undo still on the redo stack.
+  /// The texts before each undo of the session's groups still on the redo
+  /// stack (one for each `.session` there).
   var redoSnapshots: [[StorageID: (generation: Int, text: String)]] = []
-  /// The attributes before each undo still on the redo stack.
+  /// The attributes before each of those undos.
   var redoAttributes: [[StorageID: [AttributeRun]]] = []
   /// Whether revert() ran in the session (for FUZZ_AVOID).
   var reverted = false
   /// Whether undo(), redo() or revert() ran in the session (for FUZZ_AVOID).
   var swapped = false
 
-  mutating func closeGroup() {
-    if let open = streaming, open > 0 { undoCount += 1 }
-    streaming = nil
+  /// Closes the streaming group; true if it made a group for the history
+  /// (it had replacements).
+  mutating func closeGroup() -> Bool {
+    defer { streaming = nil }
+    if let open = streaming, open > 0 { return true }
+    return false
   }
 }
 
@@ -328,6 +353,26 @@ final class Harness {
   /// The content and the model's host ranges when `before()` was last
   /// called (checked and cleared by `checkAll`).
   var snapshot: (content: DocumentContent, tracked: [StorageID: [TrackedRange]])? = nil
+  /// The suggestions of every storage, by id (Review.swift).
+  var suggestionModels: [StorageID: [SuggestionID: SuggestionModel]] = [:]
+  /// The suggestion whose candidate is in the text, if one is.
+  var previewedSuggestion: SuggestionID? = nil
+  /// The kinds and texts rejected: a suggestion of the same is refused.
+  var ignoredSuggestions: Set<IgnoredSuggestion> = []
+  /// Where rejected suggestions were (their text then), to suggest again.
+  var rejectedSuggestions: [(storage: StorageID, range: Range<Int>, kind: SuggestionKind)] = []
+  /// Ids of suggestions gone (accepted, rejected, touched, of a removed
+  /// storage), the latest last.
+  var deadSuggestionIDs: [SuggestionID] = []
+  /// Every accepted suggestion, for undo and redo.
+  var acceptedSuggestions: [AcceptedModel] = []
+  /// The document's one undo history: the session's groups and the
+  /// accepted suggestions, in order (the engine's `history`).
+  var undoStack: [UndoEntry] = []
+  var redoStack: [UndoEntry] = []
+  /// The suggestion or accepted text that the engine's own edit being
+  /// followed keeps out of the mapping (it is put over the new text).
+  var keptByEdit: KeptRange? = nil
 
   static let ids: [StorageID] = ["title", "body", "cell", "", "e\u{301}", "\u{0}"]
   static let origins = ["peer", "a", "zz", "", "\u{1F600}"]
@@ -477,6 +522,7 @@ final class Harness {
         "after \(what): mark \(mark) is out of bounds")
     }
     checkContexts(what)
+    checkSuggestions(what)
     checkTracked(what)
   }
 
@@ -539,8 +585,8 @@ final class Harness {
         expect(
           id != skipped && session?.contexts[id] != nil,
           "\(what): reflow event for a context that is not live or was replaced: \(event)")
-      case .tracked:
-        expect(false, "\(what): a result's events hold a tracked-range event: \(event)")
+      case .tracked, .missed:
+        expect(false, "\(what): a result's events hold an observer's event: \(event)")
       }
     }
   }
@@ -757,6 +803,12 @@ final class Harness {
       trackedRemoved = []
       trackedResync = []
       let op = input.byte()
+      if op == 252 || op == 253 || op == 255 {
+        // The review operations (Review.swift), on bytes of the
+        // tracked-range operations that no seed or regression used.
+        reviewOperation(&input)
+        continue
+      }
       if op >= 240 {
         // The tracked-range operations (Tracked.swift), on bytes that
         // decoded as 0...15 before them.
@@ -791,6 +843,11 @@ final class Harness {
     let id = pickID(&input)
     let text = input.text(maxPieces: 24)
     let after: StorageID? = input.bool() ? pickID(&input) : nil
+    if Avoid.contains("readd-replacement-local") && storages[id] == nil
+      && session?.start[id] != nil
+    {
+      return
+    }
     let what =
       "try document.add(\(describe(id)), text: Rope(\(literal(text))), after:"
       + " \(after.map { describe($0) } ?? "nil"))"
@@ -805,8 +862,9 @@ final class Harness {
         text: model, version: 0, generation: generations,
         excluded: [Bool](repeating: false, count: model.utf16.count),
         attributes: [Attributes](repeating: [:], count: model.utf16.count))
-      // A storage added (again) tracks nothing.
+      // A storage added (again) tracks nothing and has no suggestions.
       tracked[id] = [:]
+      suggestionModels[id] = [:]
       if let after {
         guard let i = order.firstIndex(of: after) else {
           oracleFailed("\(what) succeeded after a missing storage")
@@ -837,6 +895,7 @@ final class Harness {
       // Its ranges are gone; their ids are unknown from now on.
       for trackedID in (tracked[id] ?? [:]).keys.sorted() { noteDead(trackedID) }
       tracked[id] = nil
+      forgetReview(of: id)
       if let contexts = session?.contexts {
         session?.contexts = contexts.filter { $0.value.storage != id }
       }
@@ -1250,6 +1309,8 @@ final class Harness {
           started.contexts.count == order.filter { length($0) > 0 }.count,
           "\(what): \(started.contexts.count) contexts for the full document")
       }
+      // The session before (if any) ended, and its groups with it.
+      forgetSessionGroups()
       session = SessionModel(
         session: started, name: name, contexts: contexts, start: texts(),
         startAttributes: attributeSnapshot(), options: options)
@@ -1404,9 +1465,10 @@ final class Harness {
         if session.streaming != nil {
           session.streaming? += 1
         } else {
-          session.undoCount += 1
+          undoStack.append(.session)
         }
-        session.redoCount = 0
+        // A new group clears the redo stack (accepted suggestions' too).
+        redoStack = []
         session.redoSnapshots = []
         session.redoAttributes = []
       }
@@ -1661,7 +1723,7 @@ final class Harness {
       guard var session else { oracleFailed("\(what) succeeded without a session") }
       expect(session.state.canMove(to: next), "\(what) from .\(session.state)")
       if session.state == .interactiveStreaming && next != .interactiveStreaming {
-        session.closeGroup()
+        if session.closeGroup() { undoStack.append(.session) }
       }
       if next == .interactiveStreaming && session.streaming == nil { session.streaming = 0 }
       session.state = next
@@ -1733,67 +1795,103 @@ final class Harness {
     }
   }
 
-  func undo(redo: Bool) {
-    if redo && Avoid.contains("redo-after-revert") && session?.reverted == true { return }
+  /// - Returns: false if FUZZ_AVOID left the call out.
+  @discardableResult
+  func undo(redo: Bool) -> Bool {
+    if redo && Avoid.contains("redo-after-revert") && session?.reverted == true { return false }
+    if Avoid.contains("undo-in-empty-streaming-group") && session?.streaming == 0 { return false }
     let what = redo ? "try document.redo()" : "try document.undo()"
     trace(what)
     let old = before()
     let versions = storages.mapValues(\.version)
     let textsBefore = texts()
     let attributesBefore = attributeSnapshot()
+    // What the call takes, worked out on copies (a call that throws changes
+    // nothing): a streaming phase under way closes its group first (and
+    // goes on in a new one); then the history's last group, the session's
+    // or an accepted suggestion, moves to the other stack.
+    var undoStack = self.undoStack
+    var redoStack = self.redoStack
+    var session = self.session
+    if session?.streaming != nil, var live = session {
+      if live.closeGroup() { undoStack.append(.session) }
+      if live.state == .interactiveStreaming { live.streaming = 0 }
+      session = live
+    }
+    let entry = redo ? redoStack.popLast() : undoStack.popLast()
+    if let entry {
+      if redo { undoStack.append(entry) } else { redoStack.append(entry) }
+    }
     do {
       let result = try (redo ? document.redo() : document.undo())
-      let events = result.events
-      guard self.session != nil else { oracleFailed("\(what) succeeded without a session") }
-      // Undo and redo are the session's edits, not the person's.
-      followSessionEdit(versions, events, what)
-      expectTracked(result.tracked, what)
-      guard var session else { oracleFailed("\(what): the session vanished") }
-      session.closeGroup()
-      session.swapped = true
-      if session.state == .interactiveStreaming { session.streaming = 0 }
-      var snapshot: [StorageID: (generation: Int, text: String)]? = nil
-      var attributeSnapshot: [StorageID: [AttributeRun]]? = nil
-      if redo && session.redoCount > 0 {
-        session.redoCount -= 1
-        session.undoCount += 1
-        snapshot = session.redoSnapshots.popLast()
-        attributeSnapshot = session.redoAttributes.popLast()
-      } else if !redo && session.undoCount > 0 {
-        session.undoCount -= 1
-        session.redoCount += 1
-        session.redoSnapshots.append(textsBefore)
-        session.redoAttributes.append(attributesBefore)
+      trace("  // \(result.replacementCount) swapped")
+      guard entry != nil || session != nil else {
+        oracleFailed("\(what) succeeded without a session or a group to take")
       }
+      self.undoStack = undoStack
+      self.redoStack = redoStack
       self.session = session
-      expectOthersUnchanged(textsBefore, what)
-      if let snapshot {
-        // Redo gives back exactly the text before the undo.
-        for (id, model) in storages where isToolOnly(id) {
-          guard let then = snapshot[id], then.generation == model.generation else { continue }
+      if self.session != nil { self.session?.swapped = true }
+      switch entry {
+      case .accepted(let index):
+        // An accepted suggestion's text swapped (Review.swift).
+        followAcceptedSwap(index, toOriginal: !redo, result, versions, what)
+      case .session, nil:
+        // Undo and redo are the session's edits, not the person's.
+        followSessionEdit(versions, result.events, what)
+        expectTracked(result.tracked, what)
+        if entry == nil {
           expect(
-            model.text.string == then.text,
-            "\(what): \(describe(id)), which only the tool edited, is"
-              + " \(literal(model.text.string)), not its text before the undo \(literal(then.text))"
-          )
-          if !session.attributesSet.contains(model.generation),
-            let attributes = attributeSnapshot?[id]
-          {
+            result.replacementCount == 0 && result.events.isEmpty && result.tracked.isEmpty,
+            "\(what) with nothing to take did something: \(result)")
+        }
+        guard var session = self.session else { oracleFailed("\(what): the session vanished") }
+        var snapshot: [StorageID: (generation: Int, text: String)]? = nil
+        var attributeSnapshot: [StorageID: [AttributeRun]]? = nil
+        if entry != nil {
+          if redo {
+            snapshot = session.redoSnapshots.popLast()
+            attributeSnapshot = session.redoAttributes.popLast()
+          } else {
+            session.redoSnapshots.append(textsBefore)
+            session.redoAttributes.append(attributesBefore)
+          }
+        }
+        self.session = session
+        expectOthersUnchanged(textsBefore, what)
+        if let snapshot {
+          // Redo gives back exactly the text before the undo.
+          for (id, model) in storages where isToolOnly(id) {
+            guard let then = snapshot[id], then.generation == model.generation else { continue }
             expect(
-              attributeRuns(model.attributes) == attributes,
-              "\(what): \(describe(id)) has attributes \(attributeRuns(model.attributes)), not"
-                + " those before the undo \(attributes)")
+              model.text.string == then.text,
+              "\(what): \(describe(id)), which only the tool edited, is"
+                + " \(literal(model.text.string)), not its text before the undo"
+                + " \(literal(then.text))"
+            )
+            if !session.attributesSet.contains(model.generation),
+              let attributes = attributeSnapshot?[id]
+            {
+              expect(
+                attributeRuns(model.attributes) == attributes,
+                "\(what): \(describe(id)) has attributes \(attributeRuns(model.attributes)), not"
+                  + " those before the undo \(attributes)")
+            }
           }
         }
       }
-      if !redo && session.undoCount == 0 {
+      if !redo && self.session != nil && !self.undoStack.contains(.session) {
         expectSessionStart(what + " (every group undone)")
       }
     } catch {
-      expect(session == nil, "\(what) threw \(error) in a session")
+      expect(
+        entry == nil && session == nil,
+        "\(what) threw \(error) with a session or a group to take")
+      expect(error == .noSession, "\(what) threw \(error), not noSession")
       expectUnchanged(old, what, error)
     }
     checkAll(what)
+    return true
   }
 
   func revert() {
@@ -1832,7 +1930,8 @@ final class Harness {
             + " \(literal(model.text.string))")
       }
       session = self.session ?? session
-      session.redoCount = 0
+      // Revert clears the redo stack (accepted suggestions' too).
+      redoStack = []
       session.redoSnapshots = []
       session.redoAttributes = []
       session.reverted = true
@@ -2023,6 +2122,7 @@ final class Harness {
       trace("document.endSession()")
       document.endSession()
       session = nil
+      forgetSessionGroups()
       checkAll("endSession()")
     case 1:
       let (contextID, contextName) = pickContext(&input)
