@@ -87,7 +87,9 @@ extension Document {
   /// current version; with an older basis the range is taken as it is.
   ///
   /// - Returns: what the replacement did, and the attributed text that
-  ///   landed.
+  ///   landed: the storage's text and attributes where it is now (under
+  ///   plain text, the text with the edit rule's attributes, not the
+  ///   Markdown's).
   /// - Throws: what `replace(context:range:with:attributes:basis:policy:)`
   ///   throws; nothing changes.
   @discardableResult
@@ -95,23 +97,25 @@ extension Document {
     context: UUID, range: Range<Int>, markdown: String, basis: ContextVersion? = nil,
     policy: ReplacementPolicy = .refuse
   ) throws(DocumentError) -> (result: ReplacementResult, text: AttributedText) {
-    var answer = AttributedText(markdown: markdown)
-    var range = range
-    let live = try liveContext(context)
-    if basis == nil || basis == live.contextVersion, !answer.text.endsWithLineBreak {
-      let before = Self.lineBreakLength(before: range.upperBound, in: live.text)
-      if !range.isEmpty, before > 0, range.count >= before {
-        range = range.lowerBound..<(range.upperBound - before)
-      } else if range.isEmpty, !answer.text.isEmpty,
-        range.lowerBound == 0 ? live.text.utf16Count > 0 : before > 0
-      {
-        answer.appendSeparator()
+    let read = AttributedText(markdown: markdown)
+    // The range is trimmed (or the answer completed) against the context as
+    // it is when the replacement lands: under the document's one lock.
+    let landed = try replace(context: context, basis: basis, policy: policy) { live in
+      var answer = read
+      var range = range
+      if basis == nil || basis == live.contextVersion, !answer.text.endsWithLineBreak {
+        let before = Self.lineBreakLength(before: range.upperBound, in: live.text)
+        if !range.isEmpty, before > 0, range.count >= before {
+          range = range.lowerBound..<(range.upperBound - before)
+        } else if range.isEmpty, !answer.text.isEmpty,
+          range.lowerBound == 0 ? live.text.utf16Count > 0 : before > 0
+        {
+          answer.appendSeparator()
+        }
       }
+      return (range, answer.text, answer.runs)
     }
-    let result = try replace(
-      context: context, range: range, with: answer.text, attributes: answer.runs, basis: basis,
-      policy: policy)
-    return (result, answer)
+    return (landed.result, AttributedText(unchecked: landed.text, runs: landed.runs))
   }
 
   /// The length in UTF-16 units of the paragraph separator that ends just

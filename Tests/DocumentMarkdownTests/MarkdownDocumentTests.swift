@@ -96,6 +96,9 @@ import _EngineTestSupport
     let after = try Self.storage(document)
     #expect(after.text.contains("at dawn. The sea"))
     #expect(after.attributes(at: 37)[.inlinePresentationIntent] == nil)
+    // What it gives back is what landed, not what it read: no strong text.
+    #expect(landed.runs.allSatisfy { $0.attributes[.inlinePresentationIntent] == nil })
+    #expect(landed.attributes(at: 0) == after.attributes(at: 37))
   }
 
   /// The context's Markdown leaves out its last line break and a whole

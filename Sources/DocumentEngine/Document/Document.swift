@@ -400,6 +400,41 @@ public final class Document: @unchecked Sendable {
     }
   }
 
+  /// Replaces a range of a context's text as
+  /// ``replace(context:range:with:attributes:basis:policy:)`` does, with the
+  /// range and the text decided by `prepare` from the context as it is
+  /// (under the same lock: no other call can change the context between
+  /// what `prepare` reads and the replacement), and gives back what landed:
+  /// the storage's text and attribute runs where the replacement is now
+  /// (the session's ``ResultOptions`` may have filtered the runs given).
+  /// What a converter that trims or completes its text against the
+  /// context's (DocumentMarkdown's `replace(context:range:markdown:…)`)
+  /// calls. `prepare` must not call the document.
+  ///
+  /// - Returns: what the replacement did, and the text and runs (relative
+  ///   to that text) that landed.
+  /// - Throws: what `prepare` throws, and what
+  ///   ``replace(context:range:with:attributes:basis:policy:)`` throws;
+  ///   nothing changes.
+  public func replace(
+    context: UUID, basis: ContextVersion? = nil, policy: ReplacementPolicy = .refuse,
+    preparing prepare: (LiveContext) throws(DocumentError) -> (
+      range: Range<Int>, text: String, attributes: [AttributeRun]?
+    )
+  ) throws(DocumentError) -> (result: ReplacementResult, text: String, runs: [AttributeRun]) {
+    let landed = try withStateAndEvents { (state) throws(DocumentError) in
+      let prepared = try prepare(try state.liveContext(context))
+      let result = try state.replace(
+        context, prepared.range, prepared.text, attributes: prepared.attributes, basis: basis,
+        policy: policy)
+      let storage = try state.content.storage(result.storage)
+      return _Landed(
+        result: result, text: storage.text.string(in: result.storageRange),
+        runs: storage.attributeRuns(in: result.storageRange))
+    }
+    return (landed.result, landed.text, landed.runs)
+  }
+
   /// Selects ranges of a context's text (Writing Tools' `select`): sets the
   /// document's selection to the storage ranges they are now.
   ///
@@ -640,6 +675,14 @@ extension ReplacementResult: _EventfulResult {
 }
 extension UndoResult: _EventfulResult {
   var published: [DocumentEvent] { DocumentEvent.published(events, tracked) }
+}
+
+/// A replacement and what landed.
+struct _Landed: _EventfulResult {
+  var result: ReplacementResult
+  var text: String
+  var runs: [AttributeRun]
+  var published: [DocumentEvent] { result.published }
 }
 
 /// The results of a batch of edits.
