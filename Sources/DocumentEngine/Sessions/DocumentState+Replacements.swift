@@ -121,11 +121,7 @@ extension DocumentState {
     try checkBounds(operation, in: id)
     // The text each piece replaces, with its attributes (every range holds
     // now: the pieces are applied from the last).
-    let replaced = operation.pieces.map {
-      _RemovedText(
-        text: (try? String(storage.text.slice($0.range))) ?? "",
-        runs: storage.attributeRuns(in: $0.range))
-    }
+    let replaced = operation.pieces.map { removedText(in: id, range: $0.range) }
     return (operation, original, basisVersion, replaced)
   }
 
