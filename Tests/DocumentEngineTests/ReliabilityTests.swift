@@ -337,8 +337,8 @@ import _EngineTestSupport
     _ = try document.replace(context: first[0].id, range: 0..<3, with: "ONE")
     _ = try document.replace(context: first[1].id, range: 0..<3, with: "TWO")
     try document.setWritingToolsState(.interactiveResting)
-    // The person rewrites the first; the second can still go back.
-    _ = try document.edit("a", range: 1..<2, with: "n")
+    // A peer rewrites the first; the second can still go back.
+    _ = try document.edit("a", range: 1..<2, with: "n", origin: "peer")
     _ = try document.undo()
     #expect(try text(document, "a") == "OnE")
     #expect(try text(document, "b") == "two")

@@ -115,7 +115,13 @@ import TextRope
     #expect(inside.tracked.removed == [id])
     #expect(try text(document).hasPrefix("THese cat"))
     #expect(throws: DocumentError.unknownSuggestion(id)) { try document.reject(id) }
-    #expect(throws: DocumentError.noSession) { try document.undo() }  // a preview made no entry
+    // Undo takes back the person's typing, each edit a group of its own
+    // (the second is elsewhere); the preview made no entry.
+    try document.undo()
+    #expect(try text(document).hasPrefix("These cat"))
+    try document.undo()
+    #expect(try text(document).hasPrefix("The cat"))
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo() }
   }
 
   @Test func onePreviewAtATime() throws {

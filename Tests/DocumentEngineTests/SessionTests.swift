@@ -247,7 +247,7 @@ import TextRope
     _ = try document.redo()
     #expect(try text(document, "body") == "One two.\nSix four.\nFive.\n")
     #expect(try document.undo().events.count == 2)
-    #expect(try document.undo().events.count == 0)
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo() }
   }
 
   @Test func revertKeepsThePersonsEdits() throws {
@@ -309,7 +309,7 @@ import TextRope
     let context = session.contexts[0].id
     try document.setWritingToolsState(.interactiveResting)
     try document.setWritingToolsState(.interactiveStreaming)
-    _ = try document.undo()
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo() }
     _ = try document.replace(context: context, range: 3..<6, with: "")
     _ = try document.replace(context: context, range: 3..<4, with: "")
     #expect(try text(document, "title") == "Dra")

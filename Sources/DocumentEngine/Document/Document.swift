@@ -460,32 +460,67 @@ public final class Document: @unchecked Sendable {
     try withState { (state) throws(DocumentError) in try state.setWritingToolsState(next) }
   }
 
-  /// Undoes the last group of the document's history: the session's last
+  /// Undoes the last group of a history: without `origin`, the document's
+  /// main history — the person's last group of edits, the session's last
   /// group of replacements (each that is still intact gets its original
-  /// text back; replacements the person has edited since stay), or the last
-  /// accepted suggestion (its original text and attributes back, unless
-  /// someone has edited its text since). An edit like any other, with
-  /// events (reason ``TextUpdateReason/undoRedo``). A streaming phase under
-  /// way closes its group first.
+  /// text back; replacements the person has edited since stay), or the
+  /// last accepted suggestion (its original text and attributes back,
+  /// unless someone has edited its text since); with `origin`, that
+  /// origin's last group.
   ///
-  /// - Returns: how many replacements went back, and the events.
-  /// - Throws: ``DocumentError/noSession`` when there is neither a group to
-  ///   undo nor a session.
+  /// The undo of a group of edits is selective (see the *History*
+  /// article): the units it put in that are still there go, the units it
+  /// removed come back with their attributes between the neighbours they
+  /// had; what others did since stays. The selection goes back where it
+  /// was before the group. An edit like any other, with events (reason
+  /// ``TextUpdateReason/undoRedo``). A streaming phase under way closes
+  /// its group first; so does the person's open group.
+  ///
+  /// - Returns: how many edits it made, the events, and the selection.
+  /// - Throws: ``DocumentError/nothingToUndo`` when the history has no
+  ///   group to undo.
   @discardableResult
-  public func undo() throws(DocumentError) -> UndoResult {
-    try withStateAndEvents { (state) throws(DocumentError) in try state.undo() }
+  public func undo(origin: String? = nil) throws(DocumentError) -> UndoResult {
+    try withStateAndEvents { (state) throws(DocumentError) in try state.undoGroup(origin: origin) }
   }
 
-  /// Redoes the last undone group: each of its replacements that went back
-  /// gets the tool's text again, or the accepted suggestion its candidate.
+  /// Redoes the last undone group of a history (the main one, or
+  /// `origin`'s): what its undo took back comes back, by the same rule.
+  /// The selection goes where it was after the group.
   ///
-  /// - Returns: how many replacements went forth, and the events.
-  /// - Throws: ``DocumentError/noSession`` when there is neither a group to
-  ///   redo nor a session.
+  /// - Returns: how many edits it made, the events, and the selection.
+  /// - Throws: ``DocumentError/nothingToRedo`` when the history has no
+  ///   group to redo.
   @discardableResult
-  public func redo() throws(DocumentError) -> UndoResult {
-    try withStateAndEvents { (state) throws(DocumentError) in try state.redo() }
+  public func redo(origin: String? = nil) throws(DocumentError) -> UndoResult {
+    try withStateAndEvents { (state) throws(DocumentError) in try state.redoGroup(origin: origin) }
   }
+
+  /// Ends the person's (or `origin`'s) open undo group: the next edit
+  /// starts a new one, wherever it is.
+  public func closeGroup(origin: String? = nil) {
+    withState { state in state.closeGroup(origin: origin) }
+  }
+
+  /// How the person's edits are grouped and how much history is kept.
+  /// Lowering a limit drops the oldest groups at once.
+  public var historyOptions: HistoryOptions {
+    get { withState { $0.recorded.options } }
+    set {
+      withState { state in
+        state.recorded.options = newValue
+        state.enforceHistoryLimit()
+      }
+    }
+  }
+
+  /// What the histories keep, in bytes: the text their groups would put
+  /// back, and a fixed cost for each group and for each range or point it
+  /// follows.
+  public var historyBytes: Int { withState { $0.recorded.bytes } }
+
+  /// How many groups the histories keep (undone ones included).
+  public var historyGroupCount: Int { withState { $0.recorded.actions.count } }
 
   /// Reverts the session: every replacement it made that is still intact
   /// goes back to its original text; the person's edits stay.

@@ -69,6 +69,10 @@ public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
   case invalidCandidate(Int, count: Int)
   /// The edit at `index` of a batch was refused, for the reason given; no
   /// edit of the batch was made.
+  /// There is no group to undo in the history asked for.
+  case nothingToUndo
+  /// There is no group to redo in the history asked for.
+  case nothingToRedo
   indirect case batchRefused(index: Int, DocumentError)
 
   public var description: String {
@@ -106,6 +110,8 @@ public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
       "a \(kind) suggestion over \"\(text)\" was rejected before and is ignored"
     case .invalidCandidate(let index, let count):
       "the suggestion has no candidate \(index) (it has \(count))"
+    case .nothingToUndo: "there is nothing to undo"
+    case .nothingToRedo: "there is nothing to redo"
     case .batchRefused(let index, let error): "edit \(index) of the batch was refused: \(error)"
     }
   }

@@ -51,6 +51,13 @@ struct DocumentState: Sendable {
   var ignored: Set<_IgnoredSuggestion> = []
   /// The suggestions an accept made, for undo and redo.
   var accepted: [_AcceptedSuggestion] = []
+  /// The person's and the origins' groups (see DocumentState+History.swift).
+  var recorded = _Histories()
+  /// How the edit under way is recorded in a history (set around a call
+  /// of the one path; `nil`: not recorded).
+  var recording: _RecordRequest? = nil
+  /// While a batch is applied: the action of each party's group.
+  var batchActions: [_HistoryParty: Int]? = nil
 
   init(keepsAllHistory: Bool) {
     self.keepsAllHistory = keepsAllHistory
@@ -145,6 +152,7 @@ extension DocumentState {
     let serial = content.serial(of: id)
     try content.remove(id)
     if let serial { forgetReview(of: id, serial: serial) }
+    forgetHistory(of: id)
     // Its tracked ranges went with it; a range of the selection that ends in
     // it goes too, with its point in the other storage.
     for entry in selectionEntries where entry.start == id || entry.end == id {
@@ -274,6 +282,8 @@ extension DocumentState {
       // A no-op as it was made: checked, and it makes no version.
       return EditResult(version: current, range: start..<start, events: [])
     }
+    recording = .party(party.isPerson ? .person : .origin(origin ?? ""))
+    defer { recording = nil }
     let (after, events, tracked) = try apply(
       id, transformed, text: text, original: original, basis: version,
       attributes: attributes.map { .uniform($0, length: n) })
@@ -291,6 +301,8 @@ extension DocumentState {
       return EditResult(
         version: try content.checked(range, in: id).version, range: range, events: [])
     }
+    recording = .party(.person)
+    defer { recording = nil }
     let (version, events, tracked) = try apply(
       id, range, text, insertedLength: n, info: .person, actor: .other,
       attributes: attributes.map { .uniform($0, length: n) })
@@ -322,6 +334,8 @@ extension DocumentState {
     var working = self
     var results: [EditResult] = []
     results.reserveCapacity(edits.count)
+    // Each party's edits of the batch are one group.
+    working.batchActions = [:]
     for (i, edit) in edits.enumerated() {
       do {
         results.append(try working.edit(edit))
@@ -329,6 +343,7 @@ extension DocumentState {
         throw .batchRefused(index: i, error)
       }
     }
+    working.batchActions = nil
     self = working
     return results
   }
@@ -369,10 +384,13 @@ extension DocumentState {
     // before it.
     let before = hasSession && actor.isOwn ? replacementsMeeting(edit, in: id) : []
     if !trackedReport.isEmpty { trackedReport.removeAll(keepingCapacity: true) }
+    let removed =
+      historyNeedsRemovedText(edit) ? removedText(in: id, range: range) : _RemovedText.empty
     let version = try content.edit(
       id, range: range, with: text, insertedLength: insertedLength, info: info,
       keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
       report: &trackedReport)
+    historyFollow(edit, in: id, removed: removed)
     let events =
       hasSession
       ? followSession(
@@ -571,6 +589,13 @@ extension DocumentState {
         id, piece.range, i == 0 ? text : "", insertedLength: i == 0 ? text.utf16.count : 0,
         info: info, actor: actor, attributes: i == 0 ? attributes : nil, reason: reason)
       if (session?.replacements.count ?? 0) > recorded { made.append(recorded) }
+      // The other pieces of a party's operation go in the group its first
+      // one went in.
+      if i == count - 1, count > 1, case .party(let party)? = recording,
+        let action = self.recorded.open(party)?.action ?? batchActions?[party]
+      {
+        recording = .action(_Recording(action: action, mayPend: false))
+      }
       version = result.version
       events += result.events
       tracked.merge(result.tracked)
@@ -579,9 +604,10 @@ extension DocumentState {
     if let tool, count > 0, let context = try? trackedContext(tool.context) {
       let now = range(of: context)
       if let group = session?.close(tool.context, made: made, at: version, range: now) {
+        closePersonGroup()
         history.undo.append(.replacements(group))
       }
-      history.redo.removeAll()
+      clearRedo()
     }
     return (version, events, tracked)
   }

@@ -4,9 +4,13 @@ enum _UndoGroup: Sendable {
   case replacements([Int])
   /// An accepted suggestion (its index in ``DocumentState/accepted``).
   case accepted(Int)
+  /// A group of the person's edits, or its undo (an action of
+  /// ``DocumentState/recorded``).
+  case group(Int)
 }
 
-/// The document's undo and redo stacks.
+/// The document's main undo and redo stacks: the person's groups, the
+/// session's groups of replacements and the accepted suggestions, in order.
 struct _UndoHistory: Sendable {
   var undo: [_UndoGroup] = []
   var redo: [_UndoGroup] = []

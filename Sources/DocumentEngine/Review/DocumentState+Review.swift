@@ -287,8 +287,9 @@ extension DocumentState {
       _AcceptedSuggestion(
         storage: now.storage, local: local, original: original,
         accepted: removedText(in: now.storage, range: landed)))
+    closePersonGroup()
     history.undo.append(.accepted(accepted.count - 1))
-    history.redo.removeAll()
+    clearRedo()
     return SuggestionResult(
       storage: now.storage, storageRange: landed, reason: .accepted, events: events,
       tracked: tracked)

@@ -155,7 +155,10 @@ extension DocumentState {
   /// Closes the streaming phase's group, if one is under way, and goes on
   /// in a new one: an undo takes back what streamed in so far.
   mutating func closeStreamingGroup() {
-    if let group = session?.closeStreamingGroup() { history.undo.append(.replacements(group)) }
+    if let group = session?.closeStreamingGroup() {
+      closePersonGroup()
+      history.undo.append(.replacements(group))
+    }
     // Even when it was empty: the phase goes on in a group.
     if session?.state == .interactiveStreaming { session?.streamingGroup = [] }
   }
@@ -169,10 +172,8 @@ extension DocumentState {
   ///   to undo nor a session.
   mutating func undo() throws(DocumentError) -> UndoResult {
     if session?.streamingGroup != nil { closeStreamingGroup() }
-    guard let group = history.undo.popLast() else {
-      guard session != nil else { throw .noSession }
-      return UndoResult()
-    }
+    closePersonGroup()
+    guard let group = history.undo.popLast() else { throw .nothingToUndo }
     switch group {
     case .replacements(let indices):
       let result = swapTexts(indices.reversed(), toOriginal: true)
@@ -182,6 +183,10 @@ extension DocumentState {
     case .accepted(let index):
       history.redo.append(group)
       return swapAccepted(index, toOriginal: true)
+    case .group(let action):
+      let (inverse, result) = takeBack(action, isRedo: false)
+      if let inverse { history.redo.append(.group(inverse)) }
+      return result
     }
   }
 
@@ -190,10 +195,8 @@ extension DocumentState {
   /// does.
   mutating func redo() throws(DocumentError) -> UndoResult {
     if session?.streamingGroup != nil { closeStreamingGroup() }
-    guard let group = history.redo.popLast() else {
-      guard session != nil else { throw .noSession }
-      return UndoResult()
-    }
+    closePersonGroup()
+    guard let group = history.redo.popLast() else { throw .nothingToRedo }
     switch group {
     case .replacements(let indices):
       let result = swapTexts(indices, toOriginal: false)
@@ -202,6 +205,10 @@ extension DocumentState {
     case .accepted(let index):
       history.undo.append(group)
       return swapAccepted(index, toOriginal: false)
+    case .group(let action):
+      let (inverse, result) = takeBack(action, isRedo: true)
+      if let inverse { history.undo.append(.group(inverse)) }
+      return result
     }
   }
 
@@ -210,7 +217,7 @@ extension DocumentState {
   mutating func revert() throws(DocumentError) -> UndoResult {
     let count = try liveSession().replacements.count
     let result = swapTexts((0..<count).reversed(), toOriginal: true)
-    history.redo.removeAll()
+    clearRedo()
     return result.result
   }
 

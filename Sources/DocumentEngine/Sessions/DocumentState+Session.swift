@@ -140,7 +140,10 @@ extension DocumentState {
   /// ``_LiveSession/move(to:)``).
   mutating func setWritingToolsState(_ next: WritingToolsState) throws(DocumentError) {
     guard session != nil else { throw .noSession }
-    if let closed = try session?.move(to: next) { history.undo.append(.replacements(closed)) }
+    if let closed = try session?.move(to: next) {
+      closePersonGroup()
+      history.undo.append(.replacements(closed))
+    }
   }
 
   /// Marks ranges of a context's text.

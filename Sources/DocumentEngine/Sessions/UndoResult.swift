@@ -10,6 +10,9 @@ public struct UndoResult: Hashable, Sendable {
   public var events: [DocumentEvent]
   /// The host's tracked ranges that the swaps touched and removed.
   public var tracked: TrackedChanges
+  /// The selection after it: for the person's group, where it was before
+  /// the group (undo) or after it (redo).
+  public var selection: [SelectionRange] = []
 
   /// A result, as undo, redo and revert give it.
   public init(

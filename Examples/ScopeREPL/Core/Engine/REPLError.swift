@@ -78,6 +78,7 @@ extension REPLError {
     case .unknownSuggestion: "unknownSuggestion"
     case .ignoredSuggestion: "ignored"
     case .invalidCandidate: "outOfRange"
+    case .nothingToUndo, .nothingToRedo: "nothingToUndo"
     case .batchRefused(_, let inner): code(of: inner)
     }
   }

@@ -1,0 +1,893 @@
+// The person's (and each origin's) undo history: see docs/DESIGN.md,
+// *History*, and docs/History.md for why selective undo holds.
+//
+// A group's effect is an action: the units it put in that are still there
+// (ranges in the storage's tree of history marks) and the pieces of text it
+// removed (each waiting at a point). Marks follow every edit of the
+// storage, with three rules of their own (``DocumentState/followMarks(_:in:recording:removed:)``):
+// a range never takes units someone else put in (an insertion inside splits
+// it); a point in text someone replaced goes to the replaced range's start
+// (before the new text); and an edit an action records takes the marks in
+// the text it removes into its piece (``_InnerMark``), so that putting the
+// piece back puts them back where they were. Undoing an action puts its
+// pieces back and takes its units out; what that does is recorded in the
+// same way, as the inverse action, which is what redo takes back.
+
+/// How an edit of the one path is recorded in a history.
+enum _RecordRequest: Sendable {
+  /// An edit of a party: grouped with its open group, or a new group.
+  case party(_HistoryParty)
+  /// An edit of a known action (an undo or a redo, a batch).
+  case action(_Recording)
+}
+
+extension DocumentState {
+  // MARK: - Recording an edit (from the one path)
+
+  /// Whether the one path must read the text an edit of storage `id`
+  /// removes before making it.
+  @inline(__always)
+  func historyNeedsRemovedText(_ edit: _EditStep) -> Bool {
+    recording != nil && edit.s < edit.e
+  }
+
+  /// After a storage edit: records it in the history it belongs to, and
+  /// moves the storage's marks.
+  mutating func historyFollow(_ edit: _EditStep, in id: StorageID, removed: _RemovedText) {
+    guard let request = recording else {
+      guard recorded.marks[id] != nil else { return }
+      flushPending(in: id)
+      if recorded.marks[id]?.tree.isEmpty == false {
+        followMarks(edit, in: id, recording: nil, removed: .empty)
+      }
+      return
+    }
+    let recording: _Recording
+    switch request {
+    case .party(let party):
+      guard let found = groupRecording(party, in: id, edit) else { return }
+      recording = found
+    case .action(let given):
+      recording = given
+    }
+    if recorded.marks[id] == nil {
+      guard let serial = content.serial(of: id) else { return }
+      recorded.marks[id] = _HistoryMarks(serial: serial)
+    }
+    if recording.mayPend && pend(recording.action, edit, removed, in: id) { return }
+    flushPending(in: id)
+    let made = followMarks(edit, in: id, recording: recording, removed: removed)
+    noteLast(made, of: recording.action, in: id)
+  }
+
+  /// The recording of a party's edit: in its open group if the edit goes
+  /// on with it (same storage, same kind, in the interval, where the group
+  /// left off), else in a new group.
+  mutating func groupRecording(
+    _ party: _HistoryParty, in id: StorageID, _ edit: _EditStep
+  ) -> _Recording? {
+    guard recorded.isEnabled, !edit.changesNothing else { return nil }
+    if let batch = batchActions {
+      if let action = batch[party] { return _Recording(action: action, mayPend: false) }
+      let action = openGroup(party, in: id, edit, now: .zero)
+      recorded.setOpen(party, nil)
+      batchActions?[party] = action
+      return _Recording(action: action, mayPend: false)
+    }
+    let now = recorded.options.clock()
+    let isDeletion = edit.n == 0
+    if var open = recorded.open(party), open.storage == id, open.isDeletion == isDeletion,
+      now - open.lastTime <= recorded.options.groupingInterval,
+      recorded.actions[open.action] != nil, continues(open, edit, in: id)
+    {
+      open.lastTime = now
+      recorded.setOpen(party, open)
+      return _Recording(action: open.action, mayPend: true)
+    }
+    return _Recording(action: openGroup(party, in: id, edit, now: now), mayPend: true)
+  }
+
+  /// Whether `edit` goes on where `open`'s last hunk left off: typing at
+  /// its end, or deleting next to its point.
+  func continues(_ open: _OpenGroup, _ edit: _EditStep, in id: StorageID) -> Bool {
+    if let p = recorded.marks[id]?.pending, p.action == open.action {
+      if !open.isDeletion { return edit.s == edit.e && edit.s == p.start + p.inserted }
+      return edit.n == 0 && p.inserted == 0 && (edit.e == p.start || edit.s == p.start)
+    }
+    guard let last = open.last, let range = markRange(last) else { return false }
+    if !open.isDeletion { return edit.s == edit.e && edit.s == range.upperBound }
+    return edit.e == range.lowerBound || edit.s == range.lowerBound
+  }
+
+  /// Starts a new group of `party` with `edit`: a new action on its undo
+  /// stack, its redo stack cleared, the selection before it kept (the
+  /// person's).
+  mutating func openGroup(
+    _ party: _HistoryParty, in id: StorageID, _ edit: _EditStep, now: Duration
+  ) -> Int {
+    let action = recorded.newAction(party)
+    switch party {
+    case .person:
+      history.undo.append(.group(action))
+      clearRedo()
+      keepSelection(for: action)
+    case .origin(let name):
+      recorded.origins[name, default: _OriginStacks()].undo.append(action)
+      for dropped in recorded.origins[name]?.redo ?? [] { dropAction(dropped) }
+      recorded.origins[name]?.redo.removeAll()
+    }
+    recorded.setOpen(
+      party, _OpenGroup(action: action, storage: id, isDeletion: edit.n == 0, lastTime: now))
+    enforceHistoryLimit()
+    return action
+  }
+
+  /// Clears the main redo stack (a new edit of the person's, or a tool's
+  /// group).
+  mutating func clearRedo() {
+    for group in history.redo {
+      if case .group(let action) = group { dropAction(action) }
+    }
+    history.redo.removeAll()
+  }
+
+  /// Closes the person's open group: a tool's group or an accepted
+  /// suggestion goes on the stack after it.
+  mutating func closePersonGroup() {
+    recorded.personOpen = nil
+  }
+
+  /// Keeps the selection (its first range) as points of the history, for
+  /// undo to put back.
+  mutating func keepSelection(for action: Int) {
+    guard let entry = selectionEntries.first,
+      let start = content.trackedRange(entry.startLocal, in: entry.start)
+    else { return }
+    let endPosition: (StorageID, Int)?
+    if entry.isCaret {
+      endPosition = nil
+    } else if let local = entry.endLocal {
+      guard let end = content.trackedRange(local, in: entry.end) else { return }
+      endPosition = (entry.end, end.lowerBound)
+    } else {
+      endPosition = (entry.start, start.upperBound)
+    }
+    guard
+      let startRef = addMark(
+        start.lowerBound..<start.lowerBound, in: entry.start,
+        owner: _MarkOwner(action: action, role: .selectionStart))
+    else { return }
+    var marks = _SelectionMarks(start: startRef, end: nil)
+    if let (storage, offset) = endPosition {
+      marks.end = addMark(
+        offset..<offset, in: storage, owner: _MarkOwner(action: action, role: .selectionEnd))
+    }
+    recorded.actions[action]?.selection = marks
+    recorded.actions[action]?.bytes += _HistoryAction.markCost * (marks.end == nil ? 1 : 2)
+    recorded.bytes += _HistoryAction.markCost * (marks.end == nil ? 1 : 2)
+  }
+
+  /// Adds a mark to storage `id`'s tree (its pending hunk put in first).
+  mutating func addMark(_ range: Range<Int>, in id: StorageID, owner: _MarkOwner) -> _MarkRef? {
+    if recorded.marks[id] == nil {
+      guard let serial = content.serial(of: id) else { return nil }
+      recorded.marks[id] = _HistoryMarks(serial: serial)
+    }
+    flushPending(in: id)
+    guard let serial = recorded.marks[id]?.serial,
+      let local = recorded.marks[id]?.add(range, owner: owner)
+    else { return nil }
+    return _MarkRef(storage: id, serial: serial, local: local)
+  }
+
+  /// Where mark `ref` is now (`nil` if it or its storage is gone).
+  func markRange(_ ref: _MarkRef) -> Range<Int>? {
+    guard let marks = recorded.marks[ref.storage], marks.serial == ref.serial else { return nil }
+    if let p = marks.pending {
+      // Not yet moved by the pending hunk: map it by hand.
+      guard let old = marks.tree.range(ref.local) else { return nil }
+      let step = _EditStep(p.start..<(p.start + p.removedLength), insertedLength: p.inserted)
+      let isPoint = marks.owners[ref.local]?.isPoint ?? true
+      let start = _TrackedRanges.mapPoint(old.lowerBound, step, goesAfter: !isPoint)
+      let end = _TrackedRanges.mapPoint(old.upperBound, step, goesAfter: false)
+      return start..<max(start, end)
+    }
+    return marks.tree.range(ref.local)
+  }
+
+  /// Notes where the last hunk of `action` is, if it is its party's open
+  /// group, for ``continues(_:_:in:)``.
+  mutating func noteLast(
+    _ made: (added: _MarkRef?, piece: _MarkRef?), of action: Int, in id: StorageID
+  ) {
+    guard let party = recorded.actions[action]?.party,
+      var open = recorded.open(party), open.action == action, open.storage == id
+    else { return }
+    open.last = open.isDeletion ? made.piece : made.added
+    recorded.setOpen(party, open)
+  }
+
+  // MARK: - The pending hunk
+
+  /// Takes a keystroke of `action` into storage `id`'s pending hunk: one
+  /// that goes on with it, or a new one (the last put in the tree first).
+  /// Returns false if it cannot (the caller follows the marks).
+  mutating func pend(
+    _ action: Int, _ edit: _EditStep, _ removed: _RemovedText, in id: StorageID
+  ) -> Bool {
+    if let p = recorded.marks[id]?.pending {
+      if p.action == action {
+        if edit.s == edit.e && edit.n > 0 && edit.s == p.start + p.inserted {
+          recorded.marks[id]?.pending?.inserted += edit.n
+          return true
+        }
+        if edit.n == 0 && p.inserted == 0 && edit.e == p.start {
+          recorded.marks[id]?.pending?.before.append(removed)
+          recorded.marks[id]?.pending?.start = edit.s
+          recorded.marks[id]?.pending?.removedLength += edit.e - edit.s
+          return true
+        }
+        if edit.n == 0 && p.inserted == 0 && edit.s == p.start {
+          recorded.marks[id]?.pending?.after.append(removed)
+          recorded.marks[id]?.pending?.removedLength += edit.e - edit.s
+          return true
+        }
+      }
+      flushPending(in: id)
+    }
+    var hunk = _PendingHunk(action: action, start: edit.s, inserted: edit.n)
+    if edit.e > edit.s {
+      hunk.after = [removed]
+      hunk.removedLength = edit.e - edit.s
+    }
+    recorded.marks[id]?.pending = hunk
+    return true
+  }
+
+  /// Puts storage `id`'s pending hunk in its tree of marks, as one edit
+  /// of its action.
+  mutating func flushPending(in id: StorageID) {
+    guard let p = recorded.marks[id]?.pending else { return }
+    recorded.marks[id]?.pending = nil
+    guard recorded.actions[p.action] != nil else { return }
+    let removed =
+      p.before.isEmpty && p.after.count <= 1
+      ? (p.after.first ?? .empty) : _RemovedText.joined(p.before.reversed() + p.after)
+    let step = _EditStep(p.start..<(p.start + p.removedLength), insertedLength: p.inserted)
+    let made = followMarks(
+      step, in: id, recording: _Recording(action: p.action, mayPend: false), removed: removed)
+    noteLast(made, of: p.action, in: id)
+  }
+
+  /// Puts every pending hunk in its tree.
+  mutating func flushAllPending() {
+    let ids = recorded.marks.compactMap { $0.value.pending == nil ? nil : $0.key }
+    for id in ids { flushPending(in: id) }
+  }
+
+  // MARK: - Following an edit
+
+  /// Moves storage `id`'s marks with `step` by the history's rules (see
+  /// the top of this file), and records it in `recording`'s action: the
+  /// units it put in, the text it removed (without the action's own units,
+  /// which go for good) with the marks that were in it, or — for a piece
+  /// going back — the marks that were in the piece, and the points that
+  /// were after it, put back.
+  ///
+  /// - Returns: the marks made for the action: its new range, its new
+  ///   piece's point.
+  @discardableResult
+  mutating func followMarks(
+    _ step: _EditStep, in id: StorageID, recording: _Recording?, removed: _RemovedText
+  ) -> (added: _MarkRef?, piece: _MarkRef?) {
+    guard let serial = recorded.marks[id]?.serial else { return (nil, nil) }
+    let s = step.s
+    let e = step.e
+    let n = step.n
+    let delta = step.delta
+    let recorder = recording.flatMap { recorded.actions[$0.action] == nil ? nil : $0.action }
+    // A removal's piece: its point goes in first, at the start, so that
+    // the points in the removed text come right after it.
+    var pieceLocal: UInt32? = nil
+    var pieceIndex = 0
+    if let recorder, recording?.revive == nil, e > s {
+      pieceIndex = recorded.actions[recorder]?.pieces.count ?? 0
+      pieceLocal = recorded.marks[id]?.add(
+        s..<s, owner: _MarkOwner(action: recorder, role: .removed(pieceIndex)))
+    }
+    var report: [_TrackedChange] = []
+    if recorded.marks[id]?.tree.isEmpty == false {
+      recorded.marks[id]?.tree.edit(step, report: &report)
+    }
+    var inner: [_InnerMark] = []
+    var ownCuts: [Range<Int>] = []
+    var joined = false
+    var pointsToMove: [UInt32] = []
+    for change in report where change.local != pieceLocal {
+      guard let owner = recorded.marks[id]?.owners[change.local] else { continue }
+      if recorded.actions[owner.action] == nil {
+        recorded.marks[id]?.remove(change.local)
+        continue
+      }
+      let old = change.old
+      if owner.isPoint {
+        let p = old.lowerBound
+        guard p > s && p <= e else { continue }
+        if let pieceLocal {
+          inner.append(_InnerMark(range: (p - s)..<(p - s), owner: owner, local: change.local))
+          if recorded.marks[id]?.swallowedBy[change.local] == nil {
+            recorded.marks[id]?.swallowedBy[change.local] = _PieceRef(
+              action: recorder ?? 0, piece: pieceIndex)
+          }
+          _ = pieceLocal
+        }
+        if change.new?.lowerBound != s { pointsToMove.append(change.local) }
+        continue
+      }
+      let a = old.lowerBound
+      let b = old.upperBound
+      let mid = max(a, s)..<max(max(a, s), min(b, e))
+      if !mid.isEmpty, let recorder {
+        let relative = (mid.lowerBound - s)..<(mid.upperBound - s)
+        if owner.action == recorder {
+          ownCuts.append(relative)
+        } else {
+          inner.append(_InnerMark(range: relative, owner: owner))
+        }
+      }
+      let left = a < s ? a..<min(b, s) : nil
+      let right = b > e ? (max(a, e) + delta)..<(b + delta) : nil
+      switch (left, right) {
+      case (let l?, let r?):
+        if n > 0 && owner.action != recorder {
+          recorded.marks[id]?.tree.move(change.local, to: l)
+          if let local = recorded.marks[id]?.add(r, owner: owner) {
+            let ref = _MarkRef(storage: id, serial: serial, local: local)
+            recorded.actions[owner.action]?.added.append(ref)
+            charge(owner.action, _HistoryAction.markCost)
+            // An open group goes on at the end of its last units: the
+            // right part.
+            if let party = recorded.actions[owner.action]?.party,
+              var open = recorded.open(party), open.last?.local == change.local,
+              open.last?.storage == id
+            {
+              open.last = ref
+              recorded.setOpen(party, open)
+            }
+          }
+        } else {
+          recorded.marks[id]?.tree.move(change.local, to: a..<(b + delta))
+          if n > 0 { joined = true }
+        }
+      case (let l?, nil):
+        recorded.marks[id]?.tree.move(change.local, to: l)
+      case (nil, let r?):
+        recorded.marks[id]?.tree.move(change.local, to: r)
+      case (nil, nil):
+        recorded.marks[id]?.remove(change.local)
+      }
+    }
+    // Points at the end of replaced text went after the new text: they go
+    // to its start, after the others there (in order).
+    for local in pointsToMove { recorded.marks[id]?.tree.move(local, to: s..<s) }
+
+    if let revive = recording?.revive, let recorder {
+      putBack(revive, by: recorder, at: s, length: n, in: id, serial: serial)
+    }
+    guard let recorder else { return (nil, nil) }
+    var made: (added: _MarkRef?, piece: _MarkRef?) = (nil, nil)
+    if let pieceLocal {
+      let (kept, keptInner) = withoutOwnUnits(removed, inner, cuts: ownCuts)
+      let ref = _MarkRef(storage: id, serial: serial, local: pieceLocal)
+      if kept.length > 0 {
+        recorded.actions[recorder]?.pieces.append(
+          _RemovedPiece(mark: ref, text: kept, inner: keptInner))
+        charge(
+          recorder,
+          _HistoryAction.markCost + kept.text.utf8.count + 48 * kept.runs.count + 32
+            * keptInner.count)
+        made.piece = ref
+      } else {
+        // Nothing of it goes back: the points in it stay where they are.
+        let here = _PieceRef(action: recorder, piece: pieceIndex)
+        for mark in keptInner {
+          if let local = mark.local, recorded.marks[id]?.swallowedBy[local] == here {
+            recorded.marks[id]?.swallowedBy[local] = nil
+          }
+        }
+        recorded.marks[id]?.remove(pieceLocal)
+      }
+    }
+    if n > 0 && !joined,
+      let local = recorded.marks[id]?.add(
+        s..<(s + n), owner: _MarkOwner(action: recorder, role: .added))
+    {
+      let ref = _MarkRef(storage: id, serial: serial, local: local)
+      recorded.actions[recorder]?.added.append(ref)
+      charge(recorder, _HistoryAction.markCost)
+      made.added = ref
+    }
+    return made
+  }
+
+  /// A piece's text went back at `s` (`length` units), recorded by
+  /// `inverse`: the marks that were in it go back inside it, the pieces
+  /// around it (whose text was removed around its point) are cut in two
+  /// there, the points after its point go after the text, and its point
+  /// goes.
+  mutating func putBack(
+    _ revive: (mark: UInt32, inner: [_InnerMark]), by inverse: Int, at s: Int, length n: Int,
+    in id: StorageID, serial: Int
+  ) {
+    let cluster = recorded.marks[id]?.points(at: s) ?? []
+    let position = cluster.firstIndex(of: revive.mark)
+    let before = Set(position.map { cluster[..<$0] } ?? [])
+    let after = position.map { Array(cluster[($0 + 1)...]) } ?? []
+    // The pieces around it, innermost first, each with where the one
+    // inside is.
+    var chain: [(piece: _PieceRef, child: UInt32)] = []
+    var child = revive.mark
+    while let container = recorded.marks[id]?.swallowedBy[child],
+      let point = recorded.actions[container.action]?.pieces[safe: container.piece]?.mark?.local,
+      before.contains(point)
+    {
+      chain.append((container, child))
+      child = point
+    }
+    let revived = recorded.marks[id]?.owners[revive.mark]
+    recorded.marks[id]?.remove(revive.mark)
+    var moved = Set<UInt32>()
+    for mark in revive.inner {
+      if let local = mark.local {
+        guard recorded.marks[id]?.owners[local] != nil else { continue }
+        if let revived, case .removed(let k) = revived.role,
+          recorded.marks[id]?.swallowedBy[local] == _PieceRef(action: revived.action, piece: k)
+        {
+          recorded.marks[id]?.swallowedBy[local] = nil
+        }
+        let at = s + mark.range.lowerBound
+        recorded.marks[id]?.tree.move(local, to: at..<at)
+        moved.insert(local)
+      } else {
+        restore(mark, at: s, in: id, serial: serial)
+      }
+    }
+    // The pieces around it are cut, the outermost first: each tail's point
+    // goes after the text, inside the tail of the piece around it.
+    var outerTail: _PieceRef? = nil
+    for (k, link) in chain.enumerated().reversed() {
+      let tail = cut(link.piece, at: link.child, removingChild: k == 0, in: id, serial: serial, at: s + n)
+      if let tail, let outerTail,
+        let local = recorded.actions[tail.action]?.pieces[safe: tail.piece]?.mark?.local
+      {
+        recorded.actions[outerTail.action]?.pieces[outerTail.piece].inner.insert(
+          _InnerMark(range: 0..<0, owner: recorded.marks[id]?.owners[local]
+            ?? _MarkOwner(action: tail.action, role: .removed(tail.piece)), local: local), at: 0)
+        recorded.marks[id]?.swallowedBy[local] = outerTail
+      }
+      outerTail = tail ?? outerTail
+    }
+    for local in after where !moved.contains(local) {
+      guard recorded.marks[id]?.owners[local] != nil else { continue }
+      recorded.marks[id]?.tree.move(local, to: (s + n)..<(s + n))
+    }
+  }
+
+  /// Cuts piece `ref` in two where its inner point `child` is: the head
+  /// keeps the text before and the point; the tail, a new piece of the
+  /// same action, takes the rest, with a point added at `point` (or
+  /// nothing is made if the rest is empty). The child's entry goes if
+  /// `removingChild` (its piece went back).
+  ///
+  /// - Returns: the tail.
+  mutating func cut(
+    _ ref: _PieceRef, at child: UInt32, removingChild: Bool, in id: StorageID, serial: Int,
+    at point: Int
+  ) -> _PieceRef? {
+    guard let piece = recorded.actions[ref.action]?.pieces[safe: ref.piece],
+      let index = piece.inner.firstIndex(where: { $0.local == child })
+    else { return nil }
+    let o = piece.inner[index].range.lowerBound
+    var head: [_InnerMark] = []
+    var tail: [_InnerMark] = []
+    for (i, mark) in piece.inner.enumerated() {
+      if i == index {
+        if !removingChild { head.append(mark) }
+        continue
+      }
+      let r = mark.range
+      if mark.local != nil {
+        if i < index && r.lowerBound <= o {
+          head.append(mark)
+        } else {
+          var shifted = mark
+          shifted.range = max(0, r.lowerBound - o)..<max(0, r.lowerBound - o)
+          tail.append(shifted)
+        }
+        continue
+      }
+      if r.upperBound <= o {
+        head.append(mark)
+      } else if r.lowerBound >= o {
+        var shifted = mark
+        shifted.range = (r.lowerBound - o)..<(r.upperBound - o)
+        tail.append(shifted)
+      } else {
+        var left = mark
+        left.range = r.lowerBound..<o
+        head.append(left)
+        var right = mark
+        right.range = 0..<(r.upperBound - o)
+        tail.append(right)
+      }
+    }
+    let text = piece.text
+    recorded.actions[ref.action]?.pieces[ref.piece].text = text.slice(0..<o)
+    recorded.actions[ref.action]?.pieces[ref.piece].inner = head
+    guard o < text.length else {
+      // No tail: its points stay free, after the text.
+      for mark in tail {
+        if let local = mark.local, recorded.marks[id]?.swallowedBy[local] == ref {
+          recorded.marks[id]?.swallowedBy[local] = nil
+        }
+      }
+      return nil
+    }
+    let k = recorded.actions[ref.action]?.pieces.count ?? 0
+    guard
+      let local = recorded.marks[id]?.add(
+        point..<point, owner: _MarkOwner(action: ref.action, role: .removed(k)))
+    else { return nil }
+    let tailRef = _PieceRef(action: ref.action, piece: k)
+    recorded.actions[ref.action]?.pieces.append(
+      _RemovedPiece(
+        mark: _MarkRef(storage: id, serial: serial, local: local),
+        text: text.slice(o..<text.length), inner: tail))
+    charge(ref.action, _HistoryAction.markCost)
+    for mark in tail {
+      if let inner = mark.local, recorded.marks[id]?.swallowedBy[inner] == ref {
+        recorded.marks[id]?.swallowedBy[inner] = tailRef
+      }
+    }
+    return tailRef
+  }
+
+  /// Puts an inner range back at `base` plus its offset, for its owner if
+  /// that is still kept.
+  mutating func restore(_ mark: _InnerMark, at base: Int, in id: StorageID, serial: Int) {
+    let action = mark.owner.action
+    guard recorded.actions[action] != nil,
+      let local = recorded.marks[id]?.add(
+        (base + mark.range.lowerBound)..<(base + mark.range.upperBound), owner: mark.owner)
+    else { return }
+    let ref = _MarkRef(storage: id, serial: serial, local: local)
+    switch mark.owner.role {
+    case .added:
+      recorded.actions[action]?.added.append(ref)
+      charge(action, _HistoryAction.markCost)
+    case .removed(let k):
+      if k < recorded.actions[action]?.pieces.count ?? 0 {
+        recorded.actions[action]?.pieces[k].mark = ref
+      }
+    case .selectionStart:
+      recorded.actions[action]?.selection?.start = ref
+    case .selectionEnd:
+      recorded.actions[action]?.selection?.end = ref
+    }
+  }
+
+  /// The removed text without the units of `cuts` (the recording
+  /// action's own, relative to the text), with the inner marks' offsets
+  /// in what is left.
+  func withoutOwnUnits(
+    _ removed: _RemovedText, _ inner: [_InnerMark], cuts: [Range<Int>]
+  ) -> (_RemovedText, [_InnerMark]) {
+    guard !cuts.isEmpty else { return (removed, inner) }
+    let sorted = cuts.sorted { $0.lowerBound < $1.lowerBound }
+    var merged: [Range<Int>] = []
+    for cut in sorted {
+      if let last = merged.last, cut.lowerBound <= last.upperBound {
+        merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, cut.upperBound)
+      } else {
+        merged.append(cut)
+      }
+    }
+    var parts: [_RemovedText] = []
+    var at = 0
+    for cut in merged {
+      if cut.lowerBound > at { parts.append(removed.slice(at..<cut.lowerBound)) }
+      at = cut.upperBound
+    }
+    if at < removed.length { parts.append(removed.slice(at..<removed.length)) }
+    func map(_ o: Int) -> Int {
+      var gone = 0
+      for cut in merged {
+        if o >= cut.upperBound {
+          gone += cut.count
+        } else if o > cut.lowerBound {
+          gone += o - cut.lowerBound
+        }
+      }
+      return o - gone
+    }
+    let marks = inner.map {
+      _InnerMark(range: map($0.range.lowerBound)..<map($0.range.upperBound), owner: $0.owner)
+    }.filter { $0.owner.isPoint || !$0.range.isEmpty }
+    return (_RemovedText.joined(parts), marks)
+  }
+
+  /// Adds `bytes` to what action `action` (and the histories) cost.
+  mutating func charge(_ action: Int, _ bytes: Int) {
+    recorded.actions[action]?.bytes += bytes
+    recorded.bytes += bytes
+  }
+
+  // MARK: - Undo and redo
+
+  /// Takes action `a` back: its pieces go back (the last first), its
+  /// units still there go. What that does is recorded as a new action,
+  /// its inverse, which is returned (`nil` if `a` is no longer kept).
+  mutating func takeBack(_ a: Int, isRedo: Bool) -> (inverse: Int?, result: UndoResult) {
+    flushAllPending()
+    // The action stays in the table while it is taken back: its marks
+    // follow its own edits like any others', and go at the end.
+    guard let action = recorded.actions[a] else { return (nil, UndoResult()) }
+    let inverse = recorded.newAction(action.party)
+    var events: [DocumentEvent] = []
+    var tracked = TrackedChanges()
+    var caret: TextPosition? = nil
+    var edits = 0
+    // Its pieces go back, the last first (a piece cut in two while another
+    // goes back adds its tail at the end).
+    var done = Set<Int>()
+    while let (k, piece) = nextPiece(of: a, after: done) {
+      done.insert(k)
+      guard let ref = piece.mark, let at = markRange(ref)?.lowerBound else { continue }
+      let n = piece.text.length
+      if n == 0 {
+        letGo(_PieceRef(action: a, piece: k), ref, in: ref.storage)
+        continue
+      }
+      recording = .action(
+        _Recording(action: inverse, mayPend: false, revive: (ref.local, piece.inner)))
+      defer { recording = nil }
+      guard
+        let made = try? apply(
+          ref.storage, at..<at, piece.text.text, insertedLength: n, info: .person,
+          actor: .other, attributes: .exactly(piece.text.runs), reason: .undoRedo)
+      else { continue }
+      recorded.actions[a]?.pieces[k].mark = nil
+      events += made.events
+      tracked.merge(made.tracked)
+      caret = TextPosition(ref.storage, at + n)
+      edits += 1
+    }
+    // Its units still there go.
+    for ref in recorded.actions[a]?.added ?? [] {
+      guard let range = markRange(ref) else { continue }
+      if range.isEmpty {
+        removeMark(ref)
+        continue
+      }
+      recording = .action(_Recording(action: inverse, mayPend: false))
+      defer { recording = nil }
+      guard
+        let made = try? apply(
+          ref.storage, range, "", insertedLength: 0, info: .person, actor: .other,
+          reason: .undoRedo)
+      else { continue }
+      events += made.events
+      tracked.merge(made.tracked)
+      caret = TextPosition(ref.storage, range.lowerBound)
+      edits += 1
+    }
+    // What is left of the action's marks goes; the selection's stay, for
+    // its inverse.
+    if let left = recorded.actions[a] {
+      for ref in left.added { removeMark(ref) }
+      for (k, piece) in left.pieces.enumerated() {
+        if let ref = piece.mark { letGo(_PieceRef(action: a, piece: k), ref, in: ref.storage) }
+      }
+      recorded.bytes -= recorded.actions.removeValue(forKey: a)?.bytes ?? 0
+    }
+    var selection: [SelectionRange]? = nil
+    if let marks = action.selection {
+      recorded.actions[inverse]?.selection = marks
+      for ref in [marks.start] + (marks.end.map { [$0] } ?? []) {
+        recorded.marks[ref.storage]?.owners[ref.local]?.action = inverse
+      }
+      charge(inverse, _HistoryAction.markCost * (marks.end == nil ? 1 : 2))
+      if !isRedo, let start = markRange(marks.start)?.lowerBound {
+        if let endRef = marks.end, let end = markRange(endRef)?.lowerBound {
+          selection = [
+            SelectionRange(
+              from: TextPosition(marks.start.storage, start),
+              to: TextPosition(endRef.storage, end))
+          ]
+        } else {
+          selection = [SelectionRange(caret: TextPosition(marks.start.storage, start))]
+        }
+      }
+    }
+    if selection == nil, action.party == .person, let caret {
+      selection = [SelectionRange(caret: caret)]
+    }
+    if let selection, action.party == .person {
+      try? select(selection.filter { range in
+        (try? content.validated([range])) != nil
+      })
+    }
+    var result = UndoResult(replacementCount: edits, events: events, tracked: tracked)
+    result.selection = self.selection
+    return (inverse, result)
+  }
+
+  /// The piece of action `a` with the highest index not in `done` that
+  /// still waits at a point.
+  func nextPiece(of a: Int, after done: Set<Int>) -> (Int, _RemovedPiece)? {
+    guard let pieces = recorded.actions[a]?.pieces else { return nil }
+    for k in pieces.indices.reversed() where !done.contains(k) && pieces[k].mark != nil {
+      return (k, pieces[k])
+    }
+    return nil
+  }
+
+  /// Lets piece `piece` go (its action goes, or it has no text): its point
+  /// leaves the tree, and the points in it stay where they are, free.
+  mutating func letGo(_ piece: _PieceRef, _ ref: _MarkRef, in id: StorageID) {
+    guard recorded.marks[id]?.serial == ref.serial else { return }
+    flushPending(in: id)
+    if let inner = recorded.actions[piece.action]?.pieces[safe: piece.piece]?.inner {
+      for mark in inner {
+        if let local = mark.local, recorded.marks[id]?.swallowedBy[local] == piece {
+          recorded.marks[id]?.swallowedBy[local] = nil
+        }
+      }
+    }
+    recorded.marks[id]?.remove(ref.local)
+    recorded.actions[piece.action]?.pieces[piece.piece].mark = nil
+  }
+
+  /// Removes a mark from its tree (if it is still there).
+  mutating func removeMark(_ ref: _MarkRef) {
+    guard recorded.marks[ref.storage]?.serial == ref.serial else { return }
+    flushPending(in: ref.storage)
+    recorded.marks[ref.storage]?.remove(ref.local)
+  }
+
+  /// Forgets action `a`: its marks and its texts.
+  mutating func dropAction(_ a: Int) {
+    guard let action = recorded.actions[a] else { return }
+    for ref in action.added { removeMark(ref) }
+    for (k, piece) in action.pieces.enumerated() {
+      if let ref = piece.mark { letGo(_PieceRef(action: a, piece: k), ref, in: ref.storage) }
+    }
+    recorded.bytes -= recorded.actions.removeValue(forKey: a)?.bytes ?? 0
+    if let marks = action.selection {
+      removeMark(marks.start)
+      if let end = marks.end { removeMark(end) }
+    }
+    for (name, open) in recorded.originOpen where open.action == a {
+      recorded.originOpen[name] = nil
+    }
+    if recorded.personOpen?.action == a { recorded.personOpen = nil }
+  }
+
+  /// Undoes the last group of a history: the person's main history (with
+  /// the tools' groups and the accepted suggestions) or an origin's.
+  mutating func undoGroup(origin: String?) throws(DocumentError) -> UndoResult {
+    if let origin {
+      recorded.originOpen[origin] = nil
+      guard let a = recorded.origins[origin]?.undo.popLast() else { throw .nothingToUndo }
+      let (inverse, result) = takeBack(a, isRedo: false)
+      if let inverse { recorded.origins[origin]?.redo.append(inverse) }
+      return result
+    }
+    return try undo()
+  }
+
+  mutating func redoGroup(origin: String?) throws(DocumentError) -> UndoResult {
+    if let origin {
+      recorded.originOpen[origin] = nil
+      guard let a = recorded.origins[origin]?.redo.popLast() else { throw .nothingToRedo }
+      let (inverse, result) = takeBack(a, isRedo: true)
+      if let inverse { recorded.origins[origin]?.undo.append(inverse) }
+      return result
+    }
+    return try redo()
+  }
+
+  /// Ends a party's open group: its next edit starts a new one.
+  mutating func closeGroup(origin: String?) {
+    if let origin {
+      recorded.originOpen[origin] = nil
+    } else {
+      recorded.personOpen = nil
+    }
+  }
+
+  // MARK: - Memory
+
+  /// How many groups the histories keep.
+  var historyGroupCount: Int { recorded.actions.count }
+
+  /// Drops the oldest groups while the histories keep more than the
+  /// options allow.
+  mutating func enforceHistoryLimit() {
+    let options = recorded.options
+    func over() -> Bool {
+      (options.maxGroups.map { recorded.actions.count > $0 } ?? false)
+        || (options.maxBytes.map { recorded.bytes > $0 } ?? false)
+    }
+    while over() {
+      guard dropOldest() else { return }
+    }
+  }
+
+  /// Drops the oldest group at the bottom of an undo stack (or, with
+  /// none, of a redo stack). Returns false if there is none.
+  mutating func dropOldest() -> Bool {
+    var best: (action: Int, origin: String?, redo: Bool)? = nil
+    func consider(_ action: Int, _ origin: String?, _ redo: Bool) {
+      guard let current = best else {
+        best = (action, origin, redo)
+        return
+      }
+      if (redo ? 1 : 0, action) < (current.redo ? 1 : 0, current.action) {
+        best = (action, origin, redo)
+      }
+    }
+    for redo in [false, true] {
+      let stack = redo ? history.redo : history.undo
+      if let first = stack.lazy.compactMap({ group -> Int? in
+        if case .group(let a) = group { return a }
+        return nil
+      }).first {
+        consider(first, nil, redo)
+      }
+      for (name, stacks) in recorded.origins {
+        if let first = (redo ? stacks.redo : stacks.undo).first { consider(first, name, redo) }
+      }
+    }
+    guard let best else { return false }
+    // The open group is never dropped under the person's feet: it goes
+    // only when it is all there is.
+    if let name = best.origin {
+      if best.redo {
+        recorded.origins[name]?.redo.removeFirst()
+      } else {
+        recorded.origins[name]?.undo.removeFirst()
+      }
+    } else if best.redo {
+      if let i = history.redo.firstIndex(where: { $0.action == best.action }) {
+        history.redo.remove(at: i)
+      }
+    } else if let i = history.undo.firstIndex(where: { $0.action == best.action }) {
+      history.undo.remove(at: i)
+    }
+    dropAction(best.action)
+    return true
+  }
+
+  /// Forgets storage `id`'s marks (it was removed); the groups keep what
+  /// they had elsewhere.
+  mutating func forgetHistory(of id: StorageID) {
+    recorded.marks[id] = nil
+    if recorded.personOpen?.storage == id { recorded.personOpen = nil }
+    for (name, open) in recorded.originOpen where open.storage == id {
+      recorded.originOpen[name] = nil
+    }
+  }
+}
+
+extension _UndoGroup {
+  /// The action of a person's group.
+  var action: Int? {
+    if case .group(let a) = self { return a }
+    return nil
+  }
+}
+
+extension Array {
+  subscript(safe i: Int) -> Element? { i >= 0 && i < count ? self[i] : nil }
+}

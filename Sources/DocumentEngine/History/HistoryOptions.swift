@@ -1,0 +1,36 @@
+/// How the document groups the person's edits into undo groups, and how
+/// much history it keeps (docs/DESIGN.md, *History*).
+public struct HistoryOptions: Sendable {
+  /// A pause longer than this between two edits of one party ends its
+  /// group: the next edit starts a new one.
+  public var groupingInterval: Duration
+  /// The most groups the histories keep together (the person's and every
+  /// origin's); past it, the oldest go. `nil`: no limit in groups.
+  public var maxGroups: Int?
+  /// The most bytes the histories keep (the text they would put back, and
+  /// what follows each group: see ``Document/historyBytes``); past it, the
+  /// oldest groups go. `nil`: no limit in bytes.
+  public var maxBytes: Int?
+  /// The clock the grouping interval is measured on: any monotonic time.
+  /// Tests replace it with one they move by hand, so that they never
+  /// sleep.
+  public var clock: @Sendable () -> Duration
+
+  /// Options with a one-second interval, 10,000 groups and 64 MiB at
+  /// most, on the system's monotonic clock.
+  public init(
+    groupingInterval: Duration = .seconds(1), maxGroups: Int? = 10_000,
+    maxBytes: Int? = 64 << 20, clock: (@Sendable () -> Duration)? = nil
+  ) {
+    self.groupingInterval = groupingInterval
+    self.maxGroups = maxGroups
+    self.maxBytes = maxBytes
+    self.clock = clock ?? HistoryOptions.systemClock
+  }
+
+  /// The time since an arbitrary start, on the monotonic clock.
+  public static let systemClock: @Sendable () -> Duration = {
+    let start = ContinuousClock.now
+    return { ContinuousClock.now - start }
+  }()
+}

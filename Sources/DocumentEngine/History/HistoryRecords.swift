@@ -1,0 +1,275 @@
+/// Whose history a group is in: the person's (the document's main history,
+/// with the tools' groups) or a named origin's.
+enum _HistoryParty: Hashable, Sendable {
+  case person
+  case origin(String)
+}
+
+/// A mark of the history in a storage: its number in that storage's tree of
+/// history marks (see ``_HistoryMarks``), and the storage's serial, so
+/// that a storage removed and added again under its name does not answer
+/// for the old one.
+struct _MarkRef: Hashable, Sendable {
+  var storage: StorageID
+  var serial: Int
+  var local: UInt32
+}
+
+/// What a history mark stands for.
+struct _MarkOwner: Hashable, Sendable {
+  enum Role: Hashable, Sendable {
+    /// Units the action put in (a range).
+    case added
+    /// Where the action's removed piece `k` goes back (a point).
+    case removed(Int)
+    /// Where the selection's start (or end) was before the group (a point).
+    case selectionStart
+    case selectionEnd
+  }
+
+  var action: Int
+  var role: Role
+
+  var isPoint: Bool {
+    if case .added = role { return false }
+    return true
+  }
+}
+
+/// A mark inside a removed piece: a range (or point) of its text that
+/// belonged to another action when the piece was removed, so that putting
+/// the piece back gives those units (or that point) back to it.
+struct _InnerMark: Sendable {
+  /// Relative to the piece's text.
+  var range: Range<Int>
+  var owner: _MarkOwner
+  /// For a point: its number. A point stays in the tree while it is in a
+  /// piece, at the piece's point, right after it (see ``_HistoryMarks/swallowedBy``).
+  var local: UInt32? = nil
+}
+
+/// A removed piece: its action and its index there.
+struct _PieceRef: Hashable, Sendable {
+  var action: Int
+  var piece: Int
+}
+
+/// Text an action removed, waiting at a point of its storage to go back.
+struct _RemovedPiece: Sendable {
+  /// The point (`nil` once the piece went back, or its storage went).
+  var mark: _MarkRef?
+  var text: _RemovedText
+  var inner: [_InnerMark]
+}
+
+/// What the selection was before a group, as points that follow edits.
+struct _SelectionMarks: Sendable {
+  var start: _MarkRef
+  var end: _MarkRef?
+}
+
+/// One group's effect, as it can be taken back: the units it put in that
+/// are still there (``added``) and the pieces it removed
+/// (``pieces``). Undoing it makes its inverse, another action, which
+/// takes the group's place in the history.
+struct _HistoryAction: Sendable {
+  var party: _HistoryParty
+  var pieces: [_RemovedPiece] = []
+  var added: [_MarkRef] = []
+  /// Where the selection was before the group; its undo and redo keep it.
+  var selection: _SelectionMarks? = nil
+  /// What it costs, in bytes (see ``_HistoryAction/cost``).
+  var bytes: Int = 0
+
+  init(party: _HistoryParty) { self.party = party }
+
+  /// What a mark costs: its item in the tree and its owner's entry.
+  static let markCost = 64
+  /// What an action costs besides its marks and texts.
+  static let baseCost = 96
+}
+
+/// An edit being made by an action (a group's edit, or its undo or redo):
+/// the one path (`DocumentState.apply`) records it in the action.
+struct _Recording: Sendable {
+  var action: Int
+  /// Whether a keystroke may go in the storage's pending hunk (the
+  /// person's or an origin's own group; not a batch, an undo or a redo).
+  var mayPend: Bool
+  /// For an undo or redo putting a piece back: the piece's point and
+  /// inner marks.
+  var revive: (mark: UInt32, inner: [_InnerMark])? = nil
+}
+
+/// The keystrokes of an open group not yet put in the storage's tree of
+/// marks: the text at `start` removed and `inserted` units put in its
+/// place, in current coordinates. Typing in one place only changes these
+/// numbers; the tree takes them as one edit when something else happens
+/// in the storage (``DocumentState/flushPending(in:)``).
+struct _PendingHunk: Sendable {
+  var action: Int
+  var start: Int
+  var inserted: Int
+  /// Text removed before `start` (backspace), the last removed first.
+  var before: [_RemovedText] = []
+  /// Text removed at `start` (forward delete), in order.
+  var after: [_RemovedText] = []
+  var removedLength = 0
+}
+
+/// A storage's history marks: a tree of tracked ranges of its own (so that
+/// a keystroke does not walk them: they take a keystroke's edit only when
+/// it is not the open group's), what each stands for, and the pending
+/// hunk.
+struct _HistoryMarks: Sendable {
+  var serial: Int
+  var tree = _TrackedRanges()
+  var owners: [UInt32: _MarkOwner] = [:]
+  var pending: _PendingHunk? = nil
+  /// For each point inside a removed piece (its text was removed around
+  /// it), the innermost such piece. The point is in the tree at the
+  /// piece's point, after it, in order; when the piece goes back, the
+  /// point goes back inside its text, and when the point's own piece goes
+  /// back first, the pieces around it are cut in two there.
+  var swallowedBy: [UInt32: _PieceRef] = [:]
+
+  init(serial: Int) { self.serial = serial }
+
+  /// A point (empty, stays before text inserted at it).
+  static let pointFlags = _TrackedItem.flags(
+    TrackingRules(bias: .left), empty: true, role: .host)
+  /// A range of units (takes no text inserted at its ends).
+  static let rangeFlags = _TrackedItem.flags(TrackingRules(), empty: false, role: .host)
+
+  /// Adds a mark; its number.
+  mutating func add(_ range: Range<Int>, owner: _MarkOwner) -> UInt32? {
+    guard let local = try? tree.newLocals(1).lowerBound else { return nil }
+    tree.insert(
+      range, local: local, flags: owner.isPoint ? Self.pointFlags : Self.rangeFlags, kind: 0)
+    owners[local] = owner
+    return local
+  }
+
+  mutating func remove(_ local: UInt32) {
+    tree.remove(local)
+    owners[local] = nil
+    swallowedBy[local] = nil
+  }
+
+  /// The points at `p`, in the tree's order.
+  func points(at p: Int) -> [UInt32] {
+    var found: [UInt32] = []
+    tree.forEach(meeting: p...p) { item, range in
+      if range.isEmpty && range.lowerBound == p && owners[item.local]?.isPoint == true {
+        found.append(item.local)
+      }
+    }
+    return found
+  }
+}
+
+/// A party's open group: its action, where its last hunk is, what kind of
+/// edit it groups, and when its last edit was.
+struct _OpenGroup: Sendable {
+  var action: Int
+  var storage: StorageID
+  var isDeletion: Bool
+  var lastTime: Duration
+  /// The last hunk once it left the pending hunk: its added range (an
+  /// insertion group) or its point (a deletion group).
+  var last: _MarkRef? = nil
+}
+
+/// An origin's undo and redo stacks (of actions).
+struct _OriginStacks: Sendable {
+  var undo: [Int] = []
+  var redo: [Int] = []
+}
+
+/// Everything the person's and the origins' histories keep besides the
+/// main stacks (``_UndoHistory``).
+struct _Histories: Sendable {
+  var actions: [Int: _HistoryAction] = [:]
+  var nextAction = 0
+  var marks: [StorageID: _HistoryMarks] = [:]
+  /// The open groups: the person's apart, as every keystroke asks for it.
+  var personOpen: _OpenGroup? = nil
+  var originOpen: [String: _OpenGroup] = [:]
+  var origins: [String: _OriginStacks] = [:]
+  var options = HistoryOptions()
+  /// What the kept actions cost, in bytes.
+  var bytes = 0
+  /// Whether the person's edits are recorded at all.
+  var isEnabled = true
+
+  func open(_ party: _HistoryParty) -> _OpenGroup? {
+    switch party {
+    case .person: personOpen
+    case .origin(let name): originOpen[name]
+    }
+  }
+
+  mutating func setOpen(_ party: _HistoryParty, _ group: _OpenGroup?) {
+    switch party {
+    case .person: personOpen = group
+    case .origin(let name): originOpen[name] = group
+    }
+  }
+
+  mutating func newAction(_ party: _HistoryParty) -> Int {
+    let id = nextAction
+    nextAction += 1
+    var action = _HistoryAction(party: party)
+    action.bytes = _HistoryAction.baseCost
+    bytes += action.bytes
+    actions[id] = action
+    return id
+  }
+}
+
+extension _RemovedText {
+  static let empty = _RemovedText(text: "", runs: [])
+
+  var length: Int { text.utf16.count }
+
+  /// The texts one after the other, with their runs.
+  static func joined(_ parts: some Sequence<_RemovedText>) -> _RemovedText {
+    var text = ""
+    var runs: [AttributeRun] = []
+    var offset = 0
+    for part in parts {
+      text += part.text
+      for run in part.runs {
+        let shifted = AttributeRun(
+          (run.range.lowerBound + offset)..<(run.range.upperBound + offset), run.attributes)
+        if let last = runs.last, last.range.upperBound == shifted.range.lowerBound,
+          last.attributes == shifted.attributes
+        {
+          runs[runs.count - 1].range = last.range.lowerBound..<shifted.range.upperBound
+        } else {
+          runs.append(shifted)
+        }
+      }
+      offset += part.length
+    }
+    return _RemovedText(text: text, runs: runs)
+  }
+
+  /// The part in `range` (UTF-16, on scalar boundaries).
+  func slice(_ range: Range<Int>) -> _RemovedText {
+    let utf16 = text.utf16
+    let a = utf16.index(utf16.startIndex, offsetBy: range.lowerBound)
+    let b = utf16.index(a, offsetBy: range.count)
+    let part = String(text[a..<b])
+    var runs: [AttributeRun] = []
+    for run in self.runs {
+      let lo = max(run.range.lowerBound, range.lowerBound)
+      let hi = min(run.range.upperBound, range.upperBound)
+      if lo < hi {
+        runs.append(
+          AttributeRun((lo - range.lowerBound)..<(hi - range.lowerBound), run.attributes))
+      }
+    }
+    return _RemovedText(text: part, runs: runs)
+  }
+}
