@@ -322,7 +322,7 @@ import _EngineTestSupport
         }
         if trace {
           print("TRACE \(step) \(log.last ?? "")")
-          for s in ["a"] {
+          for s in [ProcessInfo.processInfo.environment["HISTORY_TRACE"] ?? "a"] {
             print("  engine \(s): \(String(try document.content.storage(StorageID(s)).text).unicodeScalars.map { String($0.value, radix: 16) })")
             print("  model  \(s): \(String(decoding: model.visible(s).map(\.code), as: UTF16.self).debugDescription)")
           }

@@ -332,7 +332,14 @@ extension DocumentState {
         if owner.action == recorder {
           ownCuts.append(relative)
         } else {
-          inner.append(_InnerMark(range: relative, owner: owner))
+          var mark = _InnerMark(range: relative, owner: owner)
+          if b <= e, let party = recorded.actions[owner.action]?.party,
+            let open = recorded.open(party), open.action == owner.action,
+            open.last?.local == change.local, open.last?.storage == id
+          {
+            mark.holdsGroupEnd = true
+          }
+          inner.append(mark)
         }
       }
       let left = a < s ? a..<min(b, s) : nil
@@ -565,6 +572,12 @@ extension DocumentState {
     case .added:
       recorded.actions[action]?.added.append(ref)
       charge(action, _HistoryAction.markCost)
+      if mark.holdsGroupEnd, let party = recorded.actions[action]?.party,
+        var open = recorded.open(party), open.action == action
+      {
+        open.last = ref
+        recorded.setOpen(party, open)
+      }
     case .removed(let k):
       if k < recorded.actions[action]?.pieces.count ?? 0 {
         recorded.actions[action]?.pieces[k].mark = ref
@@ -610,8 +623,10 @@ extension DocumentState {
       }
       return o - gone
     }
-    let marks = inner.map {
-      _InnerMark(range: map($0.range.lowerBound)..<map($0.range.upperBound), owner: $0.owner)
+    let marks = inner.map { mark -> _InnerMark in
+      var mapped = mark
+      mapped.range = map(mark.range.lowerBound)..<map(mark.range.upperBound)
+      return mapped
     }.filter { $0.owner.isPoint || !$0.range.isEmpty }
     return (_RemovedText.joined(parts), marks)
   }

@@ -46,6 +46,9 @@ struct _InnerMark: Sendable {
   /// For a point: its number. A point stays in the tree while it is in a
   /// piece, at the piece's point, right after it (see ``_HistoryMarks/swallowedBy``).
   var local: UInt32? = nil
+  /// For a range: whether it holds the last unit its open group typed
+  /// (the group goes on after it once it is back).
+  var holdsGroupEnd = false
 }
 
 /// A removed piece: its action and its index there.
