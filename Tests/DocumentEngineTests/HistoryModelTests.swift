@@ -312,8 +312,11 @@ import _EngineTestSupport
             : range.lowerBound > 0 ? units[range.lowerBound - 1].link : units.first?.link
           model.edit(s, range, Array(text.utf16), link: rule, action: nil)
           edits[s, default: 0] += 1
-          // The tool's group closed the person's.
+          // The tool's group closed the person's, and cleared the main
+          // redo stack (a new group does).
           runs["person"] = nil
+          for dropped in model.stacks["person"]?.redo ?? [] { model.actions[dropped] = nil }
+          model.stacks["person"]?.redo = []
         default:
           // The party closes its group.
           log.append("\(party) close")
@@ -325,6 +328,7 @@ import _EngineTestSupport
           for s in [ProcessInfo.processInfo.environment["HISTORY_TRACE"] ?? "a"] {
             print("  engine \(s): \(String(try document.content.storage(StorageID(s)).text).unicodeScalars.map { String($0.value, radix: 16) })")
             print("  model  \(s): \(String(decoding: model.visible(s).map(\.code), as: UTF16.self).debugDescription)")
+            print(document._historyDump(StorageID(s)).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
           }
         }
         for s in ["a", "b"] {

@@ -462,17 +462,30 @@ extension DocumentState {
     // The pieces around it are cut, the outermost first: each tail's point
     // goes after the text, inside the tail of the piece around it.
     var outerTail: _PieceRef? = nil
+    var adopted = 0
     for (k, link) in chain.enumerated().reversed() {
-      let tail = cut(link.piece, at: link.child, removingChild: k == 0, in: id, serial: serial, at: s + n)
-      if let tail, let outerTail,
-        let local = recorded.actions[tail.action]?.pieces[safe: tail.piece]?.mark?.local
-      {
-        recorded.actions[outerTail.action]?.pieces[outerTail.piece].inner.insert(
-          _InnerMark(range: 0..<0, owner: recorded.marks[id]?.owners[local]
-            ?? _MarkOwner(action: tail.action, role: .removed(tail.piece)), local: local), at: 0)
-        recorded.marks[id]?.swallowedBy[local] = outerTail
+      var orphans: [UInt32] = []
+      let tail = cut(
+        link.piece, at: link.child, removingChild: k == 0, in: id, serial: serial, at: s + n,
+        orphans: &orphans)
+      var points = orphans
+      if let tail, let local = recorded.actions[tail.action]?.pieces[safe: tail.piece]?.mark?.local {
+        points.insert(local, at: 0)
       }
-      outerTail = tail ?? outerTail
+      if let outerTail {
+        // In order, after what the tail of the piece around took already.
+        for local in points {
+          guard let owner = recorded.marks[id]?.owners[local] else { continue }
+          recorded.actions[outerTail.action]?.pieces[outerTail.piece].inner.insert(
+            _InnerMark(range: 0..<0, owner: owner, local: local), at: adopted)
+          adopted += 1
+          recorded.marks[id]?.swallowedBy[local] = outerTail
+        }
+      }
+      if let tail {
+        outerTail = tail
+        adopted = 0
+      }
     }
     for local in after where !moved.contains(local) {
       guard recorded.marks[id]?.owners[local] != nil else { continue }
@@ -489,7 +502,7 @@ extension DocumentState {
   /// - Returns: the tail.
   mutating func cut(
     _ ref: _PieceRef, at child: UInt32, removingChild: Bool, in id: StorageID, serial: Int,
-    at point: Int
+    at point: Int, orphans: inout [UInt32]
   ) -> _PieceRef? {
     guard let piece = recorded.actions[ref.action]?.pieces[safe: ref.piece],
       let index = piece.inner.firstIndex(where: { $0.local == child })
@@ -532,10 +545,12 @@ extension DocumentState {
     recorded.actions[ref.action]?.pieces[ref.piece].text = text.slice(0..<o)
     recorded.actions[ref.action]?.pieces[ref.piece].inner = head
     guard o < text.length else {
-      // No tail: its points stay free, after the text.
+      // No tail: its points are after the text, in the tail of the piece
+      // around (the caller's `orphans`), or free.
       for mark in tail {
         if let local = mark.local, recorded.marks[id]?.swallowedBy[local] == ref {
           recorded.marks[id]?.swallowedBy[local] = nil
+          orphans.append(local)
         }
       }
       return nil
@@ -752,10 +767,12 @@ extension DocumentState {
   mutating func letGo(_ piece: _PieceRef, _ ref: _MarkRef, in id: StorageID) {
     guard recorded.marks[id]?.serial == ref.serial else { return }
     flushPending(in: id)
+    // The points in it are now in the piece around it, if there is one.
+    let parent = recorded.marks[id]?.swallowedBy[ref.local]
     if let inner = recorded.actions[piece.action]?.pieces[safe: piece.piece]?.inner {
       for mark in inner {
         if let local = mark.local, recorded.marks[id]?.swallowedBy[local] == piece {
-          recorded.marks[id]?.swallowedBy[local] = nil
+          recorded.marks[id]?.swallowedBy[local] = parent
         }
       }
     }
@@ -905,4 +922,31 @@ extension _UndoGroup {
 
 extension Array {
   subscript(safe i: Int) -> Element? { i >= 0 && i < count ? self[i] : nil }
+}
+
+extension Document {
+  /// The history marks of storage `id`, one line each (for debugging
+  /// tests).
+  func _historyDump(_ id: StorageID) -> String {
+    withState { state in
+      guard let marks = state.recorded.marks[id] else { return "(none)" }
+      var lines: [String] = []
+      if let p = marks.pending {
+        lines.append("pending \(p.action) at \(p.start) +\(p.inserted) -\(p.removedLength)")
+      }
+      marks.tree.forEachRange { item, range in
+        let owner = marks.owners[item.local]
+        var line = "#\(item.local) \(range) \(owner.map { "\($0.action) \($0.role)" } ?? "?")"
+        if let by = marks.swallowedBy[item.local] { line += " in \(by.action).\(by.piece)" }
+        if let owner, case .removed(let k) = owner.role,
+          let piece = state.recorded.actions[owner.action]?.pieces[safe: k]
+        {
+          line += " text \(piece.text.text.unicodeScalars.map { String($0.value, radix: 16) })"
+          line += " inner \(piece.inner.map { "\($0.local.map { "#\($0)" } ?? "\($0.owner.action)")@\($0.range)" })"
+        }
+        lines.append(line)
+      }
+      return lines.joined(separator: "\n")
+    }
+  }
 }
