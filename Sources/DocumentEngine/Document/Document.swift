@@ -509,6 +509,7 @@ public final class Document: @unchecked Sendable {
     set {
       withState { state in
         state.recorded.options = newValue
+        state.recorded.isEnabled = newValue.isEnabled
         state.enforceHistoryLimit()
       }
     }

@@ -282,7 +282,7 @@ extension DocumentState {
       // A no-op as it was made: checked, and it makes no version.
       return EditResult(version: current, range: start..<start, events: [])
     }
-    recording = .party(party.isPerson ? .person : .origin(origin ?? ""))
+    if recorded.isEnabled { recording = .party(party.isPerson ? .person : .origin(origin ?? "")) }
     defer { recording = nil }
     let (after, events, tracked) = try apply(
       id, transformed, text: text, original: original, basis: version,
@@ -301,7 +301,7 @@ extension DocumentState {
       return EditResult(
         version: try content.checked(range, in: id).version, range: range, events: [])
     }
-    recording = .party(.person)
+    if recorded.isEnabled { recording = .party(.person) }
     defer { recording = nil }
     let (version, events, tracked) = try apply(
       id, range, text, insertedLength: n, info: .person, actor: .other,

@@ -1,6 +1,10 @@
 /// How the document groups the person's edits into undo groups, and how
 /// much history it keeps (docs/DESIGN.md, *History*).
 public struct HistoryOptions: Sendable {
+  /// Whether the person's and the origins' edits are recorded at all
+  /// (without it, undo takes back only the tools' groups and the accepted
+  /// suggestions).
+  public var isEnabled: Bool
   /// A pause longer than this between two edits of one party ends its
   /// group: the next edit starts a new one.
   public var groupingInterval: Duration
@@ -19,9 +23,10 @@ public struct HistoryOptions: Sendable {
   /// Options with a one-second interval, 10,000 groups and 64 MiB at
   /// most, on the system's monotonic clock.
   public init(
-    groupingInterval: Duration = .seconds(1), maxGroups: Int? = 10_000,
+    isEnabled: Bool = true, groupingInterval: Duration = .seconds(1), maxGroups: Int? = 10_000,
     maxBytes: Int? = 64 << 20, clock: (@Sendable () -> Duration)? = nil
   ) {
+    self.isEnabled = isEnabled
     self.groupingInterval = groupingInterval
     self.maxGroups = maxGroups
     self.maxBytes = maxBytes

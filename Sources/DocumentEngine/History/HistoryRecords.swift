@@ -202,7 +202,8 @@ struct _Histories: Sendable {
   var options = HistoryOptions()
   /// What the kept actions cost, in bytes.
   var bytes = 0
-  /// Whether the person's edits are recorded at all.
+  /// Whether the person's edits are recorded at all (kept beside the
+  /// options: every keystroke asks).
   var isEnabled = true
 
   func open(_ party: _HistoryParty) -> _OpenGroup? {
