@@ -301,7 +301,11 @@ import _EngineTestSupport
           let text = Bool.random(using: &random) ? "" : Self.text(&random, max: 2)
           log.append("tool \(s) \(range) \(text.debugDescription)")
           let session = try document.startSession(scope: .fullDocument)
-          let context = try #require(session.contexts.first { $0.storage == StorageID(s) })
+          // (An empty storage has no context.)
+          guard let context = session.contexts.first(where: { $0.storage == StorageID(s) }) else {
+            document.endSession()
+            continue
+          }
           try document.replace(context: context.id, range: range, with: text)
           document.endSession()
           // Plain text takes the edit rule's link: the first unit it
@@ -314,9 +318,11 @@ import _EngineTestSupport
           edits[s, default: 0] += 1
           // The tool's group closed the person's, and cleared the main
           // redo stack (a new group does).
-          runs["person"] = nil
-          for dropped in model.stacks["person"]?.redo ?? [] { model.actions[dropped] = nil }
-          model.stacks["person"]?.redo = []
+          if !range.isEmpty || !text.isEmpty {
+            runs["person"] = nil
+            for dropped in model.stacks["person"]?.redo ?? [] { model.actions[dropped] = nil }
+            model.stacks["person"]?.redo = []
+          }
         default:
           // The party closes its group.
           log.append("\(party) close")

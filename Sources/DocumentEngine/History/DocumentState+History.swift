@@ -313,13 +313,12 @@ extension DocumentState {
       if owner.isPoint {
         let p = old.lowerBound
         guard p > s && p <= e else { continue }
-        if let pieceLocal {
+        // A point already in a piece goes with that piece: only the
+        // others are the new piece's own.
+        if pieceLocal != nil, let recorder, recorded.marks[id]?.swallowedBy[change.local] == nil {
           inner.append(_InnerMark(range: (p - s)..<(p - s), owner: owner, local: change.local))
-          if recorded.marks[id]?.swallowedBy[change.local] == nil {
-            recorded.marks[id]?.swallowedBy[change.local] = _PieceRef(
-              action: recorder ?? 0, piece: pieceIndex)
-          }
-          _ = pieceLocal
+          recorded.marks[id]?.swallowedBy[change.local] = _PieceRef(
+            action: recorder, piece: pieceIndex)
         }
         if change.new?.lowerBound != s { pointsToMove.append(change.local) }
         continue
@@ -442,22 +441,41 @@ extension DocumentState {
       child = point
     }
     let revived = recorded.marks[id]?.owners[revive.mark]
-    recorded.marks[id]?.remove(revive.mark)
-    var moved = Set<UInt32>()
+    var revivedPiece: _PieceRef? = nil
+    if let revived, case .removed(let k) = revived.role {
+      revivedPiece = _PieceRef(action: revived.action, piece: k)
+    }
+    // Where each of the piece's own points is in its text.
+    var offsets: [UInt32: Int] = [:]
     for mark in revive.inner {
-      if let local = mark.local {
-        guard recorded.marks[id]?.owners[local] != nil else { continue }
-        if let revived, case .removed(let k) = revived.role,
-          recorded.marks[id]?.swallowedBy[local] == _PieceRef(action: revived.action, piece: k)
-        {
-          recorded.marks[id]?.swallowedBy[local] = nil
-        }
-        let at = s + mark.range.lowerBound
-        recorded.marks[id]?.tree.move(local, to: at..<at)
-        moved.insert(local)
-      } else {
-        restore(mark, at: s, in: id, serial: serial)
+      if let local = mark.local { offsets[local] = mark.range.lowerBound }
+    }
+    recorded.marks[id]?.remove(revive.mark)
+    // The points after it that were in it (directly, or inside a piece
+    // that was) go inside its text, each with the one in it that holds it.
+    var targets: [(local: UInt32, offset: Int, isOwn: Bool)] = []
+    for local in after {
+      var top = local
+      var container = recorded.marks[id]?.swallowedBy[local]
+      while let c = container, c != revivedPiece,
+        let point = recorded.actions[c.action]?.pieces[safe: c.piece]?.mark?.local
+      {
+        top = point
+        container = recorded.marks[id]?.swallowedBy[point]
       }
+      guard container != nil, container == revivedPiece, let offset = offsets[top] else {
+        continue
+      }
+      targets.append((local, offset, top == local))
+    }
+    var moved = Set<UInt32>()
+    for (local, offset, isOwn) in targets {
+      if isOwn { recorded.marks[id]?.swallowedBy[local] = nil }
+      recorded.marks[id]?.tree.move(local, to: (s + offset)..<(s + offset))
+      moved.insert(local)
+    }
+    for mark in revive.inner where mark.local == nil {
+      restore(mark, at: s, in: id, serial: serial)
     }
     // The pieces around it are cut, the outermost first: each tail's point
     // goes after the text, inside the tail of the piece around it.
@@ -767,14 +785,29 @@ extension DocumentState {
   mutating func letGo(_ piece: _PieceRef, _ ref: _MarkRef, in id: StorageID) {
     guard recorded.marks[id]?.serial == ref.serial else { return }
     flushPending(in: id)
-    // The points in it are now in the piece around it, if there is one.
+    // The points in it are now in the piece around it, if there is one,
+    // where it was.
     let parent = recorded.marks[id]?.swallowedBy[ref.local]
+    var adopted: [_InnerMark] = []
     if let inner = recorded.actions[piece.action]?.pieces[safe: piece.piece]?.inner {
       for mark in inner {
         if let local = mark.local, recorded.marks[id]?.swallowedBy[local] == piece {
           recorded.marks[id]?.swallowedBy[local] = parent
+          adopted.append(mark)
         }
       }
+    }
+    if let parent, let marks = recorded.actions[parent.action]?.pieces[safe: parent.piece]?.inner,
+      let index = marks.firstIndex(where: { $0.local == ref.local })
+    {
+      let offset = marks[index].range
+      let moved = adopted.map { mark -> _InnerMark in
+        var adoptedMark = mark
+        adoptedMark.range = offset
+        return adoptedMark
+      }
+      recorded.actions[parent.action]?.pieces[parent.piece].inner.replaceSubrange(
+        index...index, with: moved)
     }
     recorded.marks[id]?.remove(ref.local)
     recorded.actions[piece.action]?.pieces[piece.piece].mark = nil
