@@ -50,35 +50,172 @@ import TextRope
 }
 
 extension HistoryTests {
-  @Test func debugRepro() throws {
-    let document = Document()
-    document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil, clock: { .zero })
-    try document.add("a", text: Rope("e\u{301}\r\nbe\u{301}e\u{301}😀b\r\n"))
-    try document.edit("a", range: 9..<11, with: "", attributes: [.link: .link("person")])
-    try document.add("b", text: Rope("abcdefghijkl"))
-    let session = try document.startSession(scope: .fullDocument)
-    try document.replace(context: session.contexts[0].id, range: 1..<6, with: " ")
-    document.endSession()
-    try document.edit("b", range: 5..<9, with: "", attributes: [.link: .link("p2")], origin: "p2")
-    try document.undo()
-    print("S0", try text(document, "a").unicodeScalars.map { String($0.value, radix: 16) })
-    try document.edit("a", range: 0..<7, with: "😀é\u{2029}", attributes: [:], origin: "p2")
-    print("S1", try text(document, "a").unicodeScalars.map { String($0.value, radix: 16) })
-    document.closeGroup(origin: "p1")
-    try document.edit("a", range: 6..<7, with: "é \r\n", attributes: [.link: .link("p1")], origin: "p1")
-    print("S2", try text(document, "a").unicodeScalars.map { String($0.value, radix: 16) })
-    document.closeGroup(origin: "p2")
-    try document.edit("a", range: 0..<10, with: "\u{2029}éz", attributes: [.link: .link("p2")], origin: "p2")
-    try document.edit("a", range: 3..<3, with: "🇫🇷a", attributes: [:], origin: "p2")
-    print("S3", try text(document, "a").unicodeScalars.map { String($0.value, radix: 16) })
-    try document.undo(origin: "p1")
-    print("S4", try text(document, "a").unicodeScalars.map { String($0.value, radix: 16) })
-    document.closeGroup(origin: "p1")
-    try document.edit("a", range: 1..<8, with: "", attributes: [:], origin: "p1")
-    print("S5", try text(document, "a").unicodeScalars.map { String($0.value, radix: 16) })
+  @Test func aPauseAMoveAKindOrCloseGroupEndsAGroup() throws {
+    let (document, clock) = try document("")
+    try document.edit("body", range: 0..<0, with: "a")
+    try document.edit("body", range: 1..<1, with: "b")
+    clock.now += .seconds(2)  // a pause past the interval
+    try document.edit("body", range: 2..<2, with: "c")
     document.closeGroup()
-    try document.edit("b", range: 3..<6, with: "", attributes: [.link: .link("person")])
-    try document.undo(origin: "p2")
-    print("S6", try text(document, "a").unicodeScalars.map { String($0.value, radix: 16) })
+    try document.edit("body", range: 3..<3, with: "d")
+    try document.edit("body", range: 0..<0, with: "e")  // elsewhere
+    try document.edit("body", range: 5..<5, with: "f")  // elsewhere again
+    try document.edit("body", range: 5..<6, with: "")  // a deletion after insertions
+    try document.edit("body", range: 4..<5, with: "")  // backspace: the same group
+    #expect(try text(document) == "eabc")
+    let steps = ["eabcdf", "eabcd", "abcd", "abc", "ab", ""]
+    for expected in steps {
+      try document.undo()
+      #expect(try text(document) == expected)
+    }
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo() }
+    for expected in steps.reversed().dropFirst() + ["eabc"] {
+      try document.redo()
+      #expect(try text(document) == expected)
+    }
+    #expect(throws: DocumentError.nothingToRedo) { try document.redo() }
+  }
+
+  @Test func aNewEditClearsRedo() throws {
+    let (document, _) = try document()
+    try document.edit("body", range: 0..<0, with: "A ")
+    try document.undo()
+    try document.edit("body", range: 3..<3, with: "!")
+    #expect(throws: DocumentError.nothingToRedo) { try document.redo() }
+  }
+
+  @Test func undoPutsTheSelectionBackAndRedoAfterTheGroup() throws {
+    let (document, _) = try document()
+    // The person selects "two" and types over it.
+    try document.select([SelectionRange("body", 4..<7)])
+    try document.edit("body", range: 4..<7, with: "2")
+    try document.select([SelectionRange(caret: TextPosition("body", 5))])
+    try document.edit("body", range: 5..<5, with: "!")
+    #expect(try text(document) == "One 2! three.\n")
+    let undone = try document.undo()
+    #expect(try text(document) == "One two three.\n")
+    #expect(undone.selection == [SelectionRange("body", 4..<7)])
+    #expect(document.selection == [SelectionRange("body", 4..<7)])
+    let redone = try document.redo()
+    #expect(try text(document) == "One 2! three.\n")
+    #expect(redone.selection == [SelectionRange(caret: TextPosition("body", 6))])
+  }
+
+  @Test func undoOfABackspaceRunPutsTheCaretAfterTheText() throws {
+    let (document, _) = try document()
+    try document.select([SelectionRange(caret: TextPosition("body", 7))])
+    for end in stride(from: 7, to: 4, by: -1) {
+      try document.edit("body", range: (end - 1)..<end, with: "")
+      try document.select([SelectionRange(caret: TextPosition("body", end - 1))])
+    }
+    #expect(try text(document) == "One  three.\n")
+    let undone = try document.undo()
+    #expect(try text(document) == "One two three.\n")
+    #expect(undone.selection == [SelectionRange(caret: TextPosition("body", 7))])
+  }
+
+  @Test func undoThroughAToolsRewriteAndAPeersEdit() throws {
+    let (document, _) = try document("Fix teh typo.\nSecond paragraph.\n")
+    // The person types a word; a tool rewrites the next paragraph; a peer
+    // edits the person's sentence; the person undoes.
+    try document.edit("body", range: 12..<12, with: " now")  // "Fix teh typo now."
+    let session = try document.startSession(scope: .fullDocument)
+    let context = session.contexts[0]
+    try document.replace(context: context.id, range: 18..<35, with: "Rewritten.")
+    document.endSession()
+    try document.edit("body", range: 4..<7, with: "the", origin: "peer")
+    #expect(try text(document) == "Fix the typo now.\nRewritten.\n")
+    try document.undo()
+    // Only the person's " now" goes: the peer's fix and the rewrite stay.
+    #expect(try text(document) == "Fix the typo.\nRewritten.\n")
+    try document.redo()
+    #expect(try text(document) == "Fix the typo now.\nRewritten.\n")
+    // The peer's own history takes back only its fix.
+    try document.undo(origin: "peer")
+    #expect(try text(document) == "Fix teh typo now.\nRewritten.\n")
+  }
+
+  @Test func anUndoNeverRemovesWhatSomeoneElseTypedInside() throws {
+    let (document, _) = try document("")
+    try document.edit("body", range: 0..<0, with: "hello world")
+    try document.edit("body", range: 5..<5, with: ",", origin: "peer")  // inside
+    try document.undo()
+    #expect(try text(document) == ",")
+    try document.redo()
+    #expect(try text(document) == "hello, world")
+  }
+
+  @Test func deletedTextComesBackWithItsAttributes() throws {
+    let document = Document()
+    document.historyOptions = HistoryOptions(clock: { .zero })
+    try document.add(
+      "body", text: Rope("plain bold plain"),
+      attributes: [AttributeRun(6..<10, [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)])])
+    try document.edit("body", range: 3..<13, with: "")
+    try document.undo()
+    let storage = try document.content.storage("body")
+    #expect(String(storage.text) == "plain bold plain")
+    #expect(
+      storage.attributeRuns(in: 0..<16) == [
+        AttributeRun(6..<10, [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)])
+      ])
+  }
+
+  @Test func aBatchIsOneGroup() throws {
+    let (document, _) = try document()
+    try document.apply([
+      DocumentEdit("body", range: 0..<3, with: "1"),
+      DocumentEdit("body", range: 2..<5, with: "2"),
+      DocumentEdit("body", range: 0..<0, with: ">"),
+    ])
+    let after = try text(document)
+    try document.undo()
+    #expect(try text(document) == "One two three.\n")
+    try document.redo()
+    #expect(try text(document) == after)
+  }
+
+  @Test func theHistoryKeepsWhatTheLimitAllows() throws {
+    let document = Document()
+    document.historyOptions = HistoryOptions(maxGroups: 3, clock: { .zero })
+    try document.add("body", text: Rope(""))
+    for i in 0..<6 {
+      document.closeGroup()
+      try document.edit("body", range: i..<i, with: "\(i)")
+    }
+    #expect(document.historyGroupCount == 3)
+    try document.undo()
+    try document.undo()
+    try document.undo()
+    #expect(try text(document) == "012")
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo() }
+    // A byte limit drops the oldest too.
+    document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: 0, clock: { .zero })
+    #expect(document.historyGroupCount == 0)
+    #expect(document.historyBytes == 0)
+  }
+
+  @Test func historyOffRecordsNothing() throws {
+    let document = Document()
+    document.historyOptions = HistoryOptions(isEnabled: false)
+    try document.add("body", text: Rope("x"))
+    try document.edit("body", range: 0..<1, with: "y")
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo() }
+    #expect(document.historyGroupCount == 0)
+  }
+
+  @Test func aRemovedStorageLeavesTheOtherGroupsWhole() throws {
+    let (document, _) = try document()
+    try document.add("other", text: Rope("abc"))
+    try document.edit("body", range: 0..<0, with: "1")
+    try document.edit("other", range: 0..<0, with: "2")
+    try document.remove("other")
+    try document.undo()  // the group in the removed storage: nothing left to do
+    try document.undo()
+    #expect(try text(document) == "One two three.\n")
+    try document.add("other", text: Rope("abc"))
+    try document.redo()
+    #expect(try text(document) == "1One two three.\n")
+    #expect(try text(document, "other") == "abc")
   }
 }

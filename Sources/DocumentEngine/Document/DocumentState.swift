@@ -386,11 +386,14 @@ extension DocumentState {
     if !trackedReport.isEmpty { trackedReport.removeAll(keepingCapacity: true) }
     let removed =
       historyNeedsRemovedText(edit) ? removedText(in: id, range: range) : _RemovedText.empty
+    // Where the selection is before an edit that starts a group of the
+    // person's (undo puts it back there).
+    let selection = recording != nil ? selectionBeforeNewGroup(edit, in: id) : nil
     let version = try content.edit(
       id, range: range, with: text, insertedLength: insertedLength, info: info,
       keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
       report: &trackedReport)
-    historyFollow(edit, in: id, removed: removed)
+    historyFollow(edit, in: id, removed: removed, selection: selection)
     let events =
       hasSession
       ? followSession(

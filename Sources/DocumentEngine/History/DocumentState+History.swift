@@ -33,7 +33,9 @@ extension DocumentState {
 
   /// After a storage edit: records it in the history it belongs to, and
   /// moves the storage's marks.
-  mutating func historyFollow(_ edit: _EditStep, in id: StorageID, removed: _RemovedText) {
+  mutating func historyFollow(
+    _ edit: _EditStep, in id: StorageID, removed: _RemovedText, selection: _SelectionBefore?
+  ) {
     guard let request = recording else {
       guard recorded.marks[id] != nil else { return }
       flushPending(in: id)
@@ -45,7 +47,7 @@ extension DocumentState {
     let recording: _Recording
     switch request {
     case .party(let party):
-      guard let found = groupRecording(party, in: id, edit) else { return }
+      guard let found = groupRecording(party, in: id, edit, selection: selection) else { return }
       recording = found
     case .action(let given):
       recording = given
@@ -64,27 +66,57 @@ extension DocumentState {
   /// on with it (same storage, same kind, in the interval, where the group
   /// left off), else in a new group.
   mutating func groupRecording(
-    _ party: _HistoryParty, in id: StorageID, _ edit: _EditStep
+    _ party: _HistoryParty, in id: StorageID, _ edit: _EditStep, selection: _SelectionBefore?
   ) -> _Recording? {
     guard recorded.isEnabled, !edit.changesNothing else { return nil }
     if let batch = batchActions {
       if let action = batch[party] { return _Recording(action: action, mayPend: false) }
-      let action = openGroup(party, in: id, edit, now: .zero)
+      let action = openGroup(party, in: id, edit, now: .zero, selection: selection)
       recorded.setOpen(party, nil)
       batchActions?[party] = action
       return _Recording(action: action, mayPend: false)
     }
     let now = recorded.options.clock()
-    let isDeletion = edit.n == 0
-    if var open = recorded.open(party), open.storage == id, open.isDeletion == isDeletion,
-      now - open.lastTime <= recorded.options.groupingInterval,
-      recorded.actions[open.action] != nil, continues(open, edit, in: id)
-    {
+    if var open = goesOn(party, in: id, edit, now: now) {
       open.lastTime = now
       recorded.setOpen(party, open)
       return _Recording(action: open.action, mayPend: true)
     }
-    return _Recording(action: openGroup(party, in: id, edit, now: now), mayPend: true)
+    return _Recording(
+      action: openGroup(party, in: id, edit, now: now, selection: selection), mayPend: true)
+  }
+
+  /// `party`'s open group, if `edit` goes on with it.
+  func goesOn(
+    _ party: _HistoryParty, in id: StorageID, _ edit: _EditStep, now: Duration
+  ) -> _OpenGroup? {
+    guard let open = recorded.open(party), open.storage == id,
+      open.isDeletion == (edit.n == 0),
+      now - open.lastTime <= recorded.options.groupingInterval,
+      recorded.actions[open.action] != nil, continues(open, edit, in: id)
+    else { return nil }
+    return open
+  }
+
+  /// Where the selection (its first range) is before `edit`, if the edit
+  /// is the person's and starts a group.
+  func selectionBeforeNewGroup(_ edit: _EditStep, in id: StorageID) -> _SelectionBefore? {
+    guard case .party(.person)? = recording, recorded.isEnabled, !edit.changesNothing,
+      let entry = selectionEntries.first
+    else { return nil }
+    if batchActions?[.person] != nil { return nil }
+    if batchActions == nil, goesOn(.person, in: id, edit, now: recorded.options.clock()) != nil {
+      return nil
+    }
+    guard let start = content.trackedRange(entry.startLocal, in: entry.start) else { return nil }
+    if entry.isCaret { return _SelectionBefore(start: (entry.start, start.lowerBound), end: nil) }
+    if let local = entry.endLocal {
+      guard let end = content.trackedRange(local, in: entry.end) else { return nil }
+      return _SelectionBefore(
+        start: (entry.start, start.lowerBound), end: (entry.end, end.lowerBound))
+    }
+    return _SelectionBefore(
+      start: (entry.start, start.lowerBound), end: (entry.start, start.upperBound))
   }
 
   /// Whether `edit` goes on where `open`'s last hunk left off: typing at
@@ -103,14 +135,15 @@ extension DocumentState {
   /// stack, its redo stack cleared, the selection before it kept (the
   /// person's).
   mutating func openGroup(
-    _ party: _HistoryParty, in id: StorageID, _ edit: _EditStep, now: Duration
+    _ party: _HistoryParty, in id: StorageID, _ edit: _EditStep, now: Duration,
+    selection: _SelectionBefore?
   ) -> Int {
     let action = recorded.newAction(party)
     switch party {
     case .person:
       history.undo.append(.group(action))
       clearRedo()
-      keepSelection(for: action)
+      if let selection { keep(selection, for: action) }
     case .origin(let name):
       recorded.origins[name, default: _OriginStacks()].undo.append(action)
       for dropped in recorded.origins[name]?.redo ?? [] { dropAction(dropped) }
@@ -137,34 +170,22 @@ extension DocumentState {
     recorded.personOpen = nil
   }
 
-  /// Keeps the selection (its first range) as points of the history, for
-  /// undo to put back.
-  mutating func keepSelection(for action: Int) {
-    guard let entry = selectionEntries.first,
-      let start = content.trackedRange(entry.startLocal, in: entry.start)
-    else { return }
-    let endPosition: (StorageID, Int)?
-    if entry.isCaret {
-      endPosition = nil
-    } else if let local = entry.endLocal {
-      guard let end = content.trackedRange(local, in: entry.end) else { return }
-      endPosition = (entry.end, end.lowerBound)
-    } else {
-      endPosition = (entry.start, start.upperBound)
-    }
+  /// Keeps the selection before a group as points of the history, for
+  /// undo to put back (in the tree's coordinates: those before the edit
+  /// that opens the group, which the tree has not taken yet).
+  mutating func keep(_ selection: _SelectionBefore, for action: Int) {
     guard
       let startRef = addMark(
-        start.lowerBound..<start.lowerBound, in: entry.start,
+        selection.start.offset..<selection.start.offset, in: selection.start.storage,
         owner: _MarkOwner(action: action, role: .selectionStart))
     else { return }
     var marks = _SelectionMarks(start: startRef, end: nil)
-    if let (storage, offset) = endPosition {
+    if let (storage, offset) = selection.end {
       marks.end = addMark(
         offset..<offset, in: storage, owner: _MarkOwner(action: action, role: .selectionEnd))
     }
     recorded.actions[action]?.selection = marks
-    recorded.actions[action]?.bytes += _HistoryAction.markCost * (marks.end == nil ? 1 : 2)
-    recorded.bytes += _HistoryAction.markCost * (marks.end == nil ? 1 : 2)
+    charge(action, _HistoryAction.markCost * (marks.end == nil ? 1 : 2))
   }
 
   /// Adds a mark to storage `id`'s tree (its pending hunk put in first).
@@ -688,6 +709,7 @@ extension DocumentState {
     // Its pieces go back, the last first (a piece cut in two while another
     // goes back adds its tail at the end).
     var done = Set<Int>()
+    var revivedAny = false
     while let (k, piece) = nextPiece(of: a, after: done) {
       done.insert(k)
       guard let ref = piece.mark, let at = markRange(ref)?.lowerBound else { continue }
@@ -708,6 +730,7 @@ extension DocumentState {
       events += made.events
       tracked.merge(made.tracked)
       caret = TextPosition(ref.storage, at + n)
+      revivedAny = true
       edits += 1
     }
     // Its units still there go.
@@ -726,7 +749,7 @@ extension DocumentState {
       else { continue }
       events += made.events
       tracked.merge(made.tracked)
-      caret = TextPosition(ref.storage, range.lowerBound)
+      if !revivedAny { caret = TextPosition(ref.storage, range.lowerBound) }
       edits += 1
     }
     // What is left of the action's marks goes; the selection's stay, for
@@ -757,8 +780,19 @@ extension DocumentState {
         }
       }
     }
-    if selection == nil, action.party == .person, let caret {
-      selection = [SelectionRange(caret: caret)]
+    // Else a caret where the last change is now: after the last text put
+    // back, or where the last text went.
+    if selection == nil, action.party == .person, caret != nil {
+      let inverseAction = recorded.actions[inverse]
+      let place =
+        revivedAny
+        ? inverseAction?.added.last.flatMap { ref in
+          markRange(ref).map { TextPosition(ref.storage, $0.upperBound) }
+        }
+        : inverseAction?.pieces.last?.mark.flatMap { ref in
+          markRange(ref).map { TextPosition(ref.storage, $0.lowerBound) }
+        }
+      if let place { selection = [SelectionRange(caret: place)] }
     }
     if let selection, action.party == .person {
       try? select(selection.filter { range in

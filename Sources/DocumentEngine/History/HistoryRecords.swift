@@ -65,6 +65,13 @@ struct _RemovedPiece: Sendable {
   var inner: [_InnerMark]
 }
 
+/// Where the selection's first range was before an edit that opens a
+/// group: its start, and its end unless it is a caret.
+struct _SelectionBefore {
+  var start: (storage: StorageID, offset: Int)
+  var end: (storage: StorageID, offset: Int)?
+}
+
 /// What the selection was before a group, as points that follow edits.
 struct _SelectionMarks: Sendable {
   var start: _MarkRef
