@@ -384,16 +384,14 @@ extension DocumentState {
     // before it.
     let before = hasSession && actor.isOwn ? replacementsMeeting(edit, in: id) : []
     if !trackedReport.isEmpty { trackedReport.removeAll(keepingCapacity: true) }
-    let removed =
-      historyNeedsRemovedText(edit) ? removedText(in: id, range: range) : _RemovedText.empty
-    // Where the selection is before an edit that starts a group of the
-    // person's (undo puts it back there).
-    let selection = recording != nil ? selectionBeforeNewGroup(edit, in: id) : nil
+    // What the history does with it, decided before the edit (where the
+    // selection was, what text it removes).
+    let plan = recording != nil ? historyPlan(edit, in: id) : nil
     let version = try content.edit(
       id, range: range, with: text, insertedLength: insertedLength, info: info,
       keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
       report: &trackedReport)
-    historyFollow(edit, in: id, removed: removed, selection: selection)
+    if plan != nil || !recorded.marks.isEmpty { historyFollow(edit, in: id, plan: plan) }
     let events =
       hasSession
       ? followSession(

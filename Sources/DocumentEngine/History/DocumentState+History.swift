@@ -24,69 +24,78 @@ enum _RecordRequest: Sendable {
 extension DocumentState {
   // MARK: - Recording an edit (from the one path)
 
-  /// Whether the one path must read the text an edit of storage `id`
-  /// removes before making it.
-  @inline(__always)
-  func historyNeedsRemovedText(_ edit: _EditStep) -> Bool {
-    recording != nil && edit.s < edit.e
+  /// Before a storage edit the history records: what it will do with it
+  /// (decided now, while the text and the selection are as they were
+  /// before the edit), and the text the edit removes.
+  mutating func historyPlan(_ edit: _EditStep, in id: StorageID) -> _HistoryPlan? {
+    guard let request = recording, !edit.changesNothing else { return nil }
+    var plan = _HistoryPlan()
+    switch request {
+    case .action(let given):
+      plan.recording = given
+    case .party(let party):
+      guard recorded.isEnabled else { return nil }
+      plan.party = party
+      if batchActions != nil {
+        if let action = batchActions?[party] {
+          plan.recording = _Recording(action: action, mayPend: false)
+        } else if party == .person {
+          plan.selection = selectionNow()
+        }
+      } else {
+        plan.now = recorded.options.clock()
+        if let open = goesOn(party, in: id, edit, now: plan.now) {
+          plan.recording = _Recording(action: open.action, mayPend: true)
+        } else if party == .person {
+          plan.selection = selectionNow()
+        }
+      }
+    }
+    if edit.s < edit.e { plan.removed = removedText(in: id, range: edit.s..<edit.e) }
+    return plan
   }
 
-  /// After a storage edit: records it in the history it belongs to, and
-  /// moves the storage's marks.
-  mutating func historyFollow(
-    _ edit: _EditStep, in id: StorageID, removed: _RemovedText, selection: _SelectionBefore?
-  ) {
-    guard let request = recording else {
-      guard recorded.marks[id] != nil else { return }
-      flushPending(in: id)
+  /// After a storage edit: records it as `plan` says (in the open group,
+  /// or in a new one), or — for an edit no history records — moves the
+  /// storage's marks.
+  mutating func historyFollow(_ edit: _EditStep, in id: StorageID, plan: _HistoryPlan?) {
+    guard let plan else {
+      if recorded.pending?.storage == id { flushPending() }
       if recorded.marks[id]?.tree.isEmpty == false {
         followMarks(edit, in: id, recording: nil, removed: .empty)
       }
       return
     }
-    let recording: _Recording
-    switch request {
-    case .party(let party):
-      guard let found = groupRecording(party, in: id, edit, selection: selection) else { return }
-      recording = found
-    case .action(let given):
+    var recording: _Recording
+    if let given = plan.recording {
       recording = given
+      if let party = plan.party, batchActions == nil, var open = recorded.open(party) {
+        open.lastTime = plan.now
+        recorded.setOpen(party, open)
+      }
+    } else if let party = plan.party {
+      let action = openGroup(party, in: id, edit, now: plan.now, selection: plan.selection)
+      if batchActions != nil {
+        recorded.setOpen(party, nil)
+        batchActions?[party] = action
+      }
+      recording = _Recording(action: action, mayPend: batchActions == nil)
+    } else {
+      return
     }
     if recorded.marks[id] == nil {
       guard let serial = content.serial(of: id) else { return }
       recorded.marks[id] = _HistoryMarks(serial: serial)
     }
-    if recording.mayPend && pend(recording.action, edit, removed, in: id) { return }
-    flushPending(in: id)
-    let made = followMarks(edit, in: id, recording: recording, removed: removed)
+    if recording.mayPend && pend(recording.action, edit, plan.removed, in: id) { return }
+    recording.mayPend = false
+    flushPending()
+    let made = followMarks(edit, in: id, recording: recording, removed: plan.removed)
     noteLast(made, of: recording.action, in: id)
   }
 
-  /// The recording of a party's edit: in its open group if the edit goes
-  /// on with it (same storage, same kind, in the interval, where the group
-  /// left off), else in a new group.
-  mutating func groupRecording(
-    _ party: _HistoryParty, in id: StorageID, _ edit: _EditStep, selection: _SelectionBefore?
-  ) -> _Recording? {
-    guard recorded.isEnabled, !edit.changesNothing else { return nil }
-    if let batch = batchActions {
-      if let action = batch[party] { return _Recording(action: action, mayPend: false) }
-      let action = openGroup(party, in: id, edit, now: .zero, selection: selection)
-      recorded.setOpen(party, nil)
-      batchActions?[party] = action
-      return _Recording(action: action, mayPend: false)
-    }
-    let now = recorded.options.clock()
-    if var open = goesOn(party, in: id, edit, now: now) {
-      open.lastTime = now
-      recorded.setOpen(party, open)
-      return _Recording(action: open.action, mayPend: true)
-    }
-    return _Recording(
-      action: openGroup(party, in: id, edit, now: now, selection: selection), mayPend: true)
-  }
-
-  /// `party`'s open group, if `edit` goes on with it.
+  /// `party`'s open group, if `edit` goes on with it (same storage, same
+  /// kind, in the interval, where the group left off).
   func goesOn(
     _ party: _HistoryParty, in id: StorageID, _ edit: _EditStep, now: Duration
   ) -> _OpenGroup? {
@@ -98,17 +107,11 @@ extension DocumentState {
     return open
   }
 
-  /// Where the selection (its first range) is before `edit`, if the edit
-  /// is the person's and starts a group.
-  func selectionBeforeNewGroup(_ edit: _EditStep, in id: StorageID) -> _SelectionBefore? {
-    guard case .party(.person)? = recording, recorded.isEnabled, !edit.changesNothing,
-      let entry = selectionEntries.first
+  /// Where the selection's first range is now.
+  func selectionNow() -> _SelectionBefore? {
+    guard let entry = selectionEntries.first,
+      let start = content.trackedRange(entry.startLocal, in: entry.start)
     else { return nil }
-    if batchActions?[.person] != nil { return nil }
-    if batchActions == nil, goesOn(.person, in: id, edit, now: recorded.options.clock()) != nil {
-      return nil
-    }
-    guard let start = content.trackedRange(entry.startLocal, in: entry.start) else { return nil }
     if entry.isCaret { return _SelectionBefore(start: (entry.start, start.lowerBound), end: nil) }
     if let local = entry.endLocal {
       guard let end = content.trackedRange(local, in: entry.end) else { return nil }
@@ -122,7 +125,7 @@ extension DocumentState {
   /// Whether `edit` goes on where `open`'s last hunk left off: typing at
   /// its end, or deleting next to its point.
   func continues(_ open: _OpenGroup, _ edit: _EditStep, in id: StorageID) -> Bool {
-    if let p = recorded.marks[id]?.pending, p.action == open.action {
+    if let p = recorded.pending, p.storage == id, p.action == open.action {
       if !open.isDeletion { return edit.s == edit.e && edit.s == p.start + p.inserted }
       return edit.n == 0 && p.inserted == 0 && (edit.e == p.start || edit.s == p.start)
     }
@@ -194,7 +197,7 @@ extension DocumentState {
       guard let serial = content.serial(of: id) else { return nil }
       recorded.marks[id] = _HistoryMarks(serial: serial)
     }
-    flushPending(in: id)
+    flushPending()
     guard let serial = recorded.marks[id]?.serial,
       let local = recorded.marks[id]?.add(range, owner: owner)
     else { return nil }
@@ -204,7 +207,7 @@ extension DocumentState {
   /// Where mark `ref` is now (`nil` if it or its storage is gone).
   func markRange(_ ref: _MarkRef) -> Range<Int>? {
     guard let marks = recorded.marks[ref.storage], marks.serial == ref.serial else { return nil }
-    if let p = marks.pending {
+    if let p = recorded.pending, p.storage == ref.storage {
       // Not yet moved by the pending hunk: map it by hand.
       guard let old = marks.tree.range(ref.local) else { return nil }
       let step = _EditStep(p.start..<(p.start + p.removedLength), insertedLength: p.inserted)
@@ -230,60 +233,55 @@ extension DocumentState {
 
   // MARK: - The pending hunk
 
-  /// Takes a keystroke of `action` into storage `id`'s pending hunk: one
-  /// that goes on with it, or a new one (the last put in the tree first).
-  /// Returns false if it cannot (the caller follows the marks).
+  /// Takes a keystroke of `action` into the pending hunk: one that goes
+  /// on with it, or a new one (the last put in its tree first). Returns
+  /// false if it cannot (the caller follows the marks).
   mutating func pend(
     _ action: Int, _ edit: _EditStep, _ removed: _RemovedText, in id: StorageID
   ) -> Bool {
-    if let p = recorded.marks[id]?.pending {
-      if p.action == action {
+    if let p = recorded.pending {
+      if p.action == action && p.storage == id {
         if edit.s == edit.e && edit.n > 0 && edit.s == p.start + p.inserted {
-          recorded.marks[id]?.pending?.inserted += edit.n
+          recorded.pending?.inserted += edit.n
           return true
         }
         if edit.n == 0 && p.inserted == 0 && edit.e == p.start {
-          recorded.marks[id]?.pending?.before.append(removed)
-          recorded.marks[id]?.pending?.start = edit.s
-          recorded.marks[id]?.pending?.removedLength += edit.e - edit.s
+          recorded.pending?.before.append(removed)
+          recorded.pending?.start = edit.s
+          recorded.pending?.removedLength += edit.e - edit.s
           return true
         }
         if edit.n == 0 && p.inserted == 0 && edit.s == p.start {
-          recorded.marks[id]?.pending?.after.append(removed)
-          recorded.marks[id]?.pending?.removedLength += edit.e - edit.s
+          recorded.pending?.after.append(removed)
+          recorded.pending?.removedLength += edit.e - edit.s
           return true
         }
       }
-      flushPending(in: id)
+      flushPending()
     }
-    var hunk = _PendingHunk(action: action, start: edit.s, inserted: edit.n)
+    var hunk = _PendingHunk(storage: id, action: action, start: edit.s, inserted: edit.n)
     if edit.e > edit.s {
       hunk.after = [removed]
       hunk.removedLength = edit.e - edit.s
     }
-    recorded.marks[id]?.pending = hunk
+    recorded.pending = hunk
     return true
   }
 
-  /// Puts storage `id`'s pending hunk in its tree of marks, as one edit
-  /// of its action.
-  mutating func flushPending(in id: StorageID) {
-    guard let p = recorded.marks[id]?.pending else { return }
-    recorded.marks[id]?.pending = nil
-    guard recorded.actions[p.action] != nil else { return }
+  /// Puts the pending hunk in its storage's tree of marks, as one edit of
+  /// its action.
+  mutating func flushPending() {
+    guard let p = recorded.pending else { return }
+    recorded.pending = nil
+    guard recorded.actions[p.action] != nil, recorded.marks[p.storage] != nil else { return }
     let removed =
       p.before.isEmpty && p.after.count <= 1
       ? (p.after.first ?? .empty) : _RemovedText.joined(p.before.reversed() + p.after)
     let step = _EditStep(p.start..<(p.start + p.removedLength), insertedLength: p.inserted)
     let made = followMarks(
-      step, in: id, recording: _Recording(action: p.action, mayPend: false), removed: removed)
-    noteLast(made, of: p.action, in: id)
-  }
-
-  /// Puts every pending hunk in its tree.
-  mutating func flushAllPending() {
-    let ids = recorded.marks.compactMap { $0.value.pending == nil ? nil : $0.key }
-    for id in ids { flushPending(in: id) }
+      step, in: p.storage, recording: _Recording(action: p.action, mayPend: false),
+      removed: removed)
+    noteLast(made, of: p.action, in: p.storage)
   }
 
   // MARK: - Following an edit
@@ -697,7 +695,7 @@ extension DocumentState {
   /// units still there go. What that does is recorded as a new action,
   /// its inverse, which is returned (`nil` if `a` is no longer kept).
   mutating func takeBack(_ a: Int, isRedo: Bool) -> (inverse: Int?, result: UndoResult) {
-    flushAllPending()
+    flushPending()
     // The action stays in the table while it is taken back: its marks
     // follow its own edits like any others', and go at the end.
     guard let action = recorded.actions[a] else { return (nil, UndoResult()) }
@@ -818,7 +816,7 @@ extension DocumentState {
   /// leaves the tree, and the points in it stay where they are, free.
   mutating func letGo(_ piece: _PieceRef, _ ref: _MarkRef, in id: StorageID) {
     guard recorded.marks[id]?.serial == ref.serial else { return }
-    flushPending(in: id)
+    flushPending()
     // The points in it are now in the piece around it, if there is one,
     // where it was.
     let parent = recorded.marks[id]?.swallowedBy[ref.local]
@@ -850,7 +848,7 @@ extension DocumentState {
   /// Removes a mark from its tree (if it is still there).
   mutating func removeMark(_ ref: _MarkRef) {
     guard recorded.marks[ref.storage]?.serial == ref.serial else { return }
-    flushPending(in: ref.storage)
+    flushPending()
     recorded.marks[ref.storage]?.remove(ref.local)
   }
 
@@ -971,6 +969,7 @@ extension DocumentState {
   /// Forgets storage `id`'s marks (it was removed); the groups keep what
   /// they had elsewhere.
   mutating func forgetHistory(of id: StorageID) {
+    if recorded.pending?.storage == id { recorded.pending = nil }
     recorded.marks[id] = nil
     if recorded.personOpen?.storage == id { recorded.personOpen = nil }
     for (name, open) in recorded.originOpen where open.storage == id {
@@ -998,7 +997,7 @@ extension Document {
     withState { state in
       guard let marks = state.recorded.marks[id] else { return "(none)" }
       var lines: [String] = []
-      if let p = marks.pending {
+      if let p = state.recorded.pending, p.storage == id {
         lines.append("pending \(p.action) at \(p.start) +\(p.inserted) -\(p.removedLength)")
       }
       marks.tree.forEachRange { item, range in

@@ -65,6 +65,17 @@ struct _RemovedPiece: Sendable {
   var inner: [_InnerMark]
 }
 
+/// What the history does with an edit of the one path, decided before it.
+struct _HistoryPlan {
+  /// The recording, when it is known before the edit (the open group, a
+  /// batch's group, an undo); else a new group of `party` opens.
+  var recording: _Recording? = nil
+  var party: _HistoryParty? = nil
+  var selection: _SelectionBefore? = nil
+  var removed = _RemovedText.empty
+  var now: Duration = .zero
+}
+
 /// Where the selection's first range was before an edit that opens a
 /// group: its start, and its end unless it is a caret.
 struct _SelectionBefore {
@@ -117,6 +128,7 @@ struct _Recording: Sendable {
 /// numbers; the tree takes them as one edit when something else happens
 /// in the storage (``DocumentState/flushPending(in:)``).
 struct _PendingHunk: Sendable {
+  var storage: StorageID
   var action: Int
   var start: Int
   var inserted: Int
@@ -135,7 +147,6 @@ struct _HistoryMarks: Sendable {
   var serial: Int
   var tree = _TrackedRanges()
   var owners: [UInt32: _MarkOwner] = [:]
-  var pending: _PendingHunk? = nil
   /// For each point inside a removed piece (its text was removed around
   /// it), the innermost such piece. The point is in the tree at the
   /// piece's point, after it, in order; when the piece goes back, the
@@ -200,6 +211,9 @@ struct _OriginStacks: Sendable {
 /// main stacks (``_UndoHistory``).
 struct _Histories: Sendable {
   var actions: [Int: _HistoryAction] = [:]
+  /// The keystrokes of the last group typed, not yet in its storage's
+  /// tree (one at a time: anything else in that storage puts it there).
+  var pending: _PendingHunk? = nil
   var nextAction = 0
   var marks: [StorageID: _HistoryMarks] = [:]
   /// The open groups: the person's apart, as every keystroke asks for it.
