@@ -299,7 +299,11 @@ extension DocumentState {
   mutating func followMarks(
     _ step: _EditStep, in id: StorageID, recording: _Recording?, removed: _RemovedText
   ) -> (added: _MarkRef?, piece: _MarkRef?) {
-    guard let serial = recorded.marks[id]?.serial else { return (nil, nil) }
+    // The storage's marks are taken out of the table while they change
+    // (one lookup, and no copy of the tree), and put back at the end.
+    guard var marks = recorded.marks.removeValue(forKey: id) else { return (nil, nil) }
+    defer { recorded.marks[id] = marks }
+    let serial = marks.serial
     let s = step.s
     let e = step.e
     let n = step.n
@@ -311,21 +315,21 @@ extension DocumentState {
     var pieceIndex = 0
     if let recorder, recording?.revive == nil, e > s {
       pieceIndex = recorded.actions[recorder]?.pieces.count ?? 0
-      pieceLocal = recorded.marks[id]?.add(
+      pieceLocal = marks.add(
         s..<s, owner: _MarkOwner(action: recorder, role: .removed(pieceIndex)))
     }
     var report: [_TrackedChange] = []
-    if recorded.marks[id]?.tree.isEmpty == false {
-      recorded.marks[id]?.tree.edit(step, report: &report)
+    if marks.tree.isEmpty == false {
+      marks.tree.edit(step, report: &report)
     }
     var inner: [_InnerMark] = []
     var ownCuts: [Range<Int>] = []
     var joined = false
     var pointsToMove: [UInt32] = []
     for change in report where change.local != pieceLocal {
-      guard let owner = recorded.marks[id]?.owners[change.local] else { continue }
+      guard let owner = marks.owners[change.local] else { continue }
       if recorded.actions[owner.action] == nil {
-        recorded.marks[id]?.remove(change.local)
+        marks.remove(change.local)
         continue
       }
       let old = change.old
@@ -334,9 +338,9 @@ extension DocumentState {
         guard p > s && p <= e else { continue }
         // A point already in a piece goes with that piece: only the
         // others are the new piece's own.
-        if pieceLocal != nil, let recorder, recorded.marks[id]?.swallowedBy[change.local] == nil {
+        if pieceLocal != nil, let recorder, marks.swallowedBy[change.local] == nil {
           inner.append(_InnerMark(range: (p - s)..<(p - s), owner: owner, local: change.local))
-          recorded.marks[id]?.swallowedBy[change.local] = _PieceRef(
+          marks.swallowedBy[change.local] = _PieceRef(
             action: recorder, piece: pieceIndex)
         }
         if change.new?.lowerBound != s { pointsToMove.append(change.local) }
@@ -365,8 +369,8 @@ extension DocumentState {
       switch (left, right) {
       case (let l?, let r?):
         if n > 0 && owner.action != recorder {
-          recorded.marks[id]?.tree.move(change.local, to: l)
-          if let local = recorded.marks[id]?.add(r, owner: owner) {
+          marks.tree.move(change.local, to: l)
+          if let local = marks.add(r, owner: owner) {
             let ref = _MarkRef(storage: id, serial: serial, local: local)
             recorded.actions[owner.action]?.added.append(ref)
             charge(owner.action, _HistoryAction.markCost)
@@ -381,23 +385,23 @@ extension DocumentState {
             }
           }
         } else {
-          recorded.marks[id]?.tree.move(change.local, to: a..<(b + delta))
+          marks.tree.move(change.local, to: a..<(b + delta))
           if n > 0 { joined = true }
         }
       case (let l?, nil):
-        recorded.marks[id]?.tree.move(change.local, to: l)
+        marks.tree.move(change.local, to: l)
       case (nil, let r?):
-        recorded.marks[id]?.tree.move(change.local, to: r)
+        marks.tree.move(change.local, to: r)
       case (nil, nil):
-        recorded.marks[id]?.remove(change.local)
+        marks.remove(change.local)
       }
     }
     // Points at the end of replaced text went after the new text: they go
     // to its start, after the others there (in order).
-    for local in pointsToMove { recorded.marks[id]?.tree.move(local, to: s..<s) }
+    for local in pointsToMove { marks.tree.move(local, to: s..<s) }
 
     if let revive = recording?.revive, let recorder {
-      putBack(revive, by: recorder, at: s, length: n, in: id, serial: serial)
+      putBack(revive, by: recorder, at: s, length: n, in: id, serial: serial, marks: &marks)
     }
     guard let recorder else { return (nil, nil) }
     var made: (added: _MarkRef?, piece: _MarkRef?) = (nil, nil)
@@ -416,15 +420,15 @@ extension DocumentState {
         // Nothing of it goes back: the points in it stay where they are.
         let here = _PieceRef(action: recorder, piece: pieceIndex)
         for mark in keptInner {
-          if let local = mark.local, recorded.marks[id]?.swallowedBy[local] == here {
-            recorded.marks[id]?.swallowedBy[local] = nil
+          if let local = mark.local, marks.swallowedBy[local] == here {
+            marks.swallowedBy[local] = nil
           }
         }
-        recorded.marks[id]?.remove(pieceLocal)
+        marks.remove(pieceLocal)
       }
     }
     if n > 0 && !joined,
-      let local = recorded.marks[id]?.add(
+      let local = marks.add(
         s..<(s + n), owner: _MarkOwner(action: recorder, role: .added))
     {
       let ref = _MarkRef(storage: id, serial: serial, local: local)
@@ -442,9 +446,9 @@ extension DocumentState {
   /// goes.
   mutating func putBack(
     _ revive: (mark: UInt32, inner: [_InnerMark]), by inverse: Int, at s: Int, length n: Int,
-    in id: StorageID, serial: Int
+    in id: StorageID, serial: Int, marks: inout _HistoryMarks
   ) {
-    let cluster = recorded.marks[id]?.points(at: s) ?? []
+    let cluster = marks.points(at: s)
     let position = cluster.firstIndex(of: revive.mark)
     let before = Set(position.map { cluster[..<$0] } ?? [])
     let after = position.map { Array(cluster[($0 + 1)...]) } ?? []
@@ -452,14 +456,14 @@ extension DocumentState {
     // inside is.
     var chain: [(piece: _PieceRef, child: UInt32)] = []
     var child = revive.mark
-    while let container = recorded.marks[id]?.swallowedBy[child],
+    while let container = marks.swallowedBy[child],
       let point = recorded.actions[container.action]?.pieces[safe: container.piece]?.mark?.local,
       before.contains(point)
     {
       chain.append((container, child))
       child = point
     }
-    let revived = recorded.marks[id]?.owners[revive.mark]
+    let revived = marks.owners[revive.mark]
     var revivedPiece: _PieceRef? = nil
     if let revived, case .removed(let k) = revived.role {
       revivedPiece = _PieceRef(action: revived.action, piece: k)
@@ -469,18 +473,18 @@ extension DocumentState {
     for mark in revive.inner {
       if let local = mark.local { offsets[local] = mark.range.lowerBound }
     }
-    recorded.marks[id]?.remove(revive.mark)
+    marks.remove(revive.mark)
     // The points after it that were in it (directly, or inside a piece
     // that was) go inside its text, each with the one in it that holds it.
     var targets: [(local: UInt32, offset: Int, isOwn: Bool)] = []
     for local in after {
       var top = local
-      var container = recorded.marks[id]?.swallowedBy[local]
+      var container = marks.swallowedBy[local]
       while let c = container, c != revivedPiece,
         let point = recorded.actions[c.action]?.pieces[safe: c.piece]?.mark?.local
       {
         top = point
-        container = recorded.marks[id]?.swallowedBy[point]
+        container = marks.swallowedBy[point]
       }
       guard container != nil, container == revivedPiece, let offset = offsets[top] else {
         continue
@@ -489,12 +493,12 @@ extension DocumentState {
     }
     var moved = Set<UInt32>()
     for (local, offset, isOwn) in targets {
-      if isOwn { recorded.marks[id]?.swallowedBy[local] = nil }
-      recorded.marks[id]?.tree.move(local, to: (s + offset)..<(s + offset))
+      if isOwn { marks.swallowedBy[local] = nil }
+      marks.tree.move(local, to: (s + offset)..<(s + offset))
       moved.insert(local)
     }
     for mark in revive.inner where mark.local == nil {
-      restore(mark, at: s, in: id, serial: serial)
+      restore(mark, at: s, in: id, serial: serial, marks: &marks)
     }
     // The pieces around it are cut, the outermost first: each tail's point
     // goes after the text, inside the tail of the piece around it.
@@ -504,7 +508,7 @@ extension DocumentState {
       var orphans: [UInt32] = []
       let tail = cut(
         link.piece, at: link.child, removingChild: k == 0, in: id, serial: serial, at: s + n,
-        orphans: &orphans)
+        orphans: &orphans, marks: &marks)
       var points = orphans
       if let tail, let local = recorded.actions[tail.action]?.pieces[safe: tail.piece]?.mark?.local {
         points.insert(local, at: 0)
@@ -512,11 +516,11 @@ extension DocumentState {
       if let outerTail {
         // In order, after what the tail of the piece around took already.
         for local in points {
-          guard let owner = recorded.marks[id]?.owners[local] else { continue }
+          guard let owner = marks.owners[local] else { continue }
           recorded.actions[outerTail.action]?.pieces[outerTail.piece].inner.insert(
             _InnerMark(range: 0..<0, owner: owner, local: local), at: adopted)
           adopted += 1
-          recorded.marks[id]?.swallowedBy[local] = outerTail
+          marks.swallowedBy[local] = outerTail
         }
       }
       if let tail {
@@ -525,8 +529,8 @@ extension DocumentState {
       }
     }
     for local in after where !moved.contains(local) {
-      guard recorded.marks[id]?.owners[local] != nil else { continue }
-      recorded.marks[id]?.tree.move(local, to: (s + n)..<(s + n))
+      guard marks.owners[local] != nil else { continue }
+      marks.tree.move(local, to: (s + n)..<(s + n))
     }
   }
 
@@ -539,7 +543,7 @@ extension DocumentState {
   /// - Returns: the tail.
   mutating func cut(
     _ ref: _PieceRef, at child: UInt32, removingChild: Bool, in id: StorageID, serial: Int,
-    at point: Int, orphans: inout [UInt32]
+    at point: Int, orphans: inout [UInt32], marks: inout _HistoryMarks
   ) -> _PieceRef? {
     guard let piece = recorded.actions[ref.action]?.pieces[safe: ref.piece],
       let index = piece.inner.firstIndex(where: { $0.local == child })
@@ -585,8 +589,8 @@ extension DocumentState {
       // No tail: its points are after the text, in the tail of the piece
       // around (the caller's `orphans`), or free.
       for mark in tail {
-        if let local = mark.local, recorded.marks[id]?.swallowedBy[local] == ref {
-          recorded.marks[id]?.swallowedBy[local] = nil
+        if let local = mark.local, marks.swallowedBy[local] == ref {
+          marks.swallowedBy[local] = nil
           orphans.append(local)
         }
       }
@@ -594,7 +598,7 @@ extension DocumentState {
     }
     let k = recorded.actions[ref.action]?.pieces.count ?? 0
     guard
-      let local = recorded.marks[id]?.add(
+      let local = marks.add(
         point..<point, owner: _MarkOwner(action: ref.action, role: .removed(k)))
     else { return nil }
     let tailRef = _PieceRef(action: ref.action, piece: k)
@@ -604,8 +608,8 @@ extension DocumentState {
         text: text.slice(o..<text.length), inner: tail))
     charge(ref.action, _HistoryAction.markCost)
     for mark in tail {
-      if let inner = mark.local, recorded.marks[id]?.swallowedBy[inner] == ref {
-        recorded.marks[id]?.swallowedBy[inner] = tailRef
+      if let inner = mark.local, marks.swallowedBy[inner] == ref {
+        marks.swallowedBy[inner] = tailRef
       }
     }
     return tailRef
@@ -613,10 +617,12 @@ extension DocumentState {
 
   /// Puts an inner range back at `base` plus its offset, for its owner if
   /// that is still kept.
-  mutating func restore(_ mark: _InnerMark, at base: Int, in id: StorageID, serial: Int) {
+  mutating func restore(
+    _ mark: _InnerMark, at base: Int, in id: StorageID, serial: Int, marks: inout _HistoryMarks
+  ) {
     let action = mark.owner.action
     guard recorded.actions[action] != nil,
-      let local = recorded.marks[id]?.add(
+      let local = marks.add(
         (base + mark.range.lowerBound)..<(base + mark.range.upperBound), owner: mark.owner)
     else { return }
     let ref = _MarkRef(storage: id, serial: serial, local: local)

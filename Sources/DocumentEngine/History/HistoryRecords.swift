@@ -209,8 +209,67 @@ struct _OriginStacks: Sendable {
 
 /// Everything the person's and the origins' histories keep besides the
 /// main stacks (``_UndoHistory``).
+/// The actions by id: ids are given in increasing order and the oldest go
+/// first, so an array from the oldest kept id on finds them without a hash.
+struct _ActionTable: Sendable {
+  private var slots: [_HistoryAction?] = []
+  private var base = 0
+  /// How many actions are kept.
+  private(set) var count = 0
+
+  subscript(id: Int) -> _HistoryAction? {
+    get {
+      let i = id - base
+      return i >= 0 && i < slots.count ? slots[i] : nil
+    }
+    _modify {
+      let i = id - base
+      if i >= 0 && i < slots.count {
+        let was = slots[i] != nil
+        yield &slots[i]
+        count += (slots[i] != nil ? 1 : 0) - (was ? 1 : 0)
+        if was && slots[i] == nil { trim() }
+      } else {
+        var new: _HistoryAction? = nil
+        yield &new
+        if let new { insert(new, at: id) }
+      }
+    }
+  }
+
+  @discardableResult
+  mutating func removeValue(forKey id: Int) -> _HistoryAction? {
+    let old = self[id]
+    if old != nil { self[id] = nil }
+    return old
+  }
+
+  private mutating func insert(_ action: _HistoryAction, at id: Int) {
+    if slots.isEmpty { base = id }
+    if id < base {
+      slots.insert(contentsOf: [_HistoryAction?](repeating: nil, count: base - id), at: 0)
+      base = id
+    }
+    while id - base >= slots.count { slots.append(nil) }
+    slots[id - base] = action
+    count += 1
+  }
+
+  /// Drops the empty slots at the front once they are half the array.
+  private mutating func trim() {
+    guard let first = slots.firstIndex(where: { $0 != nil }) else {
+      slots.removeAll(keepingCapacity: true)
+      return
+    }
+    if first > 64 && first * 2 > slots.count {
+      slots.removeFirst(first)
+      base += first
+    }
+  }
+}
+
 struct _Histories: Sendable {
-  var actions: [Int: _HistoryAction] = [:]
+  var actions = _ActionTable()
   /// The keystrokes of the last group typed, not yet in its storage's
   /// tree (one at a time: anything else in that storage puts it there).
   var pending: _PendingHunk? = nil

@@ -171,6 +171,18 @@ extension DocumentState {
   /// - Throws: ``DocumentError/noSession`` when there is neither a group
   ///   to undo nor a session.
   mutating func undo() throws(DocumentError) -> UndoResult {
+    var result = try undoLast()
+    result.selection = selection
+    return result
+  }
+
+  mutating func redo() throws(DocumentError) -> UndoResult {
+    var result = try redoLast()
+    result.selection = selection
+    return result
+  }
+
+  mutating func undoLast() throws(DocumentError) -> UndoResult {
     if session?.streamingGroup != nil { closeStreamingGroup() }
     closePersonGroup()
     guard let group = history.undo.popLast() else { throw .nothingToUndo }
@@ -193,7 +205,7 @@ extension DocumentState {
   /// Redoes the last undone group, the first first. A replacement that
   /// cannot go forth stays as it is, and is not part of what a later undo
   /// does.
-  mutating func redo() throws(DocumentError) -> UndoResult {
+  mutating func redoLast() throws(DocumentError) -> UndoResult {
     if session?.streamingGroup != nil { closeStreamingGroup() }
     closePersonGroup()
     guard let group = history.redo.popLast() else { throw .nothingToRedo }
