@@ -70,6 +70,27 @@ public struct DocumentContent: Sendable {
   /// The storage with this id, or `nil`.
   func storageIfAny(_ id: StorageID) -> TextStorage? { entries[id]?.storage }
 
+  /// The text of `range` of storage `id` with its attribute runs (relative
+  /// to it), read where the storage lies: no copy of the storage.
+  mutating func textAndRuns(
+    of id: StorageID, in range: Range<Int>
+  ) -> (text: String, runs: [AttributeRun]) {
+    let slot: Dictionary<StorageID, _Entry>.Index
+    if let last = lastEdited, last.id == id {
+      slot = last.slot
+    } else {
+      guard let found = entries.index(forKey: id) else { return ("", []) }
+      slot = found
+    }
+    return Self.read(&entries.values[slot].storage, range)
+  }
+
+  private static func read(
+    _ storage: inout TextStorage, _ range: Range<Int>
+  ) -> (text: String, runs: [AttributeRun]) {
+    (storage.text.string(in: range), storage.attributeRuns(in: range))
+  }
+
   /// Brings the entries' positions in step with the index from `position`
   /// on (after storages were added, removed or moved).
   mutating func renumber(from position: Int) {

@@ -51,7 +51,10 @@ extension DocumentState {
         }
       }
     }
-    if edit.s < edit.e { plan.removed = removedText(in: id, range: edit.s..<edit.e) }
+    if edit.s < edit.e {
+      let (text, runs) = content.textAndRuns(of: id, in: edit.s..<edit.e)
+      plan.removed = _RemovedText(text: text, runs: runs)
+    }
     return plan
   }
 
@@ -102,7 +105,7 @@ extension DocumentState {
     guard let open = recorded.open(party), open.storage == id,
       open.isDeletion == (edit.n == 0),
       now - open.lastTime <= recorded.options.groupingInterval,
-      recorded.actions[open.action] != nil, continues(open, edit, in: id)
+      recorded.actions.contains(open.action), continues(open, edit, in: id)
     else { return nil }
     return open
   }
@@ -273,7 +276,7 @@ extension DocumentState {
   mutating func flushPending() {
     guard let p = recorded.pending else { return }
     recorded.pending = nil
-    guard recorded.actions[p.action] != nil, recorded.marks[p.storage] != nil else { return }
+    guard recorded.actions.contains(p.action), recorded.marks[p.storage] != nil else { return }
     let removed =
       p.before.isEmpty && p.after.count <= 1
       ? (p.after.first ?? .empty) : _RemovedText.joined(p.before.reversed() + p.after)
@@ -308,7 +311,7 @@ extension DocumentState {
     let e = step.e
     let n = step.n
     let delta = step.delta
-    let recorder = recording.flatMap { recorded.actions[$0.action] == nil ? nil : $0.action }
+    let recorder = recording.flatMap { !recorded.actions.contains($0.action) ? nil : $0.action }
     // A removal's piece: its point goes in first, at the start, so that
     // the points in the removed text come right after it.
     var pieceLocal: UInt32? = nil
@@ -328,7 +331,7 @@ extension DocumentState {
     var pointsToMove: [UInt32] = []
     for change in report where change.local != pieceLocal {
       guard let owner = marks.owners[change.local] else { continue }
-      if recorded.actions[owner.action] == nil {
+      if !recorded.actions.contains(owner.action) {
         marks.remove(change.local)
         continue
       }
@@ -621,7 +624,7 @@ extension DocumentState {
     _ mark: _InnerMark, at base: Int, in id: StorageID, serial: Int, marks: inout _HistoryMarks
   ) {
     let action = mark.owner.action
-    guard recorded.actions[action] != nil,
+    guard recorded.actions.contains(action),
       let local = marks.add(
         (base + mark.range.lowerBound)..<(base + mark.range.upperBound), owner: mark.owner)
     else { return }

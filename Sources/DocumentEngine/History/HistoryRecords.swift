@@ -237,6 +237,12 @@ struct _ActionTable: Sendable {
     }
   }
 
+  /// Whether action `id` is kept (without copying it).
+  func contains(_ id: Int) -> Bool {
+    let i = id - base
+    return i >= 0 && i < slots.count && slots[i] != nil
+  }
+
   @discardableResult
   mutating func removeValue(forKey id: Int) -> _HistoryAction? {
     let old = self[id]
