@@ -195,7 +195,7 @@ final class ProtocolSession {
     // Undo gives back the attributes of the text it puts back.
     (
       #"{"cmd":"undo"}"#,
-      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":5,"length":4},"text":"text","contextVersion":2,"reason":"undoRedo"}]}"#
+      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":5,"length":4},"text":"text","contextVersion":2,"reason":"undoRedo"}],"selection":[{"storage":"plain","offset":5,"length":4}]}"#
     ),
     (
       #"{"cmd":"text","storage":"plain","attributes":true}"#,

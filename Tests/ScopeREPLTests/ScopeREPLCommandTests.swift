@@ -18,6 +18,14 @@ func command(words: String) throws(REPLError) -> Command {
   try Command(words: words, contexts: [contextID])
 }
 
+/// An undo's or a redo's result with no edit and no event, and
+/// `selection`.
+func undoResult(selection: [SelectionRange]) -> UndoResult {
+  var result = UndoResult(replacementCount: 0, events: [])
+  result.selection = selection
+  return result
+}
+
 /// The error that parsing `line` throws, if any.
 func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
   do {
@@ -184,8 +192,12 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
       #"{"cmd":"state","state":"interactiveResting"}"#, "state interactiveResting",
       .state(.interactiveResting)
     ),
-    (#"{"cmd":"undo"}"#, "undo", .undo),
-    (#"{"cmd":"redo"}"#, "redo", .redo),
+    (#"{"cmd":"undo"}"#, "undo", .undo()),
+    (#"{"cmd":"redo"}"#, "redo", .redo()),
+    (#"{"cmd":"undo","origin":"alice"}"#, "undo alice", .undo(origin: "alice")),
+    (#"{"cmd":"redo","origin":"alice"}"#, "redo alice", .redo(origin: "alice")),
+    (#"{"cmd":"closeGroup"}"#, "closeGroup", .closeGroup()),
+    (#"{"cmd":"closeGroup","origin":"bob"}"#, "closegroup bob", .closeGroup(origin: "bob")),
     (#"{"cmd":"revert"}"#, "revert", .revert),
     (#"{"cmd":"end"}"#, "end", .end),
     (
@@ -284,17 +296,9 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
     // 22 requests, the 6 rows of the attributes table, and the 19 names in
     // the 11 rows of the tracked ranges, suggestions and history table.
     #expect(cmds.count == 47)
-    // The history rows are not answered yet (PROTOCOL.md says so): an
-    // unknown cmd.
-    let pending: Set = ["closeGroup"]
     let parsed = Self.requests.compactMap { try? JSONReader.parse(Array($0.json.utf8))["cmd"] }
-    for cmd in cmds where !pending.contains(cmd) {
+    for cmd in cmds {
       #expect(parsed.contains(.string(cmd)), "\(cmd) has no case here")
-    }
-    for cmd in pending {
-      #expect(cmds.contains(cmd), "\(cmd) is not in PROTOCOL.md")
-      let error = parseError { () throws(REPLError) in try command(json: #"{"cmd":"\#(cmd)"}"#) }
-      #expect(error?.message == "unknown cmd '\(cmd)'")
     }
   }
 
@@ -309,7 +313,15 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
     #expect(
       try command(json: #"{"cmd":"storages","unit":"utf16"}"#) == .storages(unit: .utf16))
     // A request may carry fields the protocol does not name.
-    #expect(try command(json: #"{"cmd":"undo","id":7,"unit":"scalar"}"#) == .undo)
+    #expect(try command(json: #"{"cmd":"undo","id":7}"#) == .undo())
+    // The selection of an undo's or a redo's response counts the request's
+    // unit; `closeGroup` has no offsets and ignores it.
+    #expect(
+      try command(json: #"{"cmd":"undo","unit":"scalar"}"#) == .undo(unit: .unicodeScalars))
+    #expect(
+      try command(json: #"{"cmd":"redo","origin":"p","unit":"utf8"}"#)
+        == .redo(origin: "p", unit: .utf8))
+    #expect(try command(json: #"{"cmd":"closeGroup","unit":"utf8"}"#) == .closeGroup())
   }
 
   /// Requests that are refused before they run: the code and a part of the
@@ -437,6 +449,8 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
     ),
     ("replace-md 2 0 0 *x*", "unknownContext", "no context 2"),
     ("json {\"cmd\":", "badRequest", "invalid JSON"),
+    ("undo alice bob", "badRequest", "usage: undo [ORIGIN]"),
+    ("closegroup a b", "badRequest", "usage: closeGroup [ORIGIN]"),
   ])
   func wordsThatAreNoCommandAreRefused(words: String, code: String, message: String) {
     let error = parseError { () throws(REPLError) in try command(words: words) }
@@ -514,9 +528,29 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
       .text("Hi\u{2028}", version: 2), #"{"ok":true,"text":"Hi\u2028","version":2}"#,
       "Hi\u{2028}\n(version 2)"
     ),
+    // The selection after it, each range inside one storage; a caret.
     (
-      .undone(UndoResult(replacementCount: 0, events: [])), #"{"ok":true,"events":[]}"#,
-      "nothing to undo"
+      .undone(
+        undoResult(selection: [SelectionRange("body", 3..<7), SelectionRange("code", 0..<2)])),
+      #"{"ok":true,"events":[],"selection":[{"storage":"body","offset":3,"length":4},{"storage":"code","offset":0,"length":2}]}"#,
+      "undo done; the selection is body 3..<7, code 0..<2"
+    ),
+    (
+      .redone(undoResult(selection: [SelectionRange(caret: TextPosition("body", 12))])),
+      #"{"ok":true,"events":[],"selection":[{"storage":"body","offset":12,"length":0}]}"#,
+      "redo done; the caret is at body 12"
+    ),
+    (
+      .undone(undoResult(selection: [])), #"{"ok":true,"events":[],"selection":[]}"#,
+      "undo done"
+    ),
+    (
+      .groupClosed(origin: nil), #"{"ok":true}"#,
+      "the person's undo group is closed: the next edit starts a new one"
+    ),
+    (
+      .groupClosed(origin: "alice"), #"{"ok":true}"#,
+      "alice's undo group is closed: the next edit starts a new one"
     ),
     (
       .state(.interactiveResting), #"{"ok":true,"state":"interactiveResting"}"#,

@@ -3,9 +3,17 @@ import Testing
 
 /// Human mode driven through a pipe, compared with the expected transcript.
 @Suite struct ScopeREPLHumanTests {
+  /// Three sessions on the sample document. The person's typing
+  /// ("Yesterday: ", the caret at 0) is in the history: the `undo` in the
+  /// third session takes it back (the sessions' replacements went with
+  /// their sessions) and puts the caret back, `redo` gives it back (an
+  /// insertion at a context's start only moves it), and after `end` an
+  /// `undo` takes it back again without a session; then there is nothing
+  /// to undo.
   static let input = """
     select body 45 3
     contexts
+    caret body 0
     edit body 0 0 Yesterday: 
     replace 1 45 3 basis=0 the
     caret body 0
@@ -21,8 +29,10 @@ import Testing
     contexts
     undo
     show body 0 11
+    redo
     revert
     end
+    undo
     undo
     bogus 1 2
     edit body x 0
@@ -41,6 +51,7 @@ import Testing
     [1] body 0..<64, version 0
         We left Lisbon at dawn; the sea was calm and ⟦teh⟧ sky was clear.⏎
     (⟦ ⟧ the part to act on, ‸ the caret, ⟪ ⟫ excluded, ⏎ ␍ ¶ separators)
+    ok
     body is now at version 1; the new text is at 0..<11
       event: context [1] moved
     replaced: body 56..<59, context version 1
@@ -71,12 +82,16 @@ import Testing
     [2] body 0..<75, version 3
         ⟦Yes⟧terday: Hi left Lisbon at dawn; the sea was calm and the sky was clear.⏎
     (⟦ ⟧ the part to act on, ‸ the caret, ⟪ ⟫ excluded, ⏎ ␍ ¶ separators)
-    nothing to undo
-    Yesterday: 
-    (version 3)
+    undo done; the caret is at body 0
+      event: context [2] text 0..<11 is now "" (context version 1, undoRedo)
+    Hi left Lis
+    (version 4)
+    redo done; the caret is at body 11
+      event: context [2] moved
     reverted 0 replacement(s)
     session ended
-    error (noSession): there is no Writing Tools session; 'contexts' starts one
+    undo done; the caret is at body 0
+    error (nothingToUndo): there is nothing to undo
     error (badRequest): unknown command 'bogus'; 'help' lists the commands
     error (badRequest): OFFSET must be a number, not 'x'
     bye

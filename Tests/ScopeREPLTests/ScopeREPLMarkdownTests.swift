@@ -84,7 +84,7 @@ import Testing
     // Undo and redo take back and put back the text with its attributes.
     (
       #"{"cmd":"undo"}"#,
-      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$2","range":{"offset":0,"length":12},"text":"","contextVersion":2,"reason":"undoRedo"}]}"#
+      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$2","range":{"offset":0,"length":12},"text":"","contextVersion":2,"reason":"undoRedo"}],"selection":[]}"#
     ),
     (
       #"{"cmd":"text","storage":"plain","attributes":true}"#,
@@ -92,7 +92,7 @@ import Testing
     ),
     (
       #"{"cmd":"redo"}"#,
-      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$2","range":{"offset":0,"length":0},"text":"one\ntwo\na\nb\n","contextVersion":3,"reason":"undoRedo"}]}"#
+      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$2","range":{"offset":0,"length":0},"text":"one\ntwo\na\nb\n","contextVersion":3,"reason":"undoRedo"}],"selection":[]}"#
     ),
     (
       #"{"cmd":"text","storage":"plain","attributes":true}"#,
@@ -409,7 +409,7 @@ import Testing
     `We` **left** [Lisbon](https://www.visitlisboa.com) at dawn; the sea was calm and _the_ sky was clear.
 
     (version 3)
-    undo done
+    undo done; the selection is body 45..<48
       event: context [1] text 0..<2 is now "We" (context version 3, undoRedo)
     We **left** [Lisbon](https://www.visitlisboa.com) at dawn; the sea was calm and _the_ sky was clear.
 
@@ -424,12 +424,12 @@ import Testing
     2. Athens
 
     (version 1)
-    undo done
+    undo done; the caret is at title 0
       event: context [1] text 0..<19 is now "A travel journal" (context version 2, undoRedo)
     A travel journal
 
     (version 2)
-    redo done
+    redo done; the caret is at title 0
       event: context [1] text 0..<16 is now "Notes⏎Lisbon⏎Athens" (context version 3, undoRedo)
     ok
     [1] title 0..<20, version 3

@@ -108,10 +108,11 @@ import Testing
       #"{"cmd":"suggestions","storage":"note"}"#,
       #"{"ok":true,"suggestions":[{"id":4294967298,"offset":0,"length":5,"kind":"style","explanation":"","candidates":[]},{"id":4294967302,"offset":14,"length":6,\#(comma)}]}"#
     ),
-    // Undo gives the text back, attributes and all.
+    // Undo gives the text back, attributes and all, and the document's
+    // selection: still on "teh".
     (
       #"{"cmd":"undo"}"#,
-      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":15,"length":3},"text":"teh","contextVersion":3,"reason":"undoRedo"}],"touched":[4294967299]}"#
+      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":15,"length":3},"text":"teh","contextVersion":3,"reason":"undoRedo"}],"touched":[4294967299],"selection":[{"storage":"note","offset":21,"length":3}]}"#
     ),
     (
       #"{"cmd":"text","storage":"note","attributes":true}"#,
@@ -201,12 +202,12 @@ import Testing
     )
     #expect(
       session.answer(#"{"cmd":"undo"}"#)
-        == #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":15,"length":3},"text":"teh","contextVersion":2,"reason":"undoRedo"}]}"#
+        == #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":15,"length":3},"text":"teh","contextVersion":2,"reason":"undoRedo"}],"selection":[{"storage":"note","offset":21,"length":3}]}"#
     )
     #expect(Self.texts(session) == before)
     #expect(
       session.answer(#"{"cmd":"redo"}"#)
-        == #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":15,"length":3},"text":"tea","contextVersion":3,"reason":"undoRedo"}]}"#
+        == #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":15,"length":3},"text":"tea","contextVersion":3,"reason":"undoRedo"}],"selection":[{"storage":"note","offset":21,"length":3}]}"#
     )
     #expect(session.answer(#"{"cmd":"undo"}"#).hasPrefix(#"{"ok":true,"events":[{"#))
     #expect(Self.texts(session) == before)
@@ -860,12 +861,8 @@ import Testing
       // Undo of an accepted suggestion outside every context: no event,
       // but done.
       (
-        .undone(UndoResult(replacementCount: 1, events: [])), #"{"ok":true,"events":[]}"#,
-        "undo done"
-      ),
-      (
-        .redone(UndoResult(replacementCount: 0, events: [])), #"{"ok":true,"events":[]}"#,
-        "nothing to redo"
+        .undone(UndoResult(replacementCount: 1, events: [])),
+        #"{"ok":true,"events":[],"selection":[]}"#, "undo done"
       ),
       (
         .edited("body", version: 1, range: 0..<0, events: [.missed(3)]),
@@ -960,7 +957,7 @@ import Testing
       (version 1; tracked: 1 range in ⟦ ⟧; suggestions: 1 in ⦃ ⦄)
       """,
       """
-      undo done
+      undo done; the selection is note 21..<24
         event: context [1] text 15..<18 is now "teh" (context version 2, undoRedo)
         tracked ranges touched: 4294967300
       """,

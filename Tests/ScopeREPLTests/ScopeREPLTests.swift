@@ -156,7 +156,7 @@ func range(_ value: Any?) -> Range<Int>? {
       (#"{"cmd":"edit","storage":"body","offset":99,"length":0,"text":"x"}"#, "outOfRange"),
       (#"{"cmd":"edit","storage":"body","offset":2,"length":0,"text":"x"}"#, "splitsSurrogatePair"),
       (#"{"cmd":"replace","context":"$1","offset":0,"length":1,"text":"x"}"#, "noSession"),
-      (#"{"cmd":"undo"}"#, "noSession"),
+      (#"{"cmd":"undo"}"#, "nothingToUndo"),
       (#"{"cmd":"add","storage":"f","path":"/nonexistent/file.txt"}"#, "io"),
       (#"{"cmd":"add","storage":"f","path":"\#(latin1.path)"}"#, "invalidUTF8"),
       (#"{"cmd":"map","storage":"body","offset":0,"from":5}"#, "staleVersion"),

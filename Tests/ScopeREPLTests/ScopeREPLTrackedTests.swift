@@ -172,13 +172,15 @@ import Testing
       #"{"cmd":"replace","context":"$1","offset":6,"length":4,"text":"four"}"#,
       #"{"ok":true,"storage":"body","storageRange":{"offset":21,"length":4},"contextVersion":1,"reason":"noninteractive","events":[],"touched":[4294967298],"removed":[4294967297]}"#
     ),
+    // `selection` comes last, after `touched` and `removed`: the document's
+    // selection, still on the word ("Zero. " moved it to 21..<25).
     (
       #"{"cmd":"undo"}"#,
-      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":6,"length":4},"text":"fuor","contextVersion":2,"reason":"undoRedo"}],"touched":[4294967298]}"#
+      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":6,"length":4},"text":"fuor","contextVersion":2,"reason":"undoRedo"}],"touched":[4294967298],"selection":[{"storage":"body","offset":21,"length":4}]}"#
     ),
     (
       #"{"cmd":"redo"}"#,
-      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":6,"length":4},"text":"four","contextVersion":3,"reason":"undoRedo"}],"touched":[4294967298]}"#
+      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":6,"length":4},"text":"four","contextVersion":3,"reason":"undoRedo"}],"touched":[4294967298],"selection":[{"storage":"body","offset":21,"length":4}]}"#
     ),
     (
       #"{"cmd":"revert"}"#,
@@ -528,7 +530,7 @@ import Testing
     (
       .undone(
         UndoResult(replacementCount: 1, events: [], tracked: TrackedChanges(removed: [a]))),
-      #"{"ok":true,"events":[],"removed":[4294967297]}"#,
+      #"{"ok":true,"events":[],"removed":[4294967297],"selection":[]}"#,
       "undo done\n  tracked ranges removed: 4294967297"
     ),
     (

@@ -1,7 +1,7 @@
 """Drives `scope-repl --json` through a fixed script that touches every
 request (units, sessions, replacements on old bases, conflicts and merges,
-streaming, undo, redo, revert, origins, errors, then attributes, Markdown, tracked ranges and
-suggestions) and prints
+streaming, undo, redo, revert, origins, errors, then attributes, Markdown, tracked ranges,
+suggestions and the history) and prints
 each request with its response. Context ids are taken from the replies ($0, $1, ... in the
 requests) and printed as <id0>, <id1>, ..., so that the transcripts of two
 builds can be compared byte for byte; tracked range ids are taken from the
@@ -156,6 +156,23 @@ script = [
  '{"cmd":"edit","storage":"review","offset":16,"length":1,"text":"E"}',
  '{"cmd":"reject","suggestion":#0}',
  '{"cmd":"text","storage":"review","attributes":true}',
+ # History: added after the suggestions, for the same reason.
+ '{"cmd":"add","storage":"hist","text":"One two.\\n"}',
+ '{"cmd":"select","ranges":[{"storage":"hist","offset":3,"length":0}]}',
+ '{"cmd":"edit","storage":"hist","offset":3,"length":0,"text":" big"}',
+ '{"cmd":"closeGroup"}',
+ '{"cmd":"edit","storage":"hist","offset":7,"length":0,"text":"ger"}',
+ '{"cmd":"edit","storage":"hist","offset":0,"length":0,"text":"So ","origin":"alice"}',
+ '{"cmd":"closeGroup","origin":"alice"}',
+ '{"cmd":"undo"}',
+ '{"cmd":"text","storage":"hist"}',
+ '{"cmd":"undo","origin":"alice","unit":"utf8"}',
+ '{"cmd":"undo","origin":"alice"}',
+ '{"cmd":"redo","origin":"alice"}',
+ '{"cmd":"undo"}',
+ '{"cmd":"redo"}',
+ '{"cmd":"text","storage":"hist"}',
+ '{"cmd":"undo","origin":7}',
  '{"cmd":"quit"}',
 ]
 for r in script: send(r)

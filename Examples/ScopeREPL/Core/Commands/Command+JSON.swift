@@ -152,8 +152,9 @@ extension Command {
       self = .toolSelect(
         context: try request.context(), ranges: try request.array("ranges", Self.range))
     case "state": self = .state(try Self.named(try request.string("state"), "state"))
-    case "undo": self = .undo
-    case "redo": self = .redo
+    case "undo": self = .undo(origin: try request.optionalString("origin"), unit: unit)
+    case "redo": self = .redo(origin: try request.optionalString("origin"), unit: unit)
+    case "closeGroup": self = .closeGroup(origin: try request.optionalString("origin"))
     case "revert": self = .revert
     case "end": self = .end
     case "map":

@@ -123,7 +123,21 @@ extension Command {
       "state STATE", "inactive, noninteractive, interactiveResting or interactiveStreaming",
       "state interactiveResting"
     ),
-    ("undo / redo", "undo or redo the session's last group of replacements", "undo"),
+    (
+      "undo [ORIGIN]",
+      "undo the last group: the person's typing, a session's replacements or an accepted "
+        + "suggestion, with or without a session; with ORIGIN, that peer's last group of edits",
+      "undo"
+    ),
+    (
+      "redo [ORIGIN]", "redo the last undone group (of ORIGIN's edits with ORIGIN)",
+      "redo alice"
+    ),
+    (
+      "closeGroup [ORIGIN]",
+      "end the person's (or ORIGIN's) undo group here: the next edit starts a new one",
+      "closeGroup"
+    ),
     ("revert", "put back the text of every intact replacement of the session", "revert"),
     ("end", "end the session", "end"),
     ("map NAME OFFSET FROM [-1|1]", "where OFFSET of version FROM is now", "map body 5 0"),
@@ -149,7 +163,10 @@ extension Command {
     guard let name = words.next() else { throw .badRequest("no command; 'help' lists them") }
     let usage = REPLError.badRequest(
       "usage: "
-        + Self.humanForms.map(\.usage).filter { $0.hasPrefix(name + " ") || $0 == name }
+        + Self.humanForms.map(\.usage).filter {
+          // `closegroup` and `toolselect` are also spelt with a capital.
+          $0.lowercased().hasPrefix(name.lowercased() + " ") || $0.lowercased() == name.lowercased()
+        }
         .joined(separator: " or "))
     switch name {
     case "storages", "ls": self = .storages(unit: .utf16)
@@ -354,8 +371,9 @@ extension Command {
       let context = try Self.context(try words.word(usage), in: contexts)
       self = .toolSelect(context: context, ranges: [try words.range(usage)])
     case "state": self = .state(try Self.named(try words.word(usage), "state"))
-    case "undo": self = .undo
-    case "redo": self = .redo
+    case "undo": self = .undo(origin: words.next())
+    case "redo": self = .redo(origin: words.next())
+    case "closeGroup", "closegroup": self = .closeGroup(origin: words.next())
     case "revert": self = .revert
     case "end": self = .end
     case "quit", "exit": self = .quit

@@ -86,10 +86,17 @@ public enum Command: Hashable, Sendable {
   case toolSelect(context: UUID, ranges: [Range<Int>])
   /// `state`: moves the session to a Writing Tools state.
   case state(WritingToolsState)
-  /// `undo`: undoes the session's last group of replacements.
-  case undo
-  /// `redo`: redoes the last undone group.
-  case redo
+  /// `undo`: undoes the last group of the document's main history (the
+  /// person's group of edits, a session's group of replacements or an
+  /// accepted suggestion), or with an `origin` that origin's last group;
+  /// the reply gives the selection after it in `unit`.
+  case undo(origin: String? = nil, unit: TextUnit = .utf16)
+  /// `redo`: redoes the last undone group of the main history, or of
+  /// `origin`'s; the reply gives the selection after it in `unit`.
+  case redo(origin: String? = nil, unit: TextUnit = .utf16)
+  /// `closeGroup`: the person's (or `origin`'s) current undo group ends
+  /// here: the next edit starts a new one.
+  case closeGroup(origin: String? = nil)
   /// `revert`: puts back the text of every intact replacement of the
   /// session.
   case revert

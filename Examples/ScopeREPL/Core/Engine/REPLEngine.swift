@@ -181,12 +181,21 @@ public final class REPLEngine {
         context: context, range: range, markdown: markdown, basis: basis, policy: policy)
       return .replaced(result, text: landed.text)
     case .toolSelect(let context, let ranges):
-      return .toolSelected(try document.toolSelect(context: context, ranges: ranges))
+      return .toolSelected(spans(of: try document.toolSelect(context: context, ranges: ranges)))
     case .state(let state):
       try document.setWritingToolsState(state)
       return .state(state)
-    case .undo: return .undone(try document.undo())
-    case .redo: return .redone(try document.redo())
+    case .undo(let origin, let unit):
+      var result = try document.undo(origin: origin)
+      result.selection = spans(of: result.selection, in: unit)
+      return .undone(result)
+    case .redo(let origin, let unit):
+      var result = try document.redo(origin: origin)
+      result.selection = spans(of: result.selection, in: unit)
+      return .redone(result)
+    case .closeGroup(let origin):
+      document.closeGroup(origin: origin)
+      return .groupClosed(origin: origin)
     case .revert: return .reverted(try document.revert())
     case .end:
       guard document.session != nil else { throw DocumentError.noSession }
@@ -219,6 +228,43 @@ public final class REPLEngine {
         })
     case .replay(let path, let id): return try replay(path, into: id)
     case .quit: return .quit
+    }
+  }
+
+  /// A selection as the protocol writes it, each range inside one
+  /// storage and in `unit`: a range that spans storages becomes its part
+  /// in each (the first from its start to the storage's end, those between
+  /// whole, the last from its start to the range's end), in document
+  /// order.
+  ///
+  /// The document's selection is on scalar boundaries: a range it gives
+  /// converts to any unit (one that would not stays in UTF-16, rather than
+  /// refuse an undo that is done).
+  private func spans(
+    of selection: [SelectionRange], in unit: TextUnit = .utf16
+  ) -> [SelectionRange] {
+    let content = document.content
+    let split = selection.flatMap { range -> [SelectionRange] in
+      guard range.start.storage != range.end.storage,
+        let first = content.order.firstIndex(of: range.start.storage),
+        let last = content.order.firstIndex(of: range.end.storage), first < last
+      else { return [range] }
+      return content.order[first...last].map { id in
+        let start = id == range.start.storage ? range.start.offset : 0
+        let end =
+          id == range.end.storage
+          ? range.end.offset : ((try? content.storage(id).length) ?? start)
+        return SelectionRange(id, start..<max(start, end))
+      }
+    }
+    guard unit != .utf16 else { return split }
+    return split.map { range in
+      let id = range.start.storage
+      let utf16 = range.start.offset..<max(range.start.offset, range.end.offset)
+      guard let converted = try? content.convert(utf16, in: id, from: .utf16, to: unit) else {
+        return range
+      }
+      return SelectionRange(id, converted)
     }
   }
 

@@ -94,14 +94,15 @@ extension Reply {
         + selection.map { "\($0.start.storage) \($0.start.offset)..<\($0.end.offset)" }
         .joined(separator: ", ")
     case .state(let state): return "state: \(state.rawValue)"
-    // An accepted suggestion swapped back outside every live context has
-    // no event, but a count.
+    // With nothing to undo or redo the engine throws: a reply is always
+    // something done, even outside every live context (no event).
     case .undone(let result):
-      return result.replacementCount == 0 && result.events.isEmpty && result.tracked.isEmpty
-        ? "nothing to undo" : lines("undo done", result.events, result.tracked)
+      return lines("undo done" + Self.text(result.selection), result.events, result.tracked)
     case .redone(let result):
-      return result.replacementCount == 0 && result.events.isEmpty && result.tracked.isEmpty
-        ? "nothing to redo" : lines("redo done", result.events, result.tracked)
+      return lines("redo done" + Self.text(result.selection), result.events, result.tracked)
+    case .groupClosed(let origin):
+      return (origin.map { "\($0)'s" } ?? "the person's")
+        + " undo group is closed: the next edit starts a new one"
     case .reverted(let result):
       return lines(
         "reverted \(result.replacementCount) replacement(s)", result.events, result.tracked)
@@ -133,6 +134,21 @@ extension Reply {
 
   private static func text(_ range: Range<Int>) -> String {
     "\(range.lowerBound)..<\(range.upperBound)"
+  }
+
+  /// The selection after an undo or a redo (each range inside one
+  /// storage), after a semicolon: `; the caret is at body 12`, `; the
+  /// selection is body 3..<7`; nothing without a selection.
+  private static func text(_ selection: [SelectionRange]) -> String {
+    switch selection.count {
+    case 0: return ""
+    case 1 where selection[0].isCaret:
+      return "; the caret is at \(selection[0].start.storage) \(selection[0].start.offset)"
+    default:
+      return "; the selection is "
+        + selection.map { "\($0.start.storage) \($0.start.offset)..<\($0.end.offset)" }
+        .joined(separator: ", ")
+    }
   }
 
   private static func text(_ event: DocumentEvent, _ context: String) -> String {

@@ -10,7 +10,7 @@ extension Reply {
 
   private var fields: [(String, JSON)] {
     switch self {
-    case .ok, .ended, .quit: []
+    case .ok, .ended, .quit, .groupClosed: []
     case .added(let storage): Self.fields(storage)
     case .storages(let storages):
       [("storages", .array(storages.map { .object(Self.fields($0)) }))]
@@ -56,22 +56,13 @@ extension Reply {
         ("contextVersion", .int(result.contextVersion.rawValue)),
         ("reason", .string(result.reason.rawValue)), ("events", Self.json(result.events)),
       ] + Self.fields(result.tracked) + (text.map { [("text", .string($0))] } ?? [])
-    case .toolSelected(let selection):
-      [
-        (
-          "selection",
-          .array(
-            selection.map {
-              .object([
-                ("storage", .string($0.start.storage.rawValue)), ("offset", .int($0.start.offset)),
-                ("length", .int($0.end.offset - $0.start.offset)),
-              ])
-            })
-        )
-      ]
+    case .toolSelected(let selection): [("selection", Self.json(selection))]
     case .state(let state): [("state", .string(state.rawValue))]
+    // `touched` and `removed` come right after `events`, as in every
+    // change's response; `selection` last.
     case .undone(let result), .redone(let result):
       [("events", Self.json(result.events))] + Self.fields(result.tracked)
+        + [("selection", Self.json(result.selection))]
     case .reverted(let result):
       [("reverted", .int(result.replacementCount)), ("events", Self.json(result.events))]
         + Self.fields(result.tracked)
@@ -103,6 +94,18 @@ extension Reply {
   private static func fields(_ tracked: TrackedChanges) -> [(String, JSON)] {
     (tracked.touched.isEmpty ? [] : [("touched", json(tracked.touched))])
       + (tracked.removed.isEmpty ? [] : [("removed", json(tracked.removed))])
+  }
+
+  /// A selection: each range (inside one storage) as its `storage`,
+  /// `offset` and `length`.
+  private static func json(_ selection: [SelectionRange]) -> JSON {
+    .array(
+      selection.map {
+        .object([
+          ("storage", .string($0.start.storage.rawValue)), ("offset", .int($0.start.offset)),
+          ("length", .int($0.end.offset - $0.start.offset)),
+        ])
+      })
   }
 
   private static func json(_ ids: [TrackedRangeID]) -> JSON {

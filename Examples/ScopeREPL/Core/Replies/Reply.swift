@@ -52,15 +52,20 @@ public enum Reply: Sendable {
   /// `replace`: where the replacement landed, and the text that landed
   /// when the tool gave Markdown (read into that text and its runs).
   case replaced(ReplacementResult, text: String? = nil)
-  /// `toolSelect`: the selection the tool's ranges made.
+  /// `toolSelect`: the selection the tool's ranges made (each range
+  /// inside one storage).
   case toolSelected([SelectionRange])
   /// `state`: the session's new state.
   case state(WritingToolsState)
-  /// `undo`: how many replacements went back, and what the live contexts
-  /// heard (nothing if there was nothing to undo).
+  /// `undo`: how many edits it made, what the live contexts heard, the
+  /// tracked ranges it touched and removed, and the selection after it
+  /// (each range inside one storage, in the command's unit). With nothing
+  /// to undo there is no reply but the `nothingToUndo` error.
   case undone(UndoResult)
   /// `redo`: as `undone`.
   case redone(UndoResult)
+  /// `closeGroup`: the person's undo group, or `origin`'s, ended.
+  case groupClosed(origin: String?)
   /// `revert`: how many replacements went back, and the events.
   case reverted(UndoResult)
   /// `end`: the session ended.
