@@ -1,13 +1,14 @@
 import Testing
+import TextRope
+import _EngineTestSupport
+
+@testable import DocumentEngine
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import TextRope
-import _EngineTestSupport
-
-@testable import DocumentEngine
 
 /// The person's and two peers' groups of edits, a tool's replacements, and
 /// undo and redo of each history in any order, against a model with unit
@@ -53,64 +54,65 @@ import _EngineTestSupport
 
     func visible(_ s: String) -> [Unit] { (storages[s] ?? []).filter(\.visible) }
 
-    /// The index in the sequence of the `p`th visible unit (the end if
-    /// there is none).
-    func index(ofVisible p: Int, in s: String) -> Int {
-      var seen = 0
-      for (i, unit) in (storages[s] ?? []).enumerated() where unit.visible {
-        if seen == p { return i }
-        seen += 1
-      }
-      return storages[s]?.count ?? 0
-    }
-
     /// Replaces visible units `r` with `codes` (each with `link`), made by
     /// `action` (nil: nobody's history).
     mutating func edit(
       _ s: String, _ r: Range<Int>, _ codes: [UInt16], link: String?, action: Int?
     ) {
       // Delete.
+      var units = storages[s, default: []]
+      var acting = action.flatMap { actions[$0] }
       var seen = 0
-      for i in storages[s, default: []].indices where storages[s]![i].visible {
+      for i in units.indices where units[i].visible {
         if seen >= r.lowerBound && seen < r.upperBound {
-          storages[s]![i].visible = false
-          let id = storages[s]![i].id
-          if let action {
-            if actions[action]!.added.contains(id) {
-              actions[action]!.added.remove(id)  // its own: gone for good
-            } else {
-              actions[action]!.removed.insert(id)
-            }
+          units[i].visible = false
+          let id = units[i].id
+          if acting?.added.contains(id) == true {
+            acting?.added.remove(id)  // its own: gone for good
+          } else {
+            acting?.removed.insert(id)
           }
         }
         seen += 1
       }
       // Insert before the visible unit now at r.lowerBound.
-      let at = index(ofVisible: r.lowerBound, in: s)
+      var at = units.count
+      seen = 0
+      for (i, unit) in units.enumerated() where unit.visible {
+        if seen == r.lowerBound {
+          at = i
+          break
+        }
+        seen += 1
+      }
       var new: [Unit] = []
       for code in codes {
         new.append(Unit(id: nextUnit, code: code, link: link))
-        if let action { actions[action]!.added.insert(nextUnit) }
+        acting?.added.insert(nextUnit)
         nextUnit += 1
       }
-      storages[s]!.insert(contentsOf: new, at: at)
+      units.insert(contentsOf: new, at: at)
+      storages[s] = units
+      if let action, let acting { actions[action] = acting }
     }
 
     /// Undoes (or redoes) `a`: its inverse.
     mutating func takeBack(_ a: Int) -> Int {
-      let action = actions.removeValue(forKey: a)!
+      let action = actions.removeValue(forKey: a) ?? Action()
       var inverse = Action()
-      for s in storages.keys {
-        for i in storages[s]!.indices {
-          let unit = storages[s]![i]
+      for (s, old) in storages {
+        var units = old
+        for i in units.indices {
+          let unit = units[i]
           if unit.visible && action.added.contains(unit.id) {
-            storages[s]![i].visible = false
+            units[i].visible = false
             inverse.removed.insert(unit.id)
           } else if !unit.visible && action.removed.contains(unit.id) {
-            storages[s]![i].visible = true
+            units[i].visible = true
             inverse.added.insert(unit.id)
           }
         }
+        storages[s] = units
       }
       let id = nextAction
       nextAction += 1
@@ -232,7 +234,8 @@ import _EngineTestSupport
             if deleting {
               let back = Bool.random(using: &random)
               guard
-                let r = back ? Self.scalar(before: run.at, units) : Self.scalar(after: run.at, units)
+                let r = back
+                  ? Self.scalar(before: run.at, units) : Self.scalar(after: run.at, units)
               else { continue }
               range = r
             } else {
@@ -253,11 +256,14 @@ import _EngineTestSupport
             }
           }
           let link: String? = Bool.random(using: &random) ? party : nil
-          log.append("\(party) edit \(s) \(range) \(text.unicodeScalars.map { String($0.value, radix: 16) }) \(link ?? "-")")
+          log.append(
+            "\(party) edit \(s) \(range) \(text.unicodeScalars.map { String($0.value, radix: 16) }) \(link ?? "-")"
+          )
           try document.edit(
             StorageID(s), range: range, with: text,
             attributes: link.map { [.link: .link($0)] } ?? [:], origin: origin)
-          let action = runs[party].flatMap { _ in run == nil ? nil : currentAction[party] }
+          let action =
+            runs[party].flatMap { _ in run == nil ? nil : currentAction[party] }
             ?? model.newGroup(party)
           currentAction[party] = action
           let before = model.nextUnit
@@ -277,7 +283,7 @@ import _EngineTestSupport
             continue
           }
           try document.undo(origin: origin)
-          model.stacks[party]!.redo.append(model.takeBack(a))
+          model.stacks[party, default: Stacks()].redo.append(model.takeBack(a))
           for s in ["a", "b"] { edits[s, default: 0] += 1 }
         case 11..<13:
           log.append("\(party) redo")
@@ -289,7 +295,7 @@ import _EngineTestSupport
             continue
           }
           try document.redo(origin: origin)
-          model.stacks[party]!.undo.append(model.takeBack(a))
+          model.stacks[party, default: Stacks()].undo.append(model.takeBack(a))
           for s in ["a", "b"] { edits[s, default: 0] += 1 }
         case 13..<15:
           // A tool replaces text (nobody's history: the session ends).
@@ -332,9 +338,15 @@ import _EngineTestSupport
         if trace {
           print("TRACE \(step) \(log.last ?? "")")
           for s in [ProcessInfo.processInfo.environment["HISTORY_TRACE"] ?? "a"] {
-            print("  engine \(s): \(String(try document.content.storage(StorageID(s)).text).unicodeScalars.map { String($0.value, radix: 16) })")
-            print("  model  \(s): \(String(decoding: model.visible(s).map(\.code), as: UTF16.self).debugDescription)")
-            print(document._historyDump(StorageID(s)).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+            print(
+              "  engine \(s): \(String(try document.content.storage(StorageID(s)).text).unicodeScalars.map { String($0.value, radix: 16) })"
+            )
+            print(
+              "  model  \(s): \(String(decoding: model.visible(s).map(\.code), as: UTF16.self).debugDescription)"
+            )
+            print(
+              document._historyDump(StorageID(s)).split(separator: "\n").map { "    " + $0 }.joined(
+                separator: "\n"))
           }
         }
         for s in ["a", "b"] {

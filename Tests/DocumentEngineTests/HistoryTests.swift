@@ -150,14 +150,18 @@ extension HistoryTests {
     document.historyOptions = HistoryOptions(clock: { .zero })
     try document.add(
       "body", text: Rope("plain bold plain"),
-      attributes: [AttributeRun(6..<10, [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)])])
+      attributes: [
+        AttributeRun(
+          6..<10, [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)])
+      ])
     try document.edit("body", range: 3..<13, with: "")
     try document.undo()
     let storage = try document.content.storage("body")
     #expect(String(storage.text) == "plain bold plain")
     #expect(
       storage.attributeRuns(in: 0..<16) == [
-        AttributeRun(6..<10, [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)])
+        AttributeRun(
+          6..<10, [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)])
       ])
   }
 

@@ -513,7 +513,8 @@ extension DocumentState {
         link.piece, at: link.child, removingChild: k == 0, in: id, serial: serial, at: s + n,
         orphans: &orphans, marks: &marks)
       var points = orphans
-      if let tail, let local = recorded.actions[tail.action]?.pieces[safe: tail.piece]?.mark?.local {
+      if let tail, let local = recorded.actions[tail.action]?.pieces[safe: tail.piece]?.mark?.local
+      {
         points.insert(local, at: 0)
       }
       if let outerTail {
@@ -802,9 +803,10 @@ extension DocumentState {
       if let place { selection = [SelectionRange(caret: place)] }
     }
     if let selection, action.party == .person {
-      try? select(selection.filter { range in
-        (try? content.validated([range])) != nil
-      })
+      try? select(
+        selection.filter { range in
+          (try? content.validated([range])) != nil
+        })
     }
     var result = UndoResult(replacementCount: edits, events: events, tracked: tracked)
     result.selection = self.selection
@@ -1017,7 +1019,8 @@ extension Document {
           let piece = state.recorded.actions[owner.action]?.pieces[safe: k]
         {
           line += " text \(piece.text.text.unicodeScalars.map { String($0.value, radix: 16) })"
-          line += " inner \(piece.inner.map { "\($0.local.map { "#\($0)" } ?? "\($0.owner.action)")@\($0.range)" })"
+          line +=
+            " inner \(piece.inner.map { "\($0.local.map { "#\($0)" } ?? "\($0.owner.action)")@\($0.range)" })"
         }
         lines.append(line)
       }
