@@ -28,6 +28,7 @@ filter+='|OffsetIndex/record, .*/(ChangeLog, composed pin|array)'
 filter+='|Markdown/1 MB/.*|Markdown ratio/.*'
 filter+='|Tracked ranges.*'
 filter+='|Suggestions.*'
+filter+='|History.*'
 
 echo "quick.sh: building the benchmarks" >&2
 swift build -c release >/dev/null

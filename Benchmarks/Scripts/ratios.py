@@ -496,6 +496,37 @@ def suggestion_rows(r):
     return rows
 
 
+HISTORY = "History"
+
+
+def history_rows(r):
+    """(target, measured, baseline, ratio, verdict) for the person's undo history (issue 30)."""
+    rows = []
+    entry = r.get(f"{HISTORY} ratio/typing with the history, seph-blog1", {})
+    pair = entry.get("with history ÷ without (×100)")
+    if pair:
+        x = pair[0] / 100
+        with_ns, without_ns = entry.get("with history, ns an edit"), entry.get("without history, ns an edit")
+        rows.append(("30. typing with the history ≤ 1.15× without it, seph-blog1 replay through `Document`",
+                     f"{with_ns[0]:.0f} ns an edit" if with_ns else "–",
+                     f"{without_ns[0]:.0f} ns an edit (history off, paired)" if without_ns else "history off (paired)",
+                     f"{x:.2f}× paired", mark(x <= 1.15)))
+    name = f"{HISTORY}/undo of a group after 100,000 edits by others"
+    undo, seq = metric(r, name, "undo, ns"), metric(r, name, "one position through the edits one by one, ns")
+    if undo is not None and seq:
+        rows.append(("30. undo of a group after 100,000 later edits by others ≤ 50 µs and ≤ mapping through them one by one",
+                     fmt_time(undo * 1e-9), f"{fmt_time(seq * 1e-9)} (one position through the 100,000 edits)",
+                     times(undo * 1e-9, seq * 1e-9), mark(undo <= 50_000 and undo <= seq)))
+    name = f"{HISTORY}/memory of a replayed trace, seph-blog1"
+    heap, counted = metric(r, name, "history heap bytes"), metric(r, name, "historyBytes")
+    edited, groups = metric(r, name, "bytes inserted and deleted"), metric(r, name, "groups")
+    if heap is not None and edited:
+        rows.append(("30. the history of a replayed trace (seph-blog1) ≤ 2× the bytes it inserted and deleted",
+                     f"{fmt_bytes(heap)} on the heap ({fmt_bytes(counted)} counted, {groups:.0f} groups)",
+                     f"{fmt_bytes(edited)} inserted and deleted", times(heap, edited), mark(heap <= 2 * edited)))
+    return rows
+
+
 def quick_rows(r, stats):
     """Every target the quick run measures, as (target, measured, baseline, ratio, result)."""
     rows = []
@@ -528,6 +559,7 @@ def quick_rows(r, stats):
     rows += markdown_rows(r)
     rows += tracked_rows(r)
     rows += suggestion_rows(r)
+    rows += history_rows(r)
     return rows
 
 

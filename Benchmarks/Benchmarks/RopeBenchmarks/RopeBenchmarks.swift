@@ -23,4 +23,5 @@ let benchmarks: @Sendable () -> Void = {
   registerMarkdownBenchmarks()
   registerTrackedRangeBenchmarks()
   registerSuggestionBenchmarks()
+  registerHistoryBenchmarks()
 }

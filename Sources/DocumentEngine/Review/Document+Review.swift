@@ -111,7 +111,7 @@ extension Document {
 
   /// Accepts a candidate (the one named, else the previewed one, else the
   /// first): it replaces the suggestion's text as one undo group
-  /// (``undo()`` takes it back exactly), and the suggestion is gone.
+  /// (``undo(origin:)`` takes it back exactly), and the suggestion is gone.
   ///
   /// - Returns: where the candidate is, the events (reason `accepted`).
   /// - Throws: ``DocumentError/unknownSuggestion(_:)`` or

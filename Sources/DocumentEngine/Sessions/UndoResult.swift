@@ -1,4 +1,4 @@
-/// What ``Document/undo()``, ``Document/redo()`` or ``Document/revert()``
+/// What ``Document/undo(origin:)``, ``Document/redo(origin:)`` or ``Document/revert()``
 /// did: how many of the session's replacements (or accepted suggestions)
 /// swapped their text, and what the live contexts heard.
 public struct UndoResult: Hashable, Sendable {
