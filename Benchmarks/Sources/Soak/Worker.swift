@@ -92,6 +92,8 @@ func caseName(_ error: DocumentError) -> String {
   case .unknownSuggestion: "unknownSuggestion"
   case .ignoredSuggestion: "ignoredSuggestion"
   case .invalidCandidate: "invalidCandidate"
+  case .nothingToUndo: "nothingToUndo"
+  case .nothingToRedo: "nothingToRedo"
   case .batchRefused(_, let error): "batchRefused(\(caseName(error)))"
   }
 }
