@@ -192,8 +192,11 @@ class DocumentProgram:
     STATES = {"inactive": 0, "noninteractive": 1, "interactiveResting": 2,
               "interactiveStreaming": 3}
 
-    def __init__(self, keeps_all_history=False, storages=()):
-        self.bytes = [0 if keeps_all_history else 1, len(storages) - 1]
+    def __init__(self, keeps_all_history=False, storages=(), records_history=False):
+        # The first byte: keepsAllHistory (0 mod 4); the high bit records
+        # the person's and origins' history (History.swift).
+        first = 0 if keeps_all_history else 1
+        self.bytes = [first | (0x80 if records_history else 0), len(storages) - 1]
         self.storages = set()
         for name, content, *extra in storages:
             self._add(name, content)
@@ -396,6 +399,62 @@ class DocumentProgram:
 
     def look_up(self, pick):
         self.bytes += [254, *self._tracked_id(pick)]
+        return self
+
+    # The history operations (operation bytes 200...239 of an input that
+    # records the history; History.swift). The builder does not follow the
+    # runs: `type_new` must come when the party has none that goes on (at
+    # the start, after a close, an undo or redo, a tool's group or an
+    # accept), `type_more` / `delete_more` when its run goes on.
+    HISTORY_ORIGINS = {"peer": 0, "a": 2, "": 4, "emoji": 5}
+
+    def _party(self, person_op, origin_op, origin):
+        if origin is None:
+            self.bytes.append(person_op)
+        else:
+            self.bytes += [origin_op, self.HISTORY_ORIGINS[origin]]
+
+    def type_new(self, name, rng, pieces, origin=None):
+        """A party starts a run: rng from vrange; typing `pieces` (one or
+        two) over it, or deleting it if there are none."""
+        self._party(200, 212, origin)
+        self.id(name)
+        self.bytes += rng[1:]
+        self.bytes += [1, len(pieces), *pieces] if pieces else [0]
+        return self
+
+    def type_more(self, pieces, origin=None):
+        """The party types on at the end of its run (one or two pieces)."""
+        self._party(200, 212, origin)
+        self.bytes += [len(pieces), *pieces]
+        return self
+
+    def delete_more(self, back=True, origin=None):
+        """The party deletes on next to its run's point: a scalar before
+        it (backspace) or after it."""
+        self._party(200, 212, origin)
+        self.bytes.append(1 if back else 0)
+        return self
+
+    def close(self, origin=None):
+        self._party(226, 229, origin)
+        return self
+
+    def undo_origin(self, origin):
+        self.bytes += [218, self.HISTORY_ORIGINS[origin]]
+        return self
+
+    def redo_origin(self, origin):
+        self.bytes += [223, self.HISTORY_ORIGINS[origin]]
+        return self
+
+    def hundo(self):
+        """The main history's undo, as a history operation."""
+        self.bytes.append(231)
+        return self
+
+    def hredo(self):
+        self.bytes.append(236)
         return self
 
     # The review operations (operation bytes 252, 253 and 255; Review.swift).
@@ -604,7 +663,90 @@ def document_seeds():
         .undo().undo().redo().end().undo().undo().undo()
         .bytes,
         **{f"review-random-{n}": review_program(n) for n in range(8)},
+        # The person's undo history (History.swift): typing and deleting
+        # runs, groups closed, undo and redo of the person's and a peer's
+        # groups through each other's edits.
+        "history-typing": DocumentProgram(records_history=True, storages=[("body", body), ("cell", emoji)])
+        .type_new("body", vrange(3, 0), ascii("ab")).type_more(ascii("cd")).type_more([GRINNING])
+        .close().type_new("body", vrange(4, 2), []).delete_more(False).delete_more(True)
+        .hundo().hundo().hredo()
+        .type_new("cell", vrange(2, 1), ascii("X")).type_more(ascii("Y"))
+        .type_new("body", vrange(5, 1), ascii("P"), origin="peer").type_more(ascii("Q"), origin="peer")
+        .edit("body", vrange(4, 0), ascii("!"))
+        .type_new("body", vrange(6, 3), [], origin="a")
+        .undo_origin("peer").hundo().redo_origin("peer").hredo().undo_origin("a")
+        .hundo().hundo().hundo().hundo().hredo().hredo().undo_origin("peer").undo_origin("peer")
+        .bytes,
+        # The person's groups on one history with the session's and an
+        # accepted suggestion: an undo takes the typing first.
+        "history-and-tool": DocumentProgram(records_history=True, storages=[("title", title), ("body", body)])
+        .type_new("body", vrange(0, 0), ascii("Hi ")).type_more(ascii("x"))
+        .start("fullDocument").replace(1, vrange(4, 3), ascii("2"))
+        .type_new("body", vrange(8, 0), ascii("z"))
+        .hundo().hundo().hundo().hredo().hredo()
+        .state("interactiveResting").state("interactiveStreaming")
+        .replace(0, vrange(0, 2), ascii("DR"))
+        .type_new("title", vrange(3, 0), ascii("q")).type_more(ascii("w"))
+        .replace(0, vrange(4, 1), ascii("!")).type_more(ascii("e"))
+        .state("interactiveResting")
+        .hundo().hundo().revert().hredo()
+        .suggest("body", [R.proposal(R.srange(0, 2), "spelling", [(ascii("Yo"), None)])])
+        .accept(("live", 0)).type_new("body", vrange(2, 0), [GRINNING])
+        .hundo().hundo().hredo().end().hundo().hundo().hundo().hundo()
+        .bytes,
+        **{f"history-random-{n}": history_program(n) for n in range(4)},
     }
+
+
+def history_program(n):
+    """A random program of the person's and peers' runs, closes, undo and
+    redo of each history, with plain and transformed edits, a session's
+    replacements, suggestions accepted and storages removed."""
+    r = random.Random(2000 + n)
+    R = DocumentProgram
+    body = ascii("One two.") + [LF] + ascii("Three four.") + [LF]
+    emoji = [FAMILY, SPACE, FLAG_FR, E_COMBINING, PS] + ascii("ab") + [GRINNING, LF]
+    p = R(keeps_all_history=n % 2 == 0, records_history=True,
+          storages=[("body", body), ("cell", emoji)])
+    pieces = [GRINNING, FLAG_JP, CLEF, E_COMBINING, FAMILY, CRLF, *ascii("xyZ ")]
+    origins = [None, None, None, "peer", "a"]
+    for _ in range(60):
+        name = r.choice(["body", "cell"])
+        origin = r.choice(origins)
+        k = r.random()
+        if k < 0.15:
+            p.type_new(name, vrange(r.randrange(12), r.randrange(3)),
+                       [r.choice(pieces) for _ in range(r.choice([0, 1, 1, 2]))], origin=origin)
+        elif k < 0.35:
+            p.type_more([r.choice(pieces)], origin=origin)
+        elif k < 0.45:
+            p.delete_more(r.random() < 0.5, origin=origin)
+        elif k < 0.50:
+            p.close(origin=origin)
+        elif k < 0.62:
+            p.hundo() if origin is None else p.undo_origin(origin)
+        elif k < 0.70:
+            p.hredo() if origin is None else p.redo_origin(origin)
+        elif k < 0.76:
+            p.edit(name, vrange(r.randrange(12), r.randrange(3)), [r.choice(pieces)])
+        elif k < 0.80:
+            p.origin_edit(name, r.choice(["peer", "a", None]), r.choice([None, 1, 2]),
+                          vrange(r.randrange(12), r.randrange(3)), [r.choice(pieces)])
+        elif k < 0.84:
+            p.start("fullDocument")
+        elif k < 0.90:
+            p.replace(r.randrange(2), vrange(r.randrange(8), r.randrange(3)), [r.choice(pieces)])
+        elif k < 0.94:
+            p.suggest(name, [R.proposal(R.srange(r.randrange(8), r.randrange(1, 3)), "spelling",
+                                        [([r.choice(pieces)], None)])])
+            p.accept(("live", 0))
+        elif k < 0.96:
+            p.revert()
+        elif k < 0.98:
+            p.remove(name).add(name, ascii("Back ") + [r.choice(pieces)])
+        else:
+            p.end()
+    return p.bytes
 
 
 def review_program(n):

@@ -56,6 +56,9 @@ enum UndoEntry: Equatable {
   case session
   /// An accepted suggestion (its index in `acceptedSuggestions`).
   case accepted(Int)
+  /// A group of the person's edits, or its undo (an action of the
+  /// history model, History.swift).
+  case group(Int)
 }
 
 /// What the engine's own edit keeps out of the mapping, and puts over its
@@ -835,10 +838,11 @@ extension Harness {
           original: original,
           accepted: textAndAttributes(now.storage, landed)))
       index = acceptedSuggestions.count - 1
+      // It ends the person's group, goes on the main history after it, and
+      // clears the redo stack.
+      history.runs[.person] = nil
       undoStack.append(.accepted(acceptedSuggestions.count - 1))
-      redoStack = []
-      session?.redoSnapshots = []
-      session?.redoAttributes = []
+      clearMainRedo()
       expect(
         result.storage == model.storage && result.storageRange == landed
           && result.reason == .accepted,
@@ -1058,8 +1062,11 @@ extension Harness {
     let id = model.storage
     let what =
       "try document.edit(\(describe(id)), range: \(describe(range)), with: \(literal(new)))"
+    beginEdit(.person, id, range, new.utf16.count)
     trace(what)
     let old = before()
+    var changed = false
+    defer { endEdit(.person, id, range, new.utf16.count, changed: changed) }
     do {
       let result = try document.edit(id, range: range, with: new)
       trace("  // version \(result.version), range \(describe(result.range))")
@@ -1069,6 +1076,7 @@ extension Harness {
         storages[id]?.version += 1
         apply(result.events, what)
         personEdited(id)
+        changed = true
         if n > 0, let generation = storages[id]?.generation {
           keystroke = Keystroke(storage: id, generation: generation, range: result.range, text: new)
         }

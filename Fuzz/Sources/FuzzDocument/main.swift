@@ -373,14 +373,25 @@ final class Harness {
   /// The suggestion or accepted text that the engine's own edit being
   /// followed keeps out of the mapping (it is put over the new text).
   var keptByEdit: KeptRange? = nil
+  /// The person's and the origins' histories (History.swift).
+  var history: HistoryModel
 
   static let ids: [StorageID] = ["title", "body", "cell", "", "e\u{301}", "\u{0}"]
   static let origins = ["peer", "a", "zz", "", "\u{1F600}"]
 
-  init(keepsAllHistory: Bool) {
+  init(keepsAllHistory: Bool, recordsHistory: Bool) {
     self.keepsAllHistory = keepsAllHistory
     document = Document(keepsAllHistory: keepsAllHistory)
+    history = HistoryModel(enabled: recordsHistory)
     trace("let document = Document(keepsAllHistory: \(keepsAllHistory))")
+    if recordsHistory {
+      // A fixed clock: the grouping interval never ends a group; no limit.
+      document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil, clock: { .zero })
+      trace("document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil, clock: { .zero })")
+    } else {
+      document.historyOptions = HistoryOptions(isEnabled: false)
+      trace("document.historyOptions = HistoryOptions(isEnabled: false)")
+    }
   }
 
   // MARK: Reading the engine
@@ -524,6 +535,7 @@ final class Harness {
     checkContexts(what)
     checkSuggestions(what)
     checkTracked(what)
+    checkUnits(what)
   }
 
   /// Oracle 6: every live context against its model.
@@ -628,6 +640,7 @@ final class Harness {
     model.attributes.replaceSubrange(
       r, with: (0..<n).map { newUnits?($0, inherited) ?? inherited })
     storages[id] = model
+    followUnits(id, r, n, text: text, attributes: units)
     followTracked(r, n, in: id)
     if let stroke = keystroke, stroke.storage == id {
       let edge = Edge(r, n)
@@ -674,6 +687,9 @@ final class Harness {
       // The model cannot follow its tracked ranges (unless the caller
       // knows the edit: see originEdit).
       trackedResync.insert(id)
+      // Nor its units, unless the caller or the history model does.
+      history.edits[model.generation, default: 0] += 1
+      if !history.byTakeBack && !history.byCaller { loseUnits(id) }
     }
     if records == nil || text == nil {
       // Take the engine's text (the model could not say what was inserted).
@@ -685,6 +701,7 @@ final class Harness {
     }
     model.version = newVersion
     storages[id] = model
+    if records != nil && text == nil && !history.byTakeBack { fillUnits(id, what) }
     return records
   }
 
@@ -803,6 +820,11 @@ final class Harness {
       trackedRemoved = []
       trackedResync = []
       let op = input.byte()
+      if history.enabled && op >= 200 && op < 240 {
+        // The history operations (History.swift), in inputs that record it.
+        historyOperation(Int(op - 200), &input)
+        continue
+      }
       if op == 252 || op == 253 || op == 255 {
         // The review operations (Review.swift), on bytes of the
         // tracked-range operations that no seed or regression used.
@@ -857,6 +879,7 @@ final class Harness {
       try document.add(id, text: Rope(text), after: after)
       expect(storages[id] == nil, "\(what) added a duplicate")
       generations += 1
+      historyAdded(generations, text)
       let model = TextModel(text)
       storages[id] = StorageModel(
         text: model, version: 0, generation: generations,
@@ -890,6 +913,7 @@ final class Harness {
     do {
       try document.remove(id)
       expect(storages[id] != nil, "\(what) removed a missing storage")
+      if let generation = storages[id]?.generation { historyRemoved(generation) }
       storages[id] = nil
       order.removeAll { $0 == id }
       // Its ranges are gone; their ids are unknown from now on.
@@ -981,8 +1005,10 @@ final class Harness {
       + (textUnit.map { "in: .\($0), " } ?? "") + "with: \(literal(text))"
       + (attributes.map { ", attributes: \($0)" } ?? "")
       + (withBasis ? ", basis: \(describe(basis))" : "") + ")"
+    beginEdit(.person, id, range, text.utf16.count)
     trace(what)
     let old = before()
+    var changed = false
     do {
       let result: EditResult
       if let textUnit {
@@ -1015,6 +1041,7 @@ final class Harness {
         storages[id] = model
         apply(result.events, what)
         personEdited(id)
+        changed = true
       }
       expectTracked(result.tracked, what)
       if !noOp {
@@ -1027,6 +1054,7 @@ final class Harness {
       expect(!valid, "\(what) threw \(error) for a valid edit")
       expectUnchanged(old, what, error)
     }
+    endEdit(.person, id, range, text.utf16.count, changed: changed)
     checkAll(what)
   }
 
@@ -1065,6 +1093,9 @@ final class Harness {
       }.joined(separator: ", ") + "])"
     trace(what)
     let old = before()
+    // The person's edits of a batch are one group (a new one).
+    if history.enabled { history.recording = .party(.person) }
+    defer { history.recording = .none }
     do {
       let results = try document.apply(edits)
       expect(firstInvalid == nil, "\(what) accepted edit \(firstInvalid ?? -1), which is not valid")
@@ -1094,6 +1125,8 @@ final class Harness {
         personEdited(edit.storage)
       }
       keystroke = nil
+      // A batch that made a group leaves no group open.
+      if history.recording != .party(.person) { history.runs[.person] = nil }
     } catch {
       if case .batchRefused(let index, _) = error {
         expect(
@@ -1115,14 +1148,31 @@ final class Harness {
     // The range is in the editor's view: sometimes one of an older version.
     let range = pickRange(&input, in: id)
     let text = pickText(&input)
-    let attributes = stepAttributes()
+    performOriginEdit(
+      id, origin: origin, basis: basis, range: range, text: text, attributes: stepAttributes())
+  }
+
+  /// An edit with an origin or a basis (`origin` nil: the person's), in the
+  /// origin's (or the person's) history.
+  func performOriginEdit(
+    _ id: StorageID, origin: String?, basis: Int?, range: Range<Int>, text: String,
+    attributes: Attributes?
+  ) {
     let what =
       "try document.edit(\(describe(id)), range: \(describe(range)), with: \(literal(text)),"
       + (attributes.map { " attributes: \($0)," } ?? "")
       + " origin: \(origin.map(literal) ?? "nil"), basis: \(describe(basis)))"
+    let oldVersion = storages[id]?.version ?? 0
+    let party = origin.map(HistoryParty.origin) ?? .person
+    // As made (no transformation): the history's runs go on with it.
+    let asMade = basis == nil || basis == oldVersion
+    let n = text.utf16.count
+    beginEdit(party, id, asMade ? range : nil, n)
     trace(what)
     let old = before()
-    let oldVersion = storages[id]?.version ?? 0
+    let attributesBefore = storages[id]?.attributes ?? []
+    var changed = false
+    defer { endEdit(party, id, asMade ? range : nil, n, changed: changed) }
     do {
       let result = try document.edit(
         id, range: range, with: text, attributes: attributes, origin: origin,
@@ -1135,9 +1185,12 @@ final class Harness {
       if result.version.rawValue == oldVersion {
         expect(range.isEmpty && text.isEmpty, "\(what) changed nothing: no version")
       }
+      history.byCaller = true
       let records = follow(
         id, from: oldVersion, text: text, what,
         newUnits: attributes.map { set in { _, _ in set } })
+      history.byCaller = false
+      changed = result.version.rawValue != oldVersion
       if records == nil {
         // No history is kept (no session, no pin, not keepsAllHistory), so
         // the basis was the current version, nothing transformed it, and
@@ -1146,6 +1199,9 @@ final class Harness {
           result.range.lowerBound == range.lowerBound,
           "\(what): without history it landed at \(result.range)")
         trackedResync.remove(id)
+        if changed {
+          followUnits(id, range, text.utf16.count, text: text, attributes: attributesBefore)
+        }
         followTracked(range, text.utf16.count, in: id)
       }
       expectTracked(result.tracked, what)
@@ -1465,12 +1521,15 @@ final class Harness {
         if session.streaming != nil {
           session.streaming? += 1
         } else {
+          // A tool's group ends the person's.
+          history.runs[.person] = nil
           undoStack.append(.session)
         }
-        // A new group clears the redo stack (accepted suggestions' too).
-        redoStack = []
-        session.redoSnapshots = []
-        session.redoAttributes = []
+        self.session = session
+        // A new group clears the redo stack (accepted suggestions' and the
+        // person's too).
+        clearMainRedo()
+        session = self.session ?? session
       }
       self.session = session
       apply(result.events, what, skipping: contextID)
@@ -1659,11 +1718,14 @@ final class Harness {
     let what =
       "try document.edit(\(describe(id)), range: \(describe(range)), with: \(literal(text)),"
       + " attributes: \(set))"
+    beginEdit(.person, id, range, text.utf16.count)
     trace(what)
     let old = before()
     let valid =
       validValues
       && isOnBoundaries(range, in: id)
+    var changed = false
+    defer { endEdit(.person, id, range, text.utf16.count, changed: changed) }
     do {
       let result = try document.edit(id, range: range, with: text, attributes: set)
       guard valid, var model = storages[id] else {
@@ -1680,6 +1742,7 @@ final class Harness {
         apply(result.events, what)
         personEdited(id)
         keystroke = nil
+        changed = true
       }
       expectTracked(result.tracked, what)
     } catch {
@@ -1723,7 +1786,11 @@ final class Harness {
       guard var session else { oracleFailed("\(what) succeeded without a session") }
       expect(session.state.canMove(to: next), "\(what) from .\(session.state)")
       if session.state == .interactiveStreaming && next != .interactiveStreaming {
-        if session.closeGroup() { undoStack.append(.session) }
+        if session.closeGroup() {
+          // A tool's group ends the person's.
+          history.runs[.person] = nil
+          undoStack.append(.session)
+        }
       }
       if next == .interactiveStreaming && session.streaming == nil { session.streaming = 0 }
       session.state = next
@@ -1800,6 +1867,11 @@ final class Harness {
   func undo(redo: Bool) -> Bool {
     if redo && Avoid.contains("redo-after-revert") && session?.reverted == true { return false }
     if Avoid.contains("undo-in-empty-streaming-group") && session?.streaming == 0 { return false }
+    if Avoid.contains("redo-throws-closes-streaming-group") && redo && redoStack.isEmpty
+      && (session?.streaming ?? 0) > 0
+    {
+      return false
+    }
     let what = redo ? "try document.redo()" : "try document.undo()"
     trace(what)
     let old = before()
@@ -1808,8 +1880,11 @@ final class Harness {
     let attributesBefore = attributeSnapshot()
     // What the call takes, worked out on copies (a call that throws changes
     // nothing): a streaming phase under way closes its group first (and
-    // goes on in a new one); then the history's last group, the session's
-    // or an accepted suggestion, moves to the other stack.
+    // goes on in a new one); then the history's last group, the session's,
+    // an accepted suggestion or the person's, moves to the other stack (the
+    // person's as its inverse). The person's open group ends first,
+    // whatever happens.
+    history.runs[.person] = nil
     var undoStack = self.undoStack
     var redoStack = self.redoStack
     var session = self.session
@@ -1825,9 +1900,7 @@ final class Harness {
     do {
       let result = try (redo ? document.redo() : document.undo())
       trace("  // \(result.replacementCount) swapped")
-      guard entry != nil || session != nil else {
-        oracleFailed("\(what) succeeded without a session or a group to take")
-      }
+      guard let entry else { oracleFailed("\(what) succeeded with no group to take") }
       self.undoStack = undoStack
       self.redoStack = redoStack
       self.session = session
@@ -1836,26 +1909,28 @@ final class Harness {
       case .accepted(let index):
         // An accepted suggestion's text swapped (Review.swift).
         followAcceptedSwap(index, toOriginal: !redo, result, versions, what)
-      case .session, nil:
+      case .group(let a):
+        // A group of the person's, taken back by the history model's rule
+        // (History.swift); its inverse goes on the other stack.
+        let inverse = followTakeBack(a, result, versions, what)
+        if redo {
+          self.undoStack[self.undoStack.count - 1] = .group(inverse)
+        } else {
+          self.redoStack[self.redoStack.count - 1] = .group(inverse)
+        }
+      case .session:
         // Undo and redo are the session's edits, not the person's.
         followSessionEdit(versions, result.events, what)
         expectTracked(result.tracked, what)
-        if entry == nil {
-          expect(
-            result.replacementCount == 0 && result.events.isEmpty && result.tracked.isEmpty,
-            "\(what) with nothing to take did something: \(result)")
-        }
         guard var session = self.session else { oracleFailed("\(what): the session vanished") }
         var snapshot: [StorageID: (generation: Int, text: String)]? = nil
         var attributeSnapshot: [StorageID: [AttributeRun]]? = nil
-        if entry != nil {
-          if redo {
-            snapshot = session.redoSnapshots.popLast()
-            attributeSnapshot = session.redoAttributes.popLast()
-          } else {
-            session.redoSnapshots.append(textsBefore)
-            session.redoAttributes.append(attributesBefore)
-          }
+        if redo {
+          snapshot = session.redoSnapshots.popLast()
+          attributeSnapshot = session.redoAttributes.popLast()
+        } else {
+          session.redoSnapshots.append(textsBefore)
+          session.redoAttributes.append(attributesBefore)
         }
         self.session = session
         expectOthersUnchanged(textsBefore, what)
@@ -1884,10 +1959,10 @@ final class Harness {
         expectSessionStart(what + " (every group undone)")
       }
     } catch {
+      expect(entry == nil, "\(what) threw \(error) with a group to take: \(entry.map { "\($0)" } ?? "")")
       expect(
-        entry == nil && session == nil,
-        "\(what) threw \(error) with a session or a group to take")
-      expect(error == .noSession, "\(what) threw \(error), not noSession")
+        error == (redo ? .nothingToRedo : .nothingToUndo),
+        "\(what) threw \(error), not \(redo ? "nothingToRedo" : "nothingToUndo")")
       expectUnchanged(old, what, error)
     }
     checkAll(what)
@@ -1929,11 +2004,10 @@ final class Harness {
           "\(what): the person's keystroke \(literal(stroke.text)) is not at \(stroke.range) in"
             + " \(literal(model.text.string))")
       }
+      // Revert clears the redo stack (accepted suggestions' and the
+      // person's too).
+      clearMainRedo()
       session = self.session ?? session
-      // Revert clears the redo stack (accepted suggestions' too).
-      redoStack = []
-      session.redoSnapshots = []
-      session.redoAttributes = []
       session.reverted = true
       session.swapped = true
       self.session = session
@@ -2228,7 +2302,11 @@ public func entry(
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var input = FuzzInput(data, size)
-  let harness = Harness(keepsAllHistory: input.byte() % 4 == 0)
+  // The first byte: whether the document keeps all history (0 mod 4), and
+  // whether the person's and the origins' edits are recorded for undo (the
+  // high bit; History.swift).
+  let first = input.byte()
+  let harness = Harness(keepsAllHistory: first % 4 == 0, recordsHistory: first >= 128)
   harness.run(&input)
   return 0
 }

@@ -348,9 +348,12 @@ extension _RemovedText {
   /// The part in `range` (UTF-16, on scalar boundaries).
   func slice(_ range: Range<Int>) -> _RemovedText {
     let utf16 = text.utf16
-    let a = utf16.index(utf16.startIndex, offsetBy: range.lowerBound)
-    let b = utf16.index(a, offsetBy: range.count)
-    let part = String(text[a..<b])
+    let a =
+      utf16.index(utf16.startIndex, offsetBy: max(0, range.lowerBound), limitedBy: utf16.endIndex)
+      ?? utf16.endIndex
+    let b =
+      utf16.index(a, offsetBy: max(0, range.count), limitedBy: utf16.endIndex) ?? utf16.endIndex
+    let part = String(utf16[a..<b]) ?? String(decoding: Array(utf16[a..<b]), as: UTF16.self)
     var runs: [AttributeRun] = []
     for run in self.runs {
       let lo = max(run.range.lowerBound, range.lowerBound)
