@@ -223,3 +223,32 @@ extension HistoryTests {
     #expect(try text(document, "other") == "abc")
   }
 }
+
+extension HistoryTests {
+  /// A refused redo changes nothing: a streaming phase stays one group
+  /// (found by FuzzDocument).
+  @Test func aRefusedRedoKeepsTheStreamingPhaseOneGroup() throws {
+    let document = Document(keepsAllHistory: true)
+    document.historyOptions = HistoryOptions(isEnabled: false)
+    try document.add("body", text: Rope("\u{1100}\u{1161}\u{11A8}"))
+    let session = try document.startSession(scope: .fullDocument)
+    try document.setWritingToolsState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveStreaming)
+    try document.replace(context: session.contexts[0].id, range: 3..<3, with: "T")
+    #expect(throws: DocumentError.nothingToRedo) { try document.redo() }
+    try document.replace(context: session.contexts[0].id, range: 0..<2, with: "", basis: 1)
+    try document.undo()
+    #expect(try text(document) == "\u{1100}\u{1161}\u{11A8}")
+  }
+
+  /// A refused undo of the person's leaves the open group open.
+  @Test func aRefusedUndoLeavesTheOpenGroupOpen() throws {
+    let (document, _) = try document("")
+    try document.edit("body", range: 0..<0, with: "a")
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo(origin: "peer") }
+    #expect(throws: DocumentError.nothingToRedo) { try document.redo() }
+    try document.edit("body", range: 1..<1, with: "b")
+    try document.undo()
+    #expect(try text(document) == "")
+  }
+}

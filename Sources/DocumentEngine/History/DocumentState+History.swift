@@ -885,8 +885,8 @@ extension DocumentState {
   /// the tools' groups and the accepted suggestions) or an origin's.
   mutating func undoGroup(origin: String?) throws(DocumentError) -> UndoResult {
     if let origin {
-      recorded.originOpen[origin] = nil
       guard let a = recorded.origins[origin]?.undo.popLast() else { throw .nothingToUndo }
+      recorded.originOpen[origin] = nil
       let (inverse, result) = takeBack(a, isRedo: false)
       if let inverse { recorded.origins[origin]?.redo.append(inverse) }
       return result
@@ -896,8 +896,8 @@ extension DocumentState {
 
   mutating func redoGroup(origin: String?) throws(DocumentError) -> UndoResult {
     if let origin {
-      recorded.originOpen[origin] = nil
       guard let a = recorded.origins[origin]?.redo.popLast() else { throw .nothingToRedo }
+      recorded.originOpen[origin] = nil
       let (inverse, result) = takeBack(a, isRedo: true)
       if let inverse { recorded.origins[origin]?.undo.append(inverse) }
       return result

@@ -184,8 +184,8 @@ extension DocumentState {
 
   mutating func undoLast() throws(DocumentError) -> UndoResult {
     if session?.streamingGroup != nil { closeStreamingGroup() }
-    closePersonGroup()
     guard let group = history.undo.popLast() else { throw .nothingToUndo }
+    closePersonGroup()
     switch group {
     case .replacements(let indices):
       let result = swapTexts(indices.reversed(), toOriginal: true)
@@ -206,6 +206,8 @@ extension DocumentState {
   /// cannot go forth stays as it is, and is not part of what a later undo
   /// does.
   mutating func redoLast() throws(DocumentError) -> UndoResult {
+    // A refused redo changes nothing: not even the open groups.
+    guard !history.redo.isEmpty else { throw .nothingToRedo }
     if session?.streamingGroup != nil { closeStreamingGroup() }
     closePersonGroup()
     guard let group = history.redo.popLast() else { throw .nothingToRedo }
