@@ -419,8 +419,20 @@ class DocumentProgram:
         two) over it, or deleting it if there are none."""
         self._party(200, 212, origin)
         self.id(name)
-        self.bytes += rng[1:]
+        self.bytes += [2, *rng[1:]]  # anywhere (not at a run or a seam)
         self.bytes += [1, len(pieces), *pieces] if pieces else [0]
+        return self
+
+    def type_at(self, name, where, pieces, back=True, origin=None):
+        """A party starts a run at another party's run ("run", taking the
+        first by group) or at the first seam, where deleted units wait
+        ("seam"): typing `pieces`, or deleting a scalar before (`back`) or
+        after the point if there are none."""
+        self._party(200, 212, origin)
+        self.id(name)
+        self.bytes += [0, 0] if where == "run" else [1, 0]
+        self.bytes += [0, 0, 0]  # the range (replaced by the point)
+        self.bytes += [1, len(pieces), *pieces] if pieces else [0, 1 if back else 0]
         return self
 
     def type_more(self, pieces, origin=None):
@@ -446,6 +458,16 @@ class DocumentProgram:
 
     def redo_origin(self, origin):
         self.bytes += [223, self.HISTORY_ORIGINS[origin]]
+        return self
+
+    def toggle_recording(self):
+        """HistoryOptions.isEnabled off (or on again)."""
+        self.bytes.append(230)
+        return self
+
+    def max_groups(self, k):
+        """HistoryOptions.maxGroups: [nil, 0, 1, 2, 3, 5, 8, nil][k]."""
+        self.bytes += [235, k]
         return self
 
     def hundo(self):
@@ -673,6 +695,8 @@ def document_seeds():
         .type_new("cell", vrange(2, 1), ascii("X")).type_more(ascii("Y"))
         .type_new("body", vrange(5, 1), ascii("P"), origin="peer").type_more(ascii("Q"), origin="peer")
         .edit("body", vrange(4, 0), ascii("!"))
+        .close().type_at("body", "run", ascii("@"))
+        .type_at("body", "seam", ascii("s"), origin="a").close(origin="a")
         .type_new("body", vrange(6, 3), [], origin="a")
         .undo_origin("peer").hundo().redo_origin("peer").hredo().undo_origin("a")
         .hundo().hundo().hundo().hundo().hredo().hredo().undo_origin("peer").undo_origin("peer")
@@ -694,6 +718,15 @@ def document_seeds():
         .accept(("live", 0)).type_new("body", vrange(2, 0), [GRINNING])
         .hundo().hundo().hredo().end().hundo().hundo().hundo().hundo()
         .bytes,
+        # Recording off and on again, and limits that drop the oldest groups.
+        "history-limits": DocumentProgram(records_history=True, storages=[("body", body)])
+        .type_new("body", vrange(0, 0), ascii("a")).close().type_new("body", vrange(2, 1), [])
+        .close().type_new("body", vrange(3, 0), ascii("b"))
+        .toggle_recording().type_more(ascii("c")).toggle_recording().type_more(ascii("d"))
+        .type_new("body", vrange(5, 0), ascii("P"), origin="peer")
+        .max_groups(3).hundo().max_groups(1).hundo().hundo().hredo().max_groups(0)
+        .type_new("body", vrange(1, 0), ascii("e")).hundo().max_groups(0)
+        .undo_origin("peer").bytes,
         **{f"history-random-{n}": history_program(n) for n in range(4)},
     }
 
@@ -721,8 +754,17 @@ def history_program(n):
             p.type_more([r.choice(pieces)], origin=origin)
         elif k < 0.45:
             p.delete_more(r.random() < 0.5, origin=origin)
+        elif k < 0.48:
+            p.close(origin=origin)
+            p.type_at(name, r.choice(["run", "seam"]),
+                      [r.choice(pieces)] if r.random() < 0.6 else [], back=r.random() < 0.5,
+                      origin=origin)
         elif k < 0.50:
             p.close(origin=origin)
+        elif k < 0.51:
+            p.toggle_recording()
+        elif k < 0.52:
+            p.max_groups(r.randrange(8))
         elif k < 0.62:
             p.hundo() if origin is None else p.undo_origin(origin)
         elif k < 0.70:

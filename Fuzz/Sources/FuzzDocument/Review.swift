@@ -46,8 +46,14 @@ struct AcceptedModel {
   let accepted: (text: String, attributes: [Attributes])
   var undone = false
   /// Whether an edit of its storage could not be followed (no change
-  /// records): its undo and redo are then checked by property.
+  /// records): its undo and redo are then checked by property, unless its
+  /// units say where it is.
   var unknown = false
+  /// The history model's units of its text (History.swift), while they are
+  /// known and it has any, and whether an edit touched it (deleted one of
+  /// them or put a unit between them): where it is, and whether it is still
+  /// there untouched, is then their word too, whatever the change records.
+  var unitState: (units: [Int], touched: Bool)? = nil
 }
 
 /// One group of the document's undo history.
@@ -170,6 +176,8 @@ extension Harness {
     for i in acceptedSuggestions.indices
     where acceptedSuggestions[i].storage == id && acceptedSuggestions[i].generation == generation {
       if keptByEdit == .accepted(i) { continue }
+      // Its range is stale (the engine's word once it is swapped).
+      if acceptedSuggestions[i].unknown { continue }
       guard let range = acceptedSuggestions[i].tracked else { continue }
       acceptedSuggestions[i].tracked = range.mapped(s, e, n).0
     }
@@ -274,6 +282,27 @@ extension Harness {
     _ index: Int, toOriginal: Bool, _ result: UndoResult, _ versions: [StorageID: Int],
     _ what: String
   ) {
+    if storages[acceptedSuggestions[index].storage]?.generation
+      == acceptedSuggestions[index].generation,
+      let byUnits = acceptedRangeByUnits(index)
+    {
+      // Its units say where it is, or that an edit touched it; the change
+      // records (where the model could follow them) must say the same.
+      let record = acceptedSuggestions[index]
+      if !record.unknown {
+        expect(
+          record.tracked?.range == byUnits,
+          "\(what): the accepted text of \(describe(record.storage)) is at"
+            + " \(record.tracked.map { describe($0.range) } ?? "none (touched)") by the change"
+            + " records, at \(byUnits.map(describe) ?? "none (touched)") by its units")
+      }
+      if let byUnits {
+        acceptedSuggestions[index].tracked?.range = byUnits
+      } else {
+        acceptedSuggestions[index].tracked = nil
+      }
+      acceptedSuggestions[index].unknown = false
+    }
     let record = acceptedSuggestions[index]
     let alive =
       record.tracked != nil && storages[record.storage]?.generation == record.generation
@@ -287,6 +316,8 @@ extension Harness {
         acceptedSuggestions[index].undone = toOriginal
         personEdited(record.storage)
       }
+      // Where its new text is, the model does not know.
+      acceptedSuggestions[index].unitState = nil
       apply(result.events, what)
       expectTracked(result.tracked, what)
       return
@@ -298,10 +329,11 @@ extension Harness {
       storages[record.storage]?.text.string(utf16: range) == expected.text
     {
       swaps = true
-      reviewEdit(
+      let landed = reviewEdit(
         record.storage, range, target.text, units: target.attributes, keeping: .accepted(index),
         what)
       acceptedSuggestions[index].undone = toOriginal
+      acceptedSuggestions[index].unitState = unitsAt(record.storage, landed).map { ($0, false) }
     }
     expect(
       result.replacementCount == (swaps ? 1 : 0),
@@ -836,7 +868,8 @@ extension Harness {
             id: id, range: landed, kind: "", rules: TrackingRules(onTouch: .remove), point: false,
             collapsesToStart: true),
           original: original,
-          accepted: textAndAttributes(now.storage, landed)))
+          accepted: textAndAttributes(now.storage, landed),
+          unitState: unitsAt(now.storage, landed).map { ($0, false) }))
       index = acceptedSuggestions.count - 1
       // It ends the person's group, goes on the main history after it, and
       // clears the redo stack.

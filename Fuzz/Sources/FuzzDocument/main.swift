@@ -52,13 +52,29 @@
 //     `tracked.removed`); a reject takes its preview back
 //     exactly and makes its kind and text ignored (a later `suggest` of the
 //     same is refused); an accept replaces the original text and is one
-//     group of the document's one undo history (with the session's groups,
-//     in order): `undo()` gives the original back exactly, `redo()` the
-//     accepted text, unless an edit touched it since (then nothing, count
-//     0); without a session and with nothing to undo, `undo()` throws
-//     `noSession`; a refused request (unknown or gone ids, a candidate out
-//     of range, ignored text, bad ranges or runs) throws the typed error
-//     and changes nothing.
+//     group of the document's one undo history (with the session's groups
+//     and the person's, in order): `undo()` gives the original back
+//     exactly, `redo()` the accepted text, unless an edit touched it since
+//     (then nothing, count 0); with nothing to undo (redo), `undo()`
+//     (`redo()`) throws `nothingToUndo` (`nothingToRedo`); a refused
+//     request (unknown or gone ids, a candidate out of range, ignored text,
+//     bad ranges or runs) throws the typed error and changes nothing;
+// 10. the person's and the origins' undo histories (History.swift), in
+//     inputs that record them: every storage's text is the history model's
+//     (every unit ever put in kept in order; a group's undo removes the
+//     units it put in that are still there and revives those it removed,
+//     with the attributes they had; redo takes the undo back by the same
+//     rule; a tool's, a preview's or a swap's units are nobody's), with
+//     the person's groups on the main history between the session's groups
+//     and the accepted suggestions (an undo after the person typed takes
+//     the typing back first) and each origin's on its own; the groups are
+//     the engine's (one place, one kind, one storage; a batch is one; a
+//     tool's group, an accept, an undo or redo, `closeGroup` end the
+//     person's); undo and redo throw exactly when their history has no
+//     group, count one edit per version they make, and give the document's
+//     selection; an accepted text is followed by its units too, which must
+//     say what the change records say. In every input, the units follow
+//     every change record (a text's units are its text).
 //
 // Operation bytes 240...255 (which decoded as 0...15 before there were
 // tracked ranges; no seed or regression uses them) are the tracked-range
@@ -66,7 +82,13 @@
 // query, look up by id; of them, 252, 253 and 255 (no seed or regression
 // uses them either) are the review operations (Review.swift): suggest (in a
 // storage or a context), preview, accept (and undo and redo right after),
-// reject, queries and look-ups, with live, gone and forged ids.
+// reject, queries and look-ups, with live, gone and forged ids. In inputs
+// whose first byte has its high bit set (the document records the person's
+// and the origins' history; the others, every seed and regression from
+// before it, run with `HistoryOptions(isEnabled: false)`), operation bytes
+// 200...239 are the history operations (History.swift): the person or an
+// origin types or deletes on in its group (or starts anew), `closeGroup`,
+// `undo(origin:)`, `redo(origin:)`, and the main `undo()` and `redo()`.
 //
 // FUZZ_TRACE=1 prints each call as Swift (a reproducer to start from).
 
@@ -1094,7 +1116,7 @@ final class Harness {
     trace(what)
     let old = before()
     // The person's edits of a batch are one group (a new one).
-    if history.enabled { history.recording = .party(.person) }
+    if history.enabled && history.recordingOn { history.recording = .party(.person) }
     defer { history.recording = .none }
     do {
       let results = try document.apply(edits)
@@ -1126,7 +1148,7 @@ final class Harness {
       }
       keystroke = nil
       // A batch that made a group leaves no group open.
-      if history.recording != .party(.person) { history.runs[.person] = nil }
+      if case .action = history.recording { history.runs[.person] = nil }
     } catch {
       if case .batchRefused(let index, _) = error {
         expect(
