@@ -143,8 +143,8 @@ func registerHistoryBenchmarks() {
   let memoryConfiguration = configuration(
     metrics: [historyHeapBytes, historyCountedBytes, traceEditBytes, historyGroups],
     timeUnits: .milliseconds, maxDuration: .seconds(10), maxIterations: 3)
-  Benchmark("History/memory of a replayed trace, seph-blog1", configuration: memoryConfiguration)
-  { benchmark, trace in
+  Benchmark("History/memory of a replayed trace, seph-blog1", configuration: memoryConfiguration) {
+    benchmark, trace in
     keepFreeHeapMemory()
     releaseFreeHeapMemory()
     let before = heapBytesInUse()

@@ -572,7 +572,8 @@ extension Harness {
   /// undone group).
   func undoOrigin(_ origin: String, redo: Bool) {
     let what =
-      redo ? "try document.redo(origin: \(literal(origin)))"
+      redo
+      ? "try document.redo(origin: \(literal(origin)))"
       : "try document.undo(origin: \(literal(origin)))"
     trace(what)
     let old = before()

@@ -409,7 +409,8 @@ final class Harness {
     if recordsHistory {
       // A fixed clock: the grouping interval never ends a group; no limit.
       document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil, clock: { .zero })
-      trace("document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil, clock: { .zero })")
+      trace(
+        "document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil, clock: { .zero })")
     } else {
       document.historyOptions = HistoryOptions(isEnabled: false)
       trace("document.historyOptions = HistoryOptions(isEnabled: false)")
@@ -1981,7 +1982,8 @@ final class Harness {
         expectSessionStart(what + " (every group undone)")
       }
     } catch {
-      expect(entry == nil, "\(what) threw \(error) with a group to take: \(entry.map { "\($0)" } ?? "")")
+      expect(
+        entry == nil, "\(what) threw \(error) with a group to take: \(entry.map { "\($0)" } ?? "")")
       expect(
         error == (redo ? .nothingToRedo : .nothingToUndo),
         "\(what) threw \(error), not \(redo ? "nothingToRedo" : "nothingToUndo")")
