@@ -312,7 +312,7 @@ import Foundation
             document.endSession()
             continue
           }
-          try document.replace(context: context.id, range: range, with: text)
+          _ = try document.replace(context: context.id, range: range, with: text)
           document.endSession()
           // Plain text takes the edit rule's link: the first unit it
           // replaces, else the one before, else the one after.

@@ -121,7 +121,7 @@ extension HistoryTests {
     try document.edit("body", range: 12..<12, with: " now")  // "Fix teh typo now."
     let session = try document.startSession(scope: .fullDocument)
     let context = session.contexts[0]
-    try document.replace(context: context.id, range: 18..<35, with: "Rewritten.")
+    _ = try document.replace(context: context.id, range: 18..<35, with: "Rewritten.")
     document.endSession()
     try document.edit("body", range: 4..<7, with: "the", origin: "peer")
     #expect(try text(document) == "Fix the typo now.\nRewritten.\n")
@@ -234,9 +234,9 @@ extension HistoryTests {
     let session = try document.startSession(scope: .fullDocument)
     try document.setWritingToolsState(.interactiveResting)
     try document.setWritingToolsState(.interactiveStreaming)
-    try document.replace(context: session.contexts[0].id, range: 3..<3, with: "T")
+    _ = try document.replace(context: session.contexts[0].id, range: 3..<3, with: "T")
     #expect(throws: DocumentError.nothingToRedo) { try document.redo() }
-    try document.replace(context: session.contexts[0].id, range: 0..<2, with: "", basis: 1)
+    _ = try document.replace(context: session.contexts[0].id, range: 0..<2, with: "", basis: 1)
     try document.undo()
     #expect(try text(document) == "\u{1100}\u{1161}\u{11A8}")
   }
