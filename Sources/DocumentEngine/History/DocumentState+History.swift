@@ -712,7 +712,6 @@ extension DocumentState {
     let inverse = recorded.newAction(action.party)
     var events: [DocumentEvent] = []
     var tracked = TrackedChanges()
-    var caret: TextPosition? = nil
     var edits = 0
     // Its pieces go back, the last first (a piece cut in two while another
     // goes back adds its tail at the end).
@@ -737,7 +736,6 @@ extension DocumentState {
       recorded.actions[a]?.pieces[k].mark = nil
       events += made.events
       tracked.merge(made.tracked)
-      caret = TextPosition(ref.storage, at + n)
       revivedAny = true
       edits += 1
     }
@@ -757,7 +755,6 @@ extension DocumentState {
       else { continue }
       events += made.events
       tracked.merge(made.tracked)
-      if !revivedAny { caret = TextPosition(ref.storage, range.lowerBound) }
       edits += 1
     }
     // What is left of the action's marks goes; the selection's stay, for
@@ -790,7 +787,7 @@ extension DocumentState {
     }
     // Else a caret where the last change is now: after the last text put
     // back, or where the last text went.
-    if selection == nil, action.party == .person, caret != nil {
+    if selection == nil, action.party == .person, edits > 0 {
       let inverseAction = recorded.actions[inverse]
       let place =
         revivedAny
@@ -915,9 +912,6 @@ extension DocumentState {
   }
 
   // MARK: - Memory
-
-  /// How many groups the histories keep.
-  var historyGroupCount: Int { recorded.actions.count }
 
   /// Drops the oldest groups while the histories keep more than the
   /// options allow.
