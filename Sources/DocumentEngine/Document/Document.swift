@@ -521,7 +521,7 @@ public final class Document: @unchecked Sendable {
   public var historyBytes: Int { withState { $0.recorded.bytes } }
 
   /// How many groups the histories keep (undone ones included).
-  public var historyGroupCount: Int { withState { $0.recorded.actions.count } }
+  public var historyGroupCount: Int { withState { $0.recorded.groupCount } }
 
   /// Reverts the session: every replacement it made that is still intact
   /// goes back to its original text; the person's edits stay.

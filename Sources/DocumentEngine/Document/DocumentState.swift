@@ -386,12 +386,19 @@ extension DocumentState {
     if !trackedReport.isEmpty { trackedReport.removeAll(keepingCapacity: true) }
     // What the history does with it, decided before the edit (where the
     // selection was, what text it removes).
-    let plan = recording != nil ? historyPlan(edit, in: id) : nil
+    // A keystroke that goes on with the person's group only changes the
+    // pending hunk.
+    let goesOn = recording != nil ? historyGoesOn(edit, in: id) : nil
+    let plan = recording != nil && goesOn == nil ? historyPlan(edit, in: id) : nil
     let version = try content.edit(
       id, range: range, with: text, insertedLength: insertedLength, info: info,
       keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
       report: &trackedReport)
-    if plan != nil || !recorded.marks.isEmpty { historyFollow(edit, in: id, plan: plan) }
+    if let goesOn {
+      historyGoOn(edit, removed: goesOn.removed, now: goesOn.now)
+    } else if plan != nil || !recorded.marks.isEmpty || recorded.pending != nil {
+      historyFollow(edit, in: id, plan: plan)
+    }
     let events =
       hasSession
       ? followSession(

@@ -44,6 +44,12 @@ extension DocumentState {
         }
       } else {
         plan.now = recorded.options.clock()
+        if !recorded.journaled.isEmpty, let open = recorded.open(party),
+          recorded.pending?.action != open.action, recorded.journaled.contains(open.storage)
+        {
+          // Its last hunk is in the tree, which must have taken the journal.
+          flushHistory(open.storage)
+        }
         if let open = goesOn(party, in: id, edit, now: plan.now) {
           plan.recording = _Recording(action: open.action, mayPend: true)
         } else if party == .person {
@@ -63,7 +69,7 @@ extension DocumentState {
   /// storage's marks.
   mutating func historyFollow(_ edit: _EditStep, in id: StorageID, plan: _HistoryPlan?) {
     guard let plan else {
-      if recorded.pending?.storage == id { flushPending() }
+      flushHistory(id)
       if recorded.marks[id]?.tree.isEmpty == false {
         followMarks(edit, in: id, recording: nil, removed: .empty)
       }
@@ -77,6 +83,14 @@ extension DocumentState {
         recorded.setOpen(party, open)
       }
     } else if let party = plan.party {
+      if party == .person, batchActions == nil {
+        let lazy = lazySelection(plan.selection, in: id)
+        if lazy.isPossible {
+          let action = openLazyGroup(in: id, edit, now: plan.now)
+          startLazyHunk(action, edit, plan.removed, selection: lazy.selection, in: id)
+          return
+        }
+      }
       let action = openGroup(party, in: id, edit, now: plan.now, selection: plan.selection)
       if batchActions != nil {
         recorded.setOpen(party, nil)
@@ -86,13 +100,13 @@ extension DocumentState {
     } else {
       return
     }
+    if recording.mayPend && pend(recording.action, edit, plan.removed, in: id) { return }
     if recorded.marks[id] == nil {
       guard let serial = content.serial(of: id) else { return }
       recorded.marks[id] = _HistoryMarks(serial: serial)
     }
-    if recording.mayPend && pend(recording.action, edit, plan.removed, in: id) { return }
     recording.mayPend = false
-    flushPending()
+    flushHistory(id)
     let made = followMarks(edit, in: id, recording: recording, removed: plan.removed)
     noteLast(made, of: recording.action, in: id)
   }
@@ -105,7 +119,7 @@ extension DocumentState {
     guard let open = recorded.open(party), open.storage == id,
       open.isDeletion == (edit.n == 0),
       now - open.lastTime <= recorded.options.groupingInterval,
-      recorded.actions.contains(open.action), continues(open, edit, in: id)
+      recorded.isKept(open.action), continues(open, edit, in: id)
     else { return nil }
     return open
   }
@@ -179,28 +193,32 @@ extension DocumentState {
   /// Keeps the selection before a group as points of the history, for
   /// undo to put back (in the tree's coordinates: those before the edit
   /// that opens the group, which the tree has not taken yet).
-  mutating func keep(_ selection: _SelectionBefore, for action: Int) {
+  mutating func keep(_ selection: _SelectionBefore, for action: Int, flushing: Bool = true) {
     guard
       let startRef = addMark(
         selection.start.offset..<selection.start.offset, in: selection.start.storage,
-        owner: _MarkOwner(action: action, role: .selectionStart))
+        owner: _MarkOwner(action: action, role: .selectionStart), flushing: flushing)
     else { return }
     var marks = _SelectionMarks(start: startRef, end: nil)
     if let (storage, offset) = selection.end {
       marks.end = addMark(
-        offset..<offset, in: storage, owner: _MarkOwner(action: action, role: .selectionEnd))
+        offset..<offset, in: storage, owner: _MarkOwner(action: action, role: .selectionEnd),
+        flushing: flushing)
     }
     recorded.actions[action]?.selection = marks
     charge(action, _HistoryAction.markCost * (marks.end == nil ? 1 : 2))
   }
 
-  /// Adds a mark to storage `id`'s tree (its pending hunk put in first).
-  mutating func addMark(_ range: Range<Int>, in id: StorageID, owner: _MarkOwner) -> _MarkRef? {
+  /// Adds a mark to storage `id`'s tree (its journal and pending hunk put
+  /// in first, unless the caller is putting them in).
+  mutating func addMark(
+    _ range: Range<Int>, in id: StorageID, owner: _MarkOwner, flushing: Bool = true
+  ) -> _MarkRef? {
     if recorded.marks[id] == nil {
       guard let serial = content.serial(of: id) else { return nil }
       recorded.marks[id] = _HistoryMarks(serial: serial)
     }
-    flushPending()
+    if flushing { flushHistory(id) }
     guard let serial = recorded.marks[id]?.serial,
       let local = recorded.marks[id]?.add(range, owner: owner)
     else { return nil }
@@ -260,7 +278,7 @@ extension DocumentState {
           return true
         }
       }
-      flushPending()
+      retirePending()
     }
     var hunk = _PendingHunk(storage: id, action: action, start: edit.s, inserted: edit.n)
     if edit.e > edit.s {
@@ -272,19 +290,27 @@ extension DocumentState {
   }
 
   /// Puts the pending hunk in its storage's tree of marks, as one edit of
-  /// its action.
+  /// its action (a lazy group's action is made first). Only
+  /// ``flushHistory(_:)`` calls it: the storage's journal goes in before.
   mutating func flushPending() {
     guard let p = recorded.pending else { return }
     recorded.pending = nil
-    guard recorded.actions.contains(p.action), recorded.marks[p.storage] != nil else { return }
-    let removed =
-      p.before.isEmpty && p.after.count <= 1
-      ? (p.after.first ?? .empty) : _RemovedText.joined(p.before.reversed() + p.after)
+    if recorded.marks[p.storage] == nil {
+      guard let serial = content.serial(of: p.storage) else { return }
+      recorded.marks[p.storage] = _HistoryMarks(serial: serial)
+    }
+    var recording: _Recording? = nil
+    if p.isLazy {
+      if p.action > recorded.lazyDropped {
+        makeLazyAction(p.action, selection: p.selection, in: p.storage)
+        recording = _Recording(action: p.action, mayPend: false)
+      }
+    } else if recorded.actions.contains(p.action) {
+      recording = _Recording(action: p.action, mayPend: false)
+    }
     let step = _EditStep(p.start..<(p.start + p.removedLength), insertedLength: p.inserted)
-    let made = followMarks(
-      step, in: p.storage, recording: _Recording(action: p.action, mayPend: false),
-      removed: removed)
-    noteLast(made, of: p.action, in: p.storage)
+    let made = followMarks(step, in: p.storage, recording: recording, removed: p.removed)
+    if recording != nil { noteLast(made, of: p.action, in: p.storage) }
   }
 
   // MARK: - Following an edit
@@ -705,7 +731,7 @@ extension DocumentState {
   /// units still there go. What that does is recorded as a new action,
   /// its inverse, which is returned (`nil` if `a` is no longer kept).
   mutating func takeBack(_ a: Int, isRedo: Bool) -> (inverse: Int?, result: UndoResult) {
-    flushPending()
+    flushAllHistory()
     // The action stays in the table while it is taken back: its marks
     // follow its own edits like any others', and go at the end.
     guard let action = recorded.actions[a] else { return (nil, UndoResult()) }
@@ -824,7 +850,7 @@ extension DocumentState {
   /// leaves the tree, and the points in it stay where they are, free.
   mutating func letGo(_ piece: _PieceRef, _ ref: _MarkRef, in id: StorageID) {
     guard recorded.marks[id]?.serial == ref.serial else { return }
-    flushPending()
+    flushHistory(id)
     // The points in it are now in the piece around it, if there is one,
     // where it was.
     let parent = recorded.marks[id]?.swallowedBy[ref.local]
@@ -856,13 +882,16 @@ extension DocumentState {
   /// Removes a mark from its tree (if it is still there).
   mutating func removeMark(_ ref: _MarkRef) {
     guard recorded.marks[ref.storage]?.serial == ref.serial else { return }
-    flushPending()
+    flushHistory(ref.storage)
     recorded.marks[ref.storage]?.remove(ref.local)
   }
 
   /// Forgets action `a`: its marks and its texts.
   mutating func dropAction(_ a: Int) {
-    guard let action = recorded.actions[a] else { return }
+    guard let action = recorded.actions[a] else {
+      dropLazy(a)
+      return
+    }
     for ref in action.added { removeMark(ref) }
     for (k, piece) in action.pieces.enumerated() {
       if let ref = piece.mark { letGo(_PieceRef(action: a, piece: k), ref, in: ref.storage) }
@@ -918,7 +947,7 @@ extension DocumentState {
   mutating func enforceHistoryLimit() {
     let options = recorded.options
     func over() -> Bool {
-      (options.maxGroups.map { recorded.actions.count > $0 } ?? false)
+      (options.maxGroups.map { recorded.groupCount > $0 } ?? false)
         || (options.maxBytes.map { recorded.bytes > $0 } ?? false)
     }
     while over() {
@@ -974,7 +1003,7 @@ extension DocumentState {
   /// Forgets storage `id`'s marks (it was removed); the groups keep what
   /// they had elsewhere.
   mutating func forgetHistory(of id: StorageID) {
-    if recorded.pending?.storage == id { recorded.pending = nil }
+    forgetJournal(of: id)
     recorded.marks[id] = nil
     if recorded.personOpen?.storage == id { recorded.personOpen = nil }
     for (name, open) in recorded.originOpen where open.storage == id {
@@ -1000,6 +1029,7 @@ extension Document {
   /// tests).
   func _historyDump(_ id: StorageID) -> String {
     withState { state in
+      state.flushAllHistory()
       guard let marks = state.recorded.marks[id] else { return "(none)" }
       var lines: [String] = []
       if let p = state.recorded.pending, p.storage == id {

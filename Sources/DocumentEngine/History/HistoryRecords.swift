@@ -137,6 +137,17 @@ struct _PendingHunk: Sendable {
   /// Text removed at `start` (forward delete), in order.
   var after: [_RemovedText] = []
   var removedLength = 0
+  /// Whether its action was opened lazily: it is not in the table of
+  /// actions yet, and goes in its storage's journal when the hunk is done.
+  var isLazy = false
+  /// For a lazy group: where the selection was before it.
+  var selection: _JournalSelection? = nil
+
+  /// The text it removed, in order.
+  var removed: _RemovedText {
+    before.isEmpty && after.count <= 1
+      ? (after.first ?? .empty) : _RemovedText.joined(before.reversed() + after)
+  }
 }
 
 /// A storage's history marks: a tree of tracked ranges of its own (so that
@@ -153,6 +164,10 @@ struct _HistoryMarks: Sendable {
   /// point goes back inside its text, and when the point's own piece goes
   /// back first, the pieces around it are cut in two there.
   var swallowedBy: [UInt32: _PieceRef] = [:]
+  /// The person's groups the tree has not taken yet (see
+  /// ``_Journal``): every edit of the storage since the tree's last one is
+  /// in it, then in the pending hunk.
+  var journal = _Journal()
 
   init(serial: Int) { self.serial = serial }
 
@@ -291,6 +306,25 @@ struct _Histories: Sendable {
   /// Whether the person's edits are recorded at all (kept beside the
   /// options: every keystroke asks).
   var isEnabled = true
+  /// How many of the person's groups were opened lazily and are not in
+  /// ``actions`` yet: in a journal, in the pending hunk, or just opened.
+  var lazyCount = 0
+  /// Every lazily opened group up to this id was dropped (the limit drops
+  /// the oldest first).
+  var lazyDropped = -1
+  /// The last group opened lazily.
+  var lastLazy = -1
+  /// The storages whose journals are not empty.
+  var journaled: Set<StorageID> = []
+
+  /// How many groups the histories keep.
+  var groupCount: Int { actions.count + lazyCount }
+
+  /// Whether action `a` is kept: in the table, or opened lazily and not
+  /// dropped.
+  func isKept(_ a: Int) -> Bool {
+    actions.contains(a) || (a > lazyDropped && pending?.action == a && pending?.isLazy == true)
+  }
 
   func open(_ party: _HistoryParty) -> _OpenGroup? {
     switch party {

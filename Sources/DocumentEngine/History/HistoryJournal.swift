@@ -1,0 +1,466 @@
+// The journal: the person's groups kept as their edits while only the
+// person edits a storage (see docs/History.md, *The journal*).
+//
+// A group the person types is, as long as nobody else edits its storage,
+// nothing but its edit: where it was, how much it put in, the text it
+// removed, where the selection was before it. Such a group waits in its
+// storage's journal, a few bytes each, and the storage's tree of history
+// marks does not take it. The tree takes the journal, in order, the moment
+// anything needs the tree: an edit of the storage by anyone else (a tool,
+// a peer, an unrecorded edit), an undo or a redo, a mark read or added
+// there. Until then a keystroke costs the history what it costs to note
+// an edit, and a group a few bytes beside the text it removed.
+
+/// Where the selection was before a group the journal keeps: offsets of
+/// the group's storage, before its edit; `end` is `nil` for a caret.
+struct _JournalSelection: Sendable, Equatable {
+  var start: Int
+  var end: Int?
+}
+
+/// A group as the journal keeps it: its action, its one edit (the text at
+/// `start` it removed and the `inserted` units it put there), and the
+/// selection before it.
+struct _JournalHunk: Sendable {
+  var action: Int
+  var start: Int
+  var inserted: Int
+  var removed: _RemovedText
+  var selection: _JournalSelection?
+  /// What it costs in the history's bytes (its encoding and its runs).
+  var cost = 0
+}
+
+/// Where a reader of the journal is, and what the deltas there are
+/// relative to.
+struct _JournalCursor: Sendable {
+  var offset = 0
+  var run = 0
+  var action = 0
+  var end = 0
+}
+
+/// A storage's journal: its groups' hunks, oldest first, each a few bytes
+/// (deltas as variable-length integers, and the removed text's UTF-8),
+/// with their attribute runs aside. The oldest may have been dropped (the
+/// history's limit): they still move the tree's marks when it takes them,
+/// and record nothing.
+struct _Journal: Sendable {
+  private var bytes: [UInt8] = []
+  private var runs: [[AttributeRun]] = []
+  /// The state before the first byte.
+  private var base = _JournalCursor()
+  /// The state after the last hunk (what the next one is encoded against).
+  private var last = _JournalCursor()
+  /// Where the hunks not yet dropped start.
+  private var kept = _JournalCursor()
+  private(set) var count = 0
+  private(set) var droppedCount = 0
+  /// What the kept hunks cost, in the history's bytes.
+  private(set) var charged = 0
+
+  var isEmpty: Bool { count == 0 }
+
+  private enum Flag {
+    static let removed: UInt8 = 1
+    static let runs: UInt8 = 2
+    static let selection: UInt8 = 4
+    static let selectionRange: UInt8 = 8
+  }
+
+  /// Appends a hunk (its action after every other's); returns its cost,
+  /// charged unless it is `dropped` already.
+  @discardableResult
+  mutating func append(_ hunk: _JournalHunk, dropped: Bool) -> Int {
+    let was = bytes.count
+    var flags: UInt8 = 0
+    let removedText = hunk.removed.text
+    if !removedText.isEmpty { flags |= Flag.removed }
+    if !hunk.removed.runs.isEmpty { flags |= Flag.runs }
+    if let selection = hunk.selection {
+      flags |= Flag.selection
+      if selection.end != nil { flags |= Flag.selectionRange }
+    }
+    bytes.append(flags)
+    Self.put(UInt64(truncatingIfNeeded: hunk.action &- last.action), &bytes)
+    Self.put(Self.zigzag(hunk.start &- last.end), &bytes)
+    Self.put(UInt64(truncatingIfNeeded: hunk.inserted), &bytes)
+    if !removedText.isEmpty {
+      var text = removedText
+      text.withUTF8 { utf8 in
+        Self.put(UInt64(utf8.count), &bytes)
+        bytes.append(contentsOf: utf8)
+      }
+    }
+    if !hunk.removed.runs.isEmpty { runs.append(hunk.removed.runs) }
+    if let selection = hunk.selection {
+      Self.put(Self.zigzag(selection.start &- hunk.start), &bytes)
+      if let end = selection.end { Self.put(Self.zigzag(end &- selection.start), &bytes) }
+    }
+    last.offset = bytes.count
+    last.run = runs.count
+    last.action = hunk.action
+    last.end = hunk.start &+ hunk.inserted
+    count += 1
+    let cost = bytes.count - was + 48 * hunk.removed.runs.count
+    if dropped {
+      if droppedCount == count - 1 {
+        kept = last
+        droppedCount += 1
+      }
+      return cost
+    }
+    charged += cost
+    return cost
+  }
+
+  /// Every hunk, oldest first.
+  func forEach(_ body: (_JournalHunk) -> Void) {
+    var cursor = base
+    while let hunk = decode(&cursor) { body(hunk) }
+  }
+
+  /// The action of the oldest hunk not dropped.
+  var firstKeptAction: Int? {
+    var cursor = kept
+    return decode(&cursor)?.action
+  }
+
+  /// Drops the oldest kept hunk if it is action `action`'s: its cost, or
+  /// `nil` if it is not.
+  mutating func dropFirst(_ action: Int) -> Int? {
+    var cursor = kept
+    guard let hunk = decode(&cursor), hunk.action == action else { return nil }
+    kept = cursor
+    droppedCount += 1
+    charged -= hunk.cost
+    return hunk.cost
+  }
+
+  /// Takes the dropped hunks out (oldest first), for the tree to take
+  /// their edits.
+  mutating func takeDropped() -> [_JournalHunk] {
+    var taken: [_JournalHunk] = []
+    var cursor = base
+    while cursor.offset < kept.offset, let hunk = decode(&cursor) { taken.append(hunk) }
+    bytes.removeFirst(kept.offset)
+    runs.removeFirst(kept.run)
+    last.offset -= kept.offset
+    last.run -= kept.run
+    base = _JournalCursor(offset: 0, run: 0, action: kept.action, end: kept.end)
+    kept = base
+    count -= droppedCount
+    droppedCount = 0
+    return taken
+  }
+
+  /// The hunk at `cursor`, which moves past it.
+  private func decode(_ cursor: inout _JournalCursor) -> _JournalHunk? {
+    guard cursor.offset < last.offset, cursor.offset < bytes.count else { return nil }
+    let start = cursor.offset
+    var at = cursor.offset
+    let flags = bytes[at]
+    at += 1
+    let action = cursor.action &+ Int(truncatingIfNeeded: Self.take(bytes, &at))
+    let position = cursor.end &+ Self.unzigzag(Self.take(bytes, &at))
+    let inserted = Int(truncatingIfNeeded: Self.take(bytes, &at))
+    var removed = _RemovedText.empty
+    if flags & Flag.removed != 0 {
+      let n = min(Int(truncatingIfNeeded: Self.take(bytes, &at)), bytes.count - at)
+      removed.text = String(decoding: bytes[at..<(at + max(0, n))], as: UTF8.self)
+      at += max(0, n)
+    }
+    var run = cursor.run
+    if flags & Flag.runs != 0, run < runs.count {
+      removed.runs = runs[run]
+      run += 1
+    }
+    var selection: _JournalSelection? = nil
+    if flags & Flag.selection != 0 {
+      let s = position &+ Self.unzigzag(Self.take(bytes, &at))
+      var end: Int? = nil
+      if flags & Flag.selectionRange != 0 { end = s &+ Self.unzigzag(Self.take(bytes, &at)) }
+      selection = _JournalSelection(start: s, end: end)
+    }
+    cursor = _JournalCursor(
+      offset: at, run: run, action: action, end: position &+ inserted)
+    return _JournalHunk(
+      action: action, start: position, inserted: inserted, removed: removed,
+      selection: selection, cost: at - start + 48 * removed.runs.count)
+  }
+
+  // MARK: Variable-length integers
+
+  private static func zigzag(_ v: Int) -> UInt64 {
+    UInt64(bitPattern: Int64(truncatingIfNeeded: (v << 1) ^ (v >> (Int.bitWidth - 1))))
+  }
+
+  private static func unzigzag(_ u: UInt64) -> Int {
+    Int(truncatingIfNeeded: Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1))))
+  }
+
+  private static func put(_ v: UInt64, _ bytes: inout [UInt8]) {
+    var v = v
+    while v >= 0x80 {
+      bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+      v >>= 7
+    }
+    bytes.append(UInt8(v))
+  }
+
+  private static func take(_ bytes: [UInt8], _ at: inout Int) -> UInt64 {
+    var v: UInt64 = 0
+    var shift: UInt64 = 0
+    while at < bytes.count {
+      let b = bytes[at]
+      at += 1
+      if shift < 64 { v |= UInt64(b & 0x7f) << shift }
+      if b < 0x80 { break }
+      shift += 7
+    }
+    return v
+  }
+}
+
+extension DocumentState {
+  // MARK: - Lazy groups
+
+  /// Whether a group of the person's can open lazily with the selection
+  /// `before` it (none, or in the group's storage), and that selection as
+  /// the journal keeps it.
+  func lazySelection(
+    _ before: _SelectionBefore?, in id: StorageID
+  ) -> (isPossible: Bool, selection: _JournalSelection?) {
+    guard let before else { return (true, nil) }
+    guard before.start.storage == id else { return (false, nil) }
+    if let end = before.end {
+      guard end.storage == id else { return (false, nil) }
+      return (true, _JournalSelection(start: before.start.offset, end: end.offset))
+    }
+    return (true, _JournalSelection(start: before.start.offset, end: nil))
+  }
+
+  /// Opens a group of the person's lazily: an id on the main stack, no
+  /// action in the table until the storage's tree takes its hunk.
+  mutating func openLazyGroup(in id: StorageID, _ edit: _EditStep, now: Duration) -> Int {
+    let action = recorded.nextAction
+    recorded.nextAction += 1
+    recorded.lazyCount += 1
+    recorded.lastLazy = action
+    history.undo.append(.group(action))
+    clearRedo()
+    recorded.personOpen = _OpenGroup(
+      action: action, storage: id, isDeletion: edit.n == 0, lastTime: now)
+    enforceHistoryLimit()
+    return action
+  }
+
+  /// Starts the pending hunk of a lazy group with its first edit.
+  mutating func startLazyHunk(
+    _ action: Int, _ edit: _EditStep, _ removed: _RemovedText, selection: _JournalSelection?,
+    in id: StorageID
+  ) {
+    retirePending()
+    var hunk = _PendingHunk(storage: id, action: action, start: edit.s, inserted: edit.n)
+    if edit.e > edit.s {
+      hunk.after = [removed]
+      hunk.removedLength = edit.e - edit.s
+    }
+    hunk.isLazy = true
+    hunk.selection = selection
+    recorded.pending = hunk
+  }
+
+  /// Puts the pending hunk away when another starts: a lazy group that is
+  /// no longer open goes in its storage's journal; any other hunk goes in
+  /// the tree (after the journal).
+  mutating func retirePending() {
+    guard let p = recorded.pending else { return }
+    guard p.isLazy, recorded.personOpen?.action != p.action,
+      let serial = content.serial(of: p.storage)
+    else {
+      flushHistory(p.storage)
+      return
+    }
+    recorded.pending = nil
+    if recorded.marks[p.storage] == nil {
+      recorded.marks[p.storage] = _HistoryMarks(serial: serial)
+    }
+    let dropped = p.action <= recorded.lazyDropped
+    let hunk = _JournalHunk(
+      action: p.action, start: p.start, inserted: p.inserted, removed: p.removed,
+      selection: p.selection)
+    let cost = recorded.marks[p.storage]?.journal.append(hunk, dropped: dropped) ?? 0
+    if !dropped { recorded.bytes += cost }
+    recorded.journaled.insert(p.storage)
+  }
+
+  // MARK: - The tree takes the journal
+
+  /// Puts storage `id`'s journal, then its pending hunk, in its tree of
+  /// marks: before anything else edits the storage, or reads or adds a
+  /// mark there.
+  mutating func flushHistory(_ id: StorageID) {
+    if !recorded.journaled.isEmpty, recorded.journaled.remove(id) != nil,
+      let journal = recorded.marks[id]?.journal
+    {
+      recorded.marks[id]?.journal = _Journal()
+      recorded.bytes -= journal.charged
+      journal.forEach { hunk in materialize(hunk, in: id) }
+    }
+    if recorded.pending?.storage == id { flushPending() }
+  }
+
+  /// Puts every journal and the pending hunk in their trees (before an
+  /// undo or a redo).
+  mutating func flushAllHistory() {
+    for id in recorded.journaled { flushHistory(id) }
+    if let p = recorded.pending { flushHistory(p.storage) }
+  }
+
+  /// The tree of storage `id` takes a hunk of its journal: a kept group
+  /// becomes an action with its marks; a dropped one only moves the marks.
+  mutating func materialize(_ hunk: _JournalHunk, in id: StorageID) {
+    var recording: _Recording? = nil
+    if hunk.action > recorded.lazyDropped {
+      makeLazyAction(hunk.action, selection: hunk.selection, in: id)
+      recording = _Recording(action: hunk.action, mayPend: false)
+    }
+    let step = _EditStep(
+      hunk.start..<(hunk.start + hunk.removed.length), insertedLength: hunk.inserted)
+    let made = followMarks(step, in: id, recording: recording, removed: hunk.removed)
+    if recording != nil { noteLast(made, of: hunk.action, in: id) }
+  }
+
+  /// Makes lazy group `a`'s action, with the selection before it as
+  /// points (the tree being where it was before the group's edit).
+  mutating func makeLazyAction(_ a: Int, selection: _JournalSelection?, in id: StorageID) {
+    recorded.lazyCount -= 1
+    var action = _HistoryAction(party: .person)
+    action.bytes = _HistoryAction.baseCost
+    recorded.bytes += action.bytes
+    recorded.actions[a] = action
+    if let selection {
+      keep(
+        _SelectionBefore(
+          start: (id, selection.start), end: selection.end.map { (id, $0) }),
+        for: a, flushing: false)
+    }
+  }
+
+  // MARK: - Dropping and forgetting
+
+  /// Drops lazy group `a` (the oldest the histories keep: the limit drops
+  /// the oldest first).
+  mutating func dropLazy(_ a: Int) {
+    guard a > recorded.lazyDropped, a <= recorded.lastLazy else { return }
+    var holder: StorageID? = nil
+    var isOldest = true
+    for id in recorded.journaled {
+      guard let first = recorded.marks[id]?.journal.firstKeptAction else { continue }
+      if first == a {
+        holder = id
+      } else if first < a {
+        isOldest = false
+      }
+    }
+    guard isOldest else {
+      // Not the oldest: the trees take everything, and it goes as any
+      // action does.
+      flushAllHistory()
+      if recorded.actions.contains(a) { dropAction(a) }
+      return
+    }
+    if let holder {
+      recorded.bytes -= recorded.marks[holder]?.journal.dropFirst(a) ?? 0
+    } else if !(recorded.pending?.action == a && recorded.pending?.isLazy == true),
+      a != recorded.lastLazy
+    {
+      return
+    }
+    recorded.lazyCount -= 1
+    recorded.lazyDropped = a
+    if recorded.personOpen?.action == a { recorded.personOpen = nil }
+    if let holder { compactJournal(holder) }
+  }
+
+  /// Once most of a journal was dropped, its tree takes the dropped hunks'
+  /// edits (if it has marks to move) and the journal lets them go.
+  mutating func compactJournal(_ id: StorageID) {
+    guard let journal = recorded.marks[id]?.journal, journal.droppedCount > 64,
+      journal.droppedCount * 2 > journal.count
+    else { return }
+    let dropped = recorded.marks[id]?.journal.takeDropped() ?? []
+    guard recorded.marks[id]?.tree.isEmpty == false else { return }
+    for hunk in dropped { materialize(hunk, in: id) }
+  }
+
+  /// Storage `id` was removed: its lazy groups become actions with nothing
+  /// left to take back (as every group there is), and its journal goes.
+  mutating func forgetJournal(of id: StorageID) {
+    if let p = recorded.pending, p.storage == id {
+      recorded.pending = nil
+      if p.isLazy && p.action > recorded.lazyDropped {
+        makeLazyAction(p.action, selection: nil, in: id)
+      }
+    }
+    if recorded.journaled.remove(id) != nil, let journal = recorded.marks[id]?.journal {
+      recorded.bytes -= journal.charged
+      journal.forEach { hunk in
+        if hunk.action > recorded.lazyDropped { makeLazyAction(hunk.action, selection: nil, in: id) }
+      }
+    }
+  }
+}
+
+extension DocumentState {
+  // MARK: - A keystroke that goes on with the person's group
+
+  /// Whether `edit`, the person's, goes on with their open group in its
+  /// pending hunk (the common keystroke: typing on, or deleting on, in
+  /// one place, in the interval): then the text it removes and the time,
+  /// for ``historyGoOn(_:removed:now:)`` once the storage took the edit.
+  /// Decided, as ``historyPlan(_:in:)`` decides, before the edit.
+  mutating func historyGoesOn(
+    _ edit: _EditStep, in id: StorageID
+  ) -> (removed: _RemovedText, now: Duration)? {
+    guard case .party(.person)? = recording, batchActions == nil, recorded.isEnabled,
+      let action = recorded.pending?.action, recorded.personOpen?.action == action,
+      recorded.pending?.storage == id, let isDeletion = recorded.personOpen?.isDeletion,
+      isDeletion == (edit.n == 0), let start = recorded.pending?.start,
+      let inserted = recorded.pending?.inserted
+    else { return nil }
+    if isDeletion {
+      guard inserted == 0, edit.e == start || edit.s == start else { return nil }
+    } else {
+      guard edit.s == edit.e, edit.s == start + inserted else { return nil }
+    }
+    let isLazy = recorded.pending?.isLazy == true
+    guard isLazy ? action > recorded.lazyDropped : recorded.actions.contains(action),
+      let last = recorded.personOpen?.lastTime
+    else { return nil }
+    let now = recorded.options.clock()
+    guard now - last <= recorded.options.groupingInterval else { return nil }
+    if edit.s < edit.e {
+      let (text, runs) = content.textAndRuns(of: id, in: edit.s..<edit.e)
+      return (_RemovedText(text: text, runs: runs), now)
+    }
+    return (.empty, now)
+  }
+
+  /// The storage took a keystroke ``historyGoesOn(_:in:)`` said goes on:
+  /// only the pending hunk changes.
+  mutating func historyGoOn(_ edit: _EditStep, removed: _RemovedText, now: Duration) {
+    recorded.personOpen?.lastTime = now
+    if edit.n > 0 {
+      recorded.pending?.inserted += edit.n
+    } else if edit.e == recorded.pending?.start {
+      recorded.pending?.before.append(removed)
+      recorded.pending?.start = edit.s
+      recorded.pending?.removedLength += edit.e - edit.s
+    } else {
+      recorded.pending?.after.append(removed)
+      recorded.pending?.removedLength += edit.e - edit.s
+    }
+  }
+}
