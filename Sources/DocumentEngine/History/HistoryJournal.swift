@@ -72,37 +72,67 @@ struct _Journal: Sendable {
   /// charged unless it is `dropped` already.
   @discardableResult
   mutating func append(_ hunk: _JournalHunk, dropped: Bool) -> Int {
+    append(
+      action: hunk.action, start: hunk.start, inserted: hunk.inserted,
+      removed: CollectionOfOne(hunk.removed), selection: hunk.selection, dropped: dropped)
+  }
+
+  /// Appends the pending hunk `p` (its removed parts written one after the
+  /// other, not joined first).
+  @discardableResult
+  mutating func append(_ p: _PendingHunk, dropped: Bool) -> Int {
+    if p.before.isEmpty {
+      return append(
+        action: p.action, start: p.start, inserted: p.inserted, removed: p.after,
+        selection: p.selection, dropped: dropped)
+    }
+    return append(
+      action: p.action, start: p.start, inserted: p.inserted,
+      removed: p.before.reversed() + p.after, selection: p.selection, dropped: dropped)
+  }
+
+  private mutating func append(
+    action: Int, start: Int, inserted: Int, removed parts: some Collection<_RemovedText>,
+    selection: _JournalSelection?, dropped: Bool
+  ) -> Int {
     let was = bytes.count
     var flags: UInt8 = 0
-    let removedText = hunk.removed.text
-    if !removedText.isEmpty { flags |= Flag.removed }
-    if !hunk.removed.runs.isEmpty { flags |= Flag.runs }
-    if let selection = hunk.selection {
+    var utf8Count = 0
+    var hasRuns = false
+    for part in parts {
+      utf8Count += part.text.utf8.count
+      if !part.runs.isEmpty { hasRuns = true }
+    }
+    if utf8Count > 0 { flags |= Flag.removed }
+    if hasRuns { flags |= Flag.runs }
+    if let selection {
       flags |= Flag.selection
       if selection.end != nil { flags |= Flag.selectionRange }
     }
     bytes.append(flags)
-    Self.put(UInt64(truncatingIfNeeded: hunk.action &- last.action), &bytes)
-    Self.put(Self.zigzag(hunk.start &- last.end), &bytes)
-    Self.put(UInt64(truncatingIfNeeded: hunk.inserted), &bytes)
-    if !removedText.isEmpty {
-      var text = removedText
-      text.withUTF8 { utf8 in
-        Self.put(UInt64(utf8.count), &bytes)
-        bytes.append(contentsOf: utf8)
-      }
+    Self.put(UInt64(truncatingIfNeeded: action &- last.action), &bytes)
+    Self.put(Self.zigzag(start &- last.end), &bytes)
+    Self.put(UInt64(truncatingIfNeeded: inserted), &bytes)
+    if utf8Count > 0 {
+      Self.put(UInt64(utf8Count), &bytes)
+      for part in parts { bytes.append(contentsOf: part.text.utf8) }
     }
-    if !hunk.removed.runs.isEmpty { runs.append(hunk.removed.runs) }
-    if let selection = hunk.selection {
-      Self.put(Self.zigzag(selection.start &- hunk.start), &bytes)
+    var runCount = 0
+    if hasRuns {
+      let joined = _RemovedText.joined(parts).runs
+      runs.append(joined)
+      runCount = joined.count
+    }
+    if let selection {
+      Self.put(Self.zigzag(selection.start &- start), &bytes)
       if let end = selection.end { Self.put(Self.zigzag(end &- selection.start), &bytes) }
     }
     last.offset = bytes.count
     last.run = runs.count
-    last.action = hunk.action
-    last.end = hunk.start &+ hunk.inserted
+    last.action = action
+    last.end = start &+ inserted
     count += 1
-    let cost = bytes.count - was + 48 * hunk.removed.runs.count
+    let cost = bytes.count - was + 48 * runCount
     if dropped {
       if droppedCount == count - 1 {
         kept = last
@@ -115,7 +145,7 @@ struct _Journal: Sendable {
   }
 
   /// Every hunk, oldest first.
-  func forEach(_ body: (_JournalHunk) -> Void) {
+  func forEachHunk(_ body: (_JournalHunk) -> Void) {
     var cursor = base
     while let hunk = decode(&cursor) { body(hunk) }
   }
@@ -275,24 +305,21 @@ extension DocumentState {
   /// no longer open goes in its storage's journal; any other hunk goes in
   /// the tree (after the journal).
   mutating func retirePending() {
-    guard let p = recorded.pending else { return }
-    guard p.isLazy, recorded.personOpen?.action != p.action,
-      let serial = content.serial(of: p.storage)
+    guard let storage = recorded.pending?.storage else { return }
+    guard recorded.pending?.isLazy == true, recorded.personOpen?.action != recorded.pending?.action,
+      let p = recorded.pending.take()
     else {
-      flushHistory(p.storage)
+      flushHistory(storage)
       return
     }
-    recorded.pending = nil
-    if recorded.marks[p.storage] == nil {
-      recorded.marks[p.storage] = _HistoryMarks(serial: serial)
-    }
     let dropped = p.action <= recorded.lazyDropped
-    let hunk = _JournalHunk(
-      action: p.action, start: p.start, inserted: p.inserted, removed: p.removed,
-      selection: p.selection)
-    let cost = recorded.marks[p.storage]?.journal.append(hunk, dropped: dropped) ?? 0
+    let cost = recorded.marks[
+      p.storage, default: _HistoryMarks(serial: content.serial(of: p.storage) ?? -1)
+    ].journal.append(p, dropped: dropped)
     if !dropped { recorded.bytes += cost }
-    recorded.journaled.insert(p.storage)
+    if recorded.journaled.count != 1 || recorded.journaled.first != p.storage {
+      recorded.journaled.insert(p.storage)
+    }
   }
 
   // MARK: - The tree takes the journal
@@ -306,7 +333,7 @@ extension DocumentState {
     {
       recorded.marks[id]?.journal = _Journal()
       recorded.bytes -= journal.charged
-      journal.forEach { hunk in materialize(hunk, in: id) }
+      journal.forEachHunk { hunk in materialize(hunk, in: id) }
     }
     if recorded.pending?.storage == id { flushPending() }
   }
@@ -406,8 +433,10 @@ extension DocumentState {
     }
     if recorded.journaled.remove(id) != nil, let journal = recorded.marks[id]?.journal {
       recorded.bytes -= journal.charged
-      journal.forEach { hunk in
-        if hunk.action > recorded.lazyDropped { makeLazyAction(hunk.action, selection: nil, in: id) }
+      journal.forEachHunk { hunk in
+        if hunk.action > recorded.lazyDropped {
+          makeLazyAction(hunk.action, selection: nil, in: id)
+        }
       }
     }
   }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #endif
 
 /// How the document groups the person's edits into undo groups, and how
@@ -42,14 +42,14 @@ public struct HistoryOptions: Sendable {
   /// read: every keystroke reads it, and the interval is a second).
   public static let systemClock: @Sendable () -> Duration = {
     #if canImport(Glibc)
-      return {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
-        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
-      }
+    return {
+      var time = timespec()
+      clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+      return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
     #else
-      let start = ContinuousClock.now
-      return { ContinuousClock.now - start }
+    let start = ContinuousClock.now
+    return { ContinuousClock.now - start }
     #endif
   }()
 }

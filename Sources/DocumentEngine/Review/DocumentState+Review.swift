@@ -386,6 +386,6 @@ extension DocumentState {
 extension Rope {
   /// The text of `range` (UTF-16; valid, or the empty string).
   func string(in range: Range<Int>) -> String {
-    (try? String(slice(range))) ?? ""
+    (try? string(range)) ?? ""
   }
 }

@@ -13,6 +13,35 @@ extension Rope {
     return sliceUTF8(bytes)
   }
 
+  /// The text in `range` (of `unit`) as a string, copied straight from
+  /// the chunks it covers (no rope is made on the way).
+  ///
+  /// - Throws: as ``utf8Offset(of:in:)`` for either bound.
+  /// - Complexity: O(log n + m) for m bytes.
+  public func string(_ range: Range<Int>, in unit: TextUnit = .utf16) throws(RopeError) -> String {
+    let bytes = try utf8Range(of: range, in: unit)
+    if bytes.isEmpty { return "" }
+    var cursor = tree.cursor(UTF8Metric.self, at: bytes.lowerBound, bias: .right)
+    return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+      var written = 0
+      while written < bytes.count, let chunk = cursor.item {
+        let start = cursor.prefix.utf8
+        let low = max(bytes.lowerBound, start) - start
+        let high = min(bytes.upperBound, start + chunk.count) - start
+        if low < high {
+          chunk.bytes.withUnsafeBufferPointer { source in
+            if let to = buffer.baseAddress, let from = source.baseAddress {
+              (to + written).initialize(from: from + low, count: high - low)
+            }
+          }
+          written += high - low
+        }
+        cursor.moveNext()
+      }
+      return written
+    }
+  }
+
   /// The text in the valid UTF-8 range `range`.
   func sliceUTF8(_ range: Range<Int>) -> Rope {
     if range.isEmpty { return Rope() }
