@@ -40,7 +40,6 @@ import TextRope
     try document.edit("body", range: 3..<14, with: "!")
     #expect(try text(document) == "One!\n")
     try document.undo()
-    print("DEBUG", try text(document).debugDescription)
     #expect(try text(document) == "One two three.\n")
     try document.redo()
     #expect(try text(document) == "One!\n")

@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+import TextRope
+
+@testable import DocumentEngine
+
+/// The journal: the person's groups kept as their edits while only the
+/// person edits a storage, and put in the tree of marks when anything needs
+/// it (see docs/History.md, *The journal*).
+@Suite struct HistoryJournalTests {
+  /// A generator with a printed seed (SEED overrides it).
+  struct Generator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  static func seed(_ fallback: UInt64) -> UInt64 {
+    let seed = ProcessInfo.processInfo.environment["SEED"].flatMap { UInt64($0) } ?? fallback
+    print("HistoryJournalTests seed \(seed) (SEED=… to replay)")
+    return seed
+  }
+
+  func text(_ document: Document, _ id: StorageID = "body") throws -> String {
+    String(try document.content.storage(id).text)
+  }
+
+  func length(_ document: Document, _ id: StorageID = "body") throws -> Int {
+    try document.content.storage(id).text.utf16Count
+  }
+
+  /// One group of the person's at a random place: typing (with emoji,
+  /// combining marks and CR LF), a backspace run or a replacement.
+  /// Returns whether it edited (one group).
+  @discardableResult
+  func randomGroup(_ document: Document, _ g: inout Generator) throws -> Bool {
+    let pieces = ["a", "é", "👩‍👩‍👧", "🇫🇷", "e\u{301}", "\r\n", "\u{2029}", "𝄞", " "]
+    let n = try length(document)
+    let text = try self.text(document)
+    // Scalar boundaries only (the document refuses surrogate halves).
+    var boundaries: [Int] = [0]
+    var offset = 0
+    for scalar in text.unicodeScalars {
+      offset += scalar.utf16.count
+      boundaries.append(offset)
+    }
+    let p = boundaries.randomElement(using: &g) ?? n
+    switch Int.random(in: 0..<3, using: &g) {
+    case 0:
+      var at = p
+      for _ in 0..<Int.random(in: 1...5, using: &g) {
+        let piece = pieces.randomElement(using: &g) ?? "a"
+        try document.edit("body", range: at..<at, with: piece)
+        at += piece.utf16.count
+      }
+    case 1:
+      guard let i = boundaries.firstIndex(of: p), i > 0 else { return false }
+      var index = i
+      for _ in 0..<Int.random(in: 1...4, using: &g) where index > 0 {
+        try document.edit("body", range: boundaries[index - 1]..<boundaries[index], with: "")
+        index -= 1
+      }
+    default:
+      guard let i = boundaries.firstIndex(of: p) else { return false }
+      let j = min(boundaries.count - 1, i + Int.random(in: 0...3, using: &g))
+      try document.edit(
+        "body", range: p..<boundaries[j], with: pieces.randomElement(using: &g) ?? "b")
+    }
+    document.closeGroup()
+    return true
+  }
+
+  @Test func theJournalUndoesAndRedoesGroupByGroup() throws {
+    var g = Generator(state: Self.seed(3001))
+    let document = Document()
+    document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil)
+    try document.add("body", text: Rope("Hello, wörld.\r\nSecond line\u{2029}Third."))
+    var snapshots = [try text(document)]
+    var groups = 0
+    while groups < 300 {
+      if try randomGroup(document, &g) {
+        groups += 1
+        snapshots.append(try text(document))
+      }
+    }
+    #expect(document.historyGroupCount == 300)
+    for expected in snapshots.reversed().dropFirst() {
+      _ = try document.undo()
+      #expect(try text(document) == expected)
+    }
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo() }
+    for expected in snapshots.dropFirst() {
+      _ = try document.redo()
+      #expect(try text(document) == expected)
+    }
+  }
+
+  @Test func aPeersEditPutsTheJournalInTheTreeAndUndoStaysSelective() throws {
+    let document = Document()
+    try document.add("body", text: Rope(""))
+    _ = try document.edit("body", range: 0..<0, with: "abc")
+    document.closeGroup()
+    _ = try document.edit("body", range: 3..<3, with: "déf")
+    document.closeGroup()
+    _ = try document.edit("body", range: 6..<6, with: "👍")
+    // The peer types inside the person's first group.
+    _ = try document.edit("body", range: 1..<1, with: "X", origin: "peer")
+    #expect(try text(document) == "aXbcdéf👍")
+    _ = try document.undo()
+    #expect(try text(document) == "aXbcdéf")
+    _ = try document.undo()
+    #expect(try text(document) == "aXbc")
+    _ = try document.undo()
+    #expect(try text(document) == "X")
+    _ = try document.redo()
+    #expect(try text(document) == "aXbc")
+    _ = try document.undo(origin: "peer")
+    #expect(try text(document) == "abc")
+  }
+
+  @Test func theLimitDropsTheOldestJournaledGroups() throws {
+    var g = Generator(state: Self.seed(3002))
+    let document = Document()
+    document.historyOptions = HistoryOptions(maxGroups: 5, maxBytes: nil)
+    try document.add("body", text: Rope("Some text to start from.\n"))
+    var snapshots = [try text(document)]
+    for _ in 0..<400 where try randomGroup(document, &g) {
+      snapshots.append(try text(document))
+    }
+    #expect(document.historyGroupCount == 5)
+    // The journal let the dropped groups go: what is kept is a few groups'
+    // worth.
+    #expect(document.historyBytes < 2_000)
+    for expected in snapshots.reversed().dropFirst().prefix(5) {
+      _ = try document.undo()
+      #expect(try text(document) == expected)
+    }
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo() }
+  }
+
+  @Test func aByteLimitDropsJournaledGroupsButNotTheOpenOne() throws {
+    let document = Document()
+    document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: 64)
+    try document.add("body", text: Rope(String(repeating: "0123456789", count: 40)))
+    for i in 0..<50 {
+      _ = try document.edit("body", range: (i * 2)..<(i * 2 + 5), with: "")
+      document.closeGroup()
+    }
+    #expect(document.historyGroupCount >= 1)
+    #expect(document.historyGroupCount < 50)
+    let before = try text(document)
+    _ = try document.undo()
+    #expect(try text(document) != before)
+    #expect(try length(document) == before.utf16.count + 5)
+  }
+
+  @Test func aRemovedStorageKeepsItsJournaledGroupsAsEmptyOnes() throws {
+    let document = Document()
+    try document.add("body", text: Rope("one"))
+    try document.add("other", text: Rope("two"))
+    _ = try document.edit("other", range: 3..<3, with: "!")
+    document.closeGroup()
+    _ = try document.edit("body", range: 3..<3, with: " more")
+    document.closeGroup()
+    _ = try document.edit("other", range: 0..<0, with: "¡")
+    document.closeGroup()
+    _ = try document.edit("body", range: 0..<0, with: "Just ")
+    #expect(document.historyGroupCount == 4)
+    try document.remove("body")
+    #expect(document.historyGroupCount == 4)
+    let undone = try document.undo()  // "Just ": its storage is gone
+    #expect(undone.replacementCount == 0)
+    _ = try document.undo()
+    #expect(try text(document, "other") == "two!")
+    _ = try document.undo()  // " more": gone too
+    _ = try document.undo()
+    #expect(try text(document, "other") == "two")
+  }
+
+  @Test func undoGivesBackTheSelectionTheJournalKept() throws {
+    let document = Document()
+    try document.add("body", text: Rope("One two three."))
+    try document.select([SelectionRange(caret: TextPosition("body", 3))])
+    _ = try document.edit("body", range: 3..<3, with: "!")
+    try document.select([SelectionRange("body", 5..<8)])
+    _ = try document.edit("body", range: 5..<8, with: "2")
+    try document.select([SelectionRange(caret: TextPosition("body", 0))])
+    _ = try document.edit("body", range: 0..<0, with: "🎉")
+    #expect(try text(document) == "🎉One! 2 three.")
+    var undone = try document.undo()
+    #expect(undone.selection == [SelectionRange(caret: TextPosition("body", 0))])
+    undone = try document.undo()
+    #expect(undone.selection == [SelectionRange("body", 5..<8)])
+    undone = try document.undo()
+    #expect(undone.selection == [SelectionRange(caret: TextPosition("body", 3))])
+    #expect(try text(document) == "One two three.")
+  }
+}
