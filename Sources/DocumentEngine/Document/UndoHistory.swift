@@ -7,6 +7,19 @@ enum _UndoGroup: Sendable {
   /// A group of the person's edits, or its undo (an action of
   /// ``DocumentState/recorded``).
   case group(Int)
+  /// The person's groups with the consecutive ids of `run`, the oldest
+  /// first: typing in one storage after another is one entry, not one a
+  /// group (``_UndoHistory/pushGroup(_:)``).
+  case groups(Range<Int>)
+
+  /// The actions of a person's group or run of groups, oldest first.
+  var actions: Range<Int> {
+    switch self {
+    case .group(let a): a..<(a + 1)
+    case .groups(let run): run
+    case .replacements, .accepted: 0..<0
+    }
+  }
 }
 
 /// The document's main undo and redo stacks: the person's groups, the
@@ -14,6 +27,50 @@ enum _UndoGroup: Sendable {
 struct _UndoHistory: Sendable {
   var undo: [_UndoGroup] = []
   var redo: [_UndoGroup] = []
+
+  /// Pushes a person's group on the undo stack: it extends the run on top
+  /// if its id comes next.
+  mutating func pushGroup(_ a: Int) {
+    if let top = undo.last, case let run = top.actions, !run.isEmpty, run.upperBound == a {
+      undo[undo.count - 1] = .groups(run.lowerBound..<(a + 1))
+    } else {
+      undo.append(.group(a))
+    }
+  }
+
+  /// Pops the top of `stack`: the last group of a run (the rest stays).
+  static func pop(_ stack: inout [_UndoGroup]) -> _UndoGroup? {
+    guard let top = stack.popLast() else { return nil }
+    guard case .groups(let run) = top, run.count > 1 else {
+      if case .groups(let run) = top, let only = run.first { return .group(only) }
+      return top
+    }
+    let last = run.upperBound - 1
+    stack.append(run.count == 2 ? .group(run.lowerBound) : .groups(run.lowerBound..<last))
+    return .group(last)
+  }
+
+  /// The oldest person's group of `stack`.
+  static func firstGroup(_ stack: [_UndoGroup]) -> Int? {
+    stack.lazy.compactMap { $0.actions.first }.first
+  }
+
+  /// Removes person's group `a` from `stack` (from its run, if it is in
+  /// one).
+  static func remove(_ a: Int, from stack: inout [_UndoGroup]) {
+    guard let i = stack.firstIndex(where: { $0.actions.contains(a) }) else { return }
+    let run = stack[i].actions
+    if run.count == 1 {
+      stack.remove(at: i)
+    } else if a == run.lowerBound {
+      stack[i] = run.count == 2 ? .group(a + 1) : .groups((a + 1)..<run.upperBound)
+    } else if a == run.upperBound - 1 {
+      stack[i] = run.count == 2 ? .group(run.lowerBound) : .groups(run.lowerBound..<a)
+    } else {
+      stack.replaceSubrange(
+        i...i, with: [.groups(run.lowerBound..<a), .groups((a + 1)..<run.upperBound)])
+    }
+  }
 
   /// Drops the groups of the session that ended.
   mutating func forgetSession() {

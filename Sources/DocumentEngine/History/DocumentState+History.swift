@@ -161,7 +161,7 @@ extension DocumentState {
     let action = recorded.newAction(party)
     switch party {
     case .person:
-      history.undo.append(.group(action))
+      history.pushGroup(action)
       clearRedo()
       if let selection { keep(selection, for: action) }
     case .origin(let name):
@@ -179,7 +179,7 @@ extension DocumentState {
   /// group).
   mutating func clearRedo() {
     for group in history.redo {
-      if case .group(let action) = group { dropAction(action) }
+      for action in group.actions { dropAction(action) }
     }
     history.redo.removeAll()
   }
@@ -970,10 +970,7 @@ extension DocumentState {
     }
     for redo in [false, true] {
       let stack = redo ? history.redo : history.undo
-      if let first = stack.lazy.compactMap({ group -> Int? in
-        if case .group(let a) = group { return a }
-        return nil
-      }).first {
+      if let first = _UndoHistory.firstGroup(stack) {
         consider(first, nil, redo)
       }
       for (name, stacks) in recorded.origins {
@@ -990,11 +987,9 @@ extension DocumentState {
         recorded.origins[name]?.undo.removeFirst()
       }
     } else if best.redo {
-      if let i = history.redo.firstIndex(where: { $0.action == best.action }) {
-        history.redo.remove(at: i)
-      }
-    } else if let i = history.undo.firstIndex(where: { $0.action == best.action }) {
-      history.undo.remove(at: i)
+      _UndoHistory.remove(best.action, from: &history.redo)
+    } else {
+      _UndoHistory.remove(best.action, from: &history.undo)
     }
     dropAction(best.action)
     return true
@@ -1009,14 +1004,6 @@ extension DocumentState {
     for (name, open) in recorded.originOpen where open.storage == id {
       recorded.originOpen[name] = nil
     }
-  }
-}
-
-extension _UndoGroup {
-  /// The action of a person's group.
-  var action: Int? {
-    if case .group(let a) = self { return a }
-    return nil
   }
 }
 

@@ -109,6 +109,12 @@ struct _Journal: Sendable {
       flags |= Flag.selection
       if selection.end != nil { flags |= Flag.selectionRange }
     }
+    // Grown by a quarter, not doubled: the journal is most of what a long
+    // session's history keeps.
+    let needed = bytes.count + 40 + utf8Count
+    if needed > bytes.capacity {
+      bytes.reserveCapacity(max(needed, bytes.capacity + bytes.capacity / 4))
+    }
     bytes.append(flags)
     Self.put(UInt64(truncatingIfNeeded: action &- last.action), &bytes)
     Self.put(Self.zigzag(start &- last.end), &bytes)
@@ -277,7 +283,7 @@ extension DocumentState {
     recorded.nextAction += 1
     recorded.lazyCount += 1
     recorded.lastLazy = action
-    history.undo.append(.group(action))
+    history.pushGroup(action)
     clearRedo()
     recorded.personOpen = _OpenGroup(
       action: action, storage: id, isDeletion: edit.n == 0, lastTime: now)

@@ -184,7 +184,7 @@ extension DocumentState {
 
   mutating func undoLast() throws(DocumentError) -> UndoResult {
     if session?.streamingGroup != nil { closeStreamingGroup() }
-    guard let group = history.undo.popLast() else { throw .nothingToUndo }
+    guard let group = _UndoHistory.pop(&history.undo) else { throw .nothingToUndo }
     closePersonGroup()
     switch group {
     case .replacements(let indices):
@@ -195,7 +195,9 @@ extension DocumentState {
     case .accepted(let index):
       history.redo.append(group)
       return swapAccepted(index, toOriginal: true)
-    case .group(let action):
+    case .group, .groups:
+      // A run comes off the stack one group at a time: this is one.
+      guard let action = group.actions.last else { return UndoResult() }
       let (inverse, result) = takeBack(action, isRedo: false)
       if let inverse { history.redo.append(.group(inverse)) }
       return result
@@ -210,7 +212,7 @@ extension DocumentState {
     guard !history.redo.isEmpty else { throw .nothingToRedo }
     if session?.streamingGroup != nil { closeStreamingGroup() }
     closePersonGroup()
-    guard let group = history.redo.popLast() else { throw .nothingToRedo }
+    guard let group = _UndoHistory.pop(&history.redo) else { throw .nothingToRedo }
     switch group {
     case .replacements(let indices):
       let result = swapTexts(indices, toOriginal: false)
@@ -219,9 +221,10 @@ extension DocumentState {
     case .accepted(let index):
       history.undo.append(group)
       return swapAccepted(index, toOriginal: false)
-    case .group(let action):
+    case .group, .groups:
+      guard let action = group.actions.last else { return UndoResult() }
       let (inverse, result) = takeBack(action, isRedo: true)
-      if let inverse { history.undo.append(.group(inverse)) }
+      if let inverse { history.pushGroup(inverse) }
       return result
     }
   }
