@@ -9,7 +9,8 @@ import TextRope
 //     - Typing with the history kept against typing without it: the
 //       seph-blog1 trace replayed through `Document` as the person, once
 //       with `HistoryOptions()` (the default: on) and once with
-//       `HistoryOptions(isEnabled: false)`, paired in each iteration.
+//       `HistoryOptions(isEnabled: false)`, paired in each iteration; and
+//       the first undo after it (the tree takes the journal's groups).
 //     - Undo of a group after 100,000 later edits by others: the person
 //       types a word at the start of a 1 MB storage, then a peer makes
 //       100,000 one-character edits (typing and deleting at random places
@@ -28,6 +29,9 @@ let withHistoryNanoseconds = BenchmarkMetric.custom(
   "with history, ns an edit", polarity: .prefersSmaller, useScalingFactor: false)
 let withoutHistoryNanoseconds = BenchmarkMetric.custom(
   "without history, ns an edit", polarity: .prefersSmaller, useScalingFactor: false)
+let firstUndoMicroseconds = BenchmarkMetric.custom(
+  "first undo after the replay (the tree takes the journal), µs", polarity: .prefersSmaller,
+  useScalingFactor: false)
 let undoNanoseconds = BenchmarkMetric.custom(
   "undo, ns", polarity: .prefersSmaller, useScalingFactor: false)
 let sequentialMapNanoseconds = BenchmarkMetric.custom(
@@ -70,6 +74,7 @@ func registerHistoryBenchmarks() {
   let perReplay = configuration(
     metrics: [
       .wallClock, withHistoryOverWithout, withHistoryNanoseconds, withoutHistoryNanoseconds,
+      firstUndoMicroseconds,
     ],
     timeUnits: .milliseconds, maxDuration: .seconds(10), maxIterations: 20)
   Benchmark("History ratio/typing with the history, seph-blog1", configuration: perReplay) {
@@ -84,6 +89,10 @@ func registerHistoryBenchmarks() {
       withHistoryNanoseconds, Int(withTime / .nanoseconds(1)) / trace.count)
     benchmark.measurement(
       withoutHistoryNanoseconds, Int(withoutTime / .nanoseconds(1)) / trace.count)
+    // What the journal put off: the first undo after the whole replay, when
+    // the tree takes every group the person typed alone.
+    let undoTime = timed(clock) { (try? with.undo()) != nil }
+    benchmark.measurement(firstUndoMicroseconds, Int(undoTime / .microseconds(1)))
     blackHole(with)
     blackHole(without)
   } setup: {
