@@ -37,6 +37,13 @@ import _EngineTestSupport
         var rope = original
         let head = string(units[..<lower])
         let tail = string(units[upper...])
+        // Reading the range: its text, or the same refusal.
+        let middle = string(units[lower..<upper])
+        if let read = try? original.string(lower..<upper, in: unit) {
+          #expect(head != nil && tail != nil && read == middle, "\(lower)..<\(upper) in \(unit)")
+        } else {
+          #expect(head == nil || tail == nil, "\(lower)..<\(upper) in \(unit)")
+        }
         do {
           try rope.replace(lower..<upper, in: unit, with: "ü")
           let expected = try #require(head.flatMap { h in tail.map { h + "ü" + $0 } })

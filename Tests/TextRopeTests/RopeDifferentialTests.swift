@@ -26,6 +26,10 @@ import _EngineTestSupport
         }
       }
       let range = offset(lo)..<offset(hi)
+      // The range's text, read straight from the chunks.
+      var expected = String.UnicodeScalarView()
+      expected.append(contentsOf: model.scalars[lo.scalar..<hi.scalar])
+      #expect(try rope.string(range, in: unit) == String(expected))
       switch Int.random(in: 0..<10, using: &rng) {
       case 0, 1, 2:  // type a little
         let text = rng.randomText(pieces: Int.random(in: 1...3, using: &rng))

@@ -43,7 +43,7 @@ extension DocumentState {
           plan.selection = selectionNow()
         }
       } else {
-        plan.now = recorded.options.clock()
+        plan.now = recorded.now()
         if !recorded.journaled.isEmpty, let open = recorded.open(party),
           recorded.pending?.action != open.action, recorded.journaled.contains(open.storage)
         {
@@ -114,11 +114,11 @@ extension DocumentState {
   /// `party`'s open group, if `edit` goes on with it (same storage, same
   /// kind, in the interval, where the group left off).
   func goesOn(
-    _ party: _HistoryParty, in id: StorageID, _ edit: _EditStep, now: Duration
+    _ party: _HistoryParty, in id: StorageID, _ edit: _EditStep, now: Int64
   ) -> _OpenGroup? {
     guard let open = recorded.open(party), open.storage == id,
       open.isDeletion == (edit.n == 0),
-      now - open.lastTime <= recorded.options.groupingInterval,
+      now &- open.lastTime <= recorded.intervalNanos,
       recorded.isKept(open.action), continues(open, edit, in: id)
     else { return nil }
     return open
@@ -155,7 +155,7 @@ extension DocumentState {
   /// stack, its redo stack cleared, the selection before it kept (the
   /// person's).
   mutating func openGroup(
-    _ party: _HistoryParty, in id: StorageID, _ edit: _EditStep, now: Duration,
+    _ party: _HistoryParty, in id: StorageID, _ edit: _EditStep, now: Int64,
     selection: _SelectionBefore?
   ) -> Int {
     let action = recorded.newAction(party)

@@ -278,7 +278,7 @@ extension DocumentState {
 
   /// Opens a group of the person's lazily: an id on the main stack, no
   /// action in the table until the storage's tree takes its hunk.
-  mutating func openLazyGroup(in id: StorageID, _ edit: _EditStep, now: Duration) -> Int {
+  mutating func openLazyGroup(in id: StorageID, _ edit: _EditStep, now: Int64) -> Int {
     let action = recorded.nextAction
     recorded.nextAction += 1
     recorded.lazyCount += 1
@@ -458,7 +458,7 @@ extension DocumentState {
   /// Decided, as ``historyPlan(_:in:)`` decides, before the edit.
   mutating func historyGoesOn(
     _ edit: _EditStep, in id: StorageID
-  ) -> (removed: _RemovedText, now: Duration)? {
+  ) -> (removed: _RemovedText, now: Int64)? {
     guard case .party(.person)? = recording, batchActions == nil, recorded.isEnabled,
       let action = recorded.pending?.action, recorded.personOpen?.action == action,
       recorded.pending?.storage == id, let isDeletion = recorded.personOpen?.isDeletion,
@@ -474,8 +474,8 @@ extension DocumentState {
     guard isLazy ? action > recorded.lazyDropped : recorded.actions.contains(action),
       let last = recorded.personOpen?.lastTime
     else { return nil }
-    let now = recorded.options.clock()
-    guard now - last <= recorded.options.groupingInterval else { return nil }
+    let now = recorded.now()
+    guard now &- last <= recorded.intervalNanos else { return nil }
     if edit.s < edit.e {
       let (text, runs) = content.textAndRuns(of: id, in: edit.s..<edit.e)
       return (_RemovedText(text: text, runs: runs), now)
@@ -485,7 +485,7 @@ extension DocumentState {
 
   /// The storage took a keystroke ``historyGoesOn(_:in:)`` said goes on:
   /// only the pending hunk changes.
-  mutating func historyGoOn(_ edit: _EditStep, removed: _RemovedText, now: Duration) {
+  mutating func historyGoOn(_ edit: _EditStep, removed: _RemovedText, now: Int64) {
     recorded.personOpen?.lastTime = now
     if edit.n > 0 {
       recorded.pending?.inserted += edit.n

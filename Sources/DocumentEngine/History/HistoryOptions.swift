@@ -22,7 +22,12 @@ public struct HistoryOptions: Sendable {
   /// The clock the grouping interval is measured on: any monotonic time.
   /// Tests replace it with one they move by hand, so that they never
   /// sleep.
-  public var clock: @Sendable () -> Duration
+  public var clock: @Sendable () -> Duration {
+    didSet { isSystemClock = false }
+  }
+  /// Whether ``clock`` is ``systemClock`` (the history then reads the
+  /// system's clock directly).
+  private(set) var isSystemClock: Bool
 
   /// Options with a one-second interval, 10,000 groups and 64 MiB at
   /// most, on the system's monotonic clock.
@@ -35,6 +40,18 @@ public struct HistoryOptions: Sendable {
     self.maxGroups = maxGroups
     self.maxBytes = maxBytes
     self.clock = clock ?? HistoryOptions.systemClock
+    self.isSystemClock = clock == nil
+  }
+
+  /// ``systemClock``'s time, in nanoseconds, without `Duration`.
+  static func systemNanoseconds() -> Int64 {
+    #if canImport(Glibc)
+      var time = timespec()
+      clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+      return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
+    #else
+      return _Histories.nanoseconds(systemClock())
+    #endif
   }
 
   /// The time since an arbitrary start, on the monotonic clock (on Linux

@@ -73,7 +73,8 @@ struct _HistoryPlan {
   var party: _HistoryParty? = nil
   var selection: _SelectionBefore? = nil
   var removed = _RemovedText.empty
-  var now: Duration = .zero
+  /// On the history's clock, in nanoseconds.
+  var now: Int64 = 0
 }
 
 /// Where the selection's first range was before an edit that opens a
@@ -210,7 +211,8 @@ struct _OpenGroup: Sendable {
   var action: Int
   var storage: StorageID
   var isDeletion: Bool
-  var lastTime: Duration
+  /// On the history's clock, in nanoseconds.
+  var lastTime: Int64
   /// The last hunk once it left the pending hunk: its added range (an
   /// insertion group) or its point (a deletion group).
   var last: _MarkRef? = nil
@@ -300,7 +302,17 @@ struct _Histories: Sendable {
   var personOpen: _OpenGroup? = nil
   var originOpen: [String: _OpenGroup] = [:]
   var origins: [String: _OriginStacks] = [:]
-  var options = HistoryOptions()
+  var options = HistoryOptions() {
+    didSet {
+      clockIsSystem = options.isSystemClock
+      intervalNanos = Self.nanoseconds(options.groupingInterval)
+    }
+  }
+  /// Whether the options' clock is the system's (read without a call
+  /// through the closure, nor `Duration`'s 128-bit arithmetic).
+  var clockIsSystem = true
+  /// The grouping interval, in nanoseconds.
+  var intervalNanos = Self.nanoseconds(.seconds(1))
   /// What the kept actions cost, in bytes.
   var bytes = 0
   /// Whether the person's edits are recorded at all (kept beside the
@@ -324,6 +336,20 @@ struct _Histories: Sendable {
   /// dropped.
   func isKept(_ a: Int) -> Bool {
     actions.contains(a) || (a > lazyDropped && pending?.action == a && pending?.isLazy == true)
+  }
+
+  /// The time on the options' clock, in nanoseconds: every keystroke asks.
+  func now() -> Int64 {
+    clockIsSystem ? HistoryOptions.systemNanoseconds() : Self.nanoseconds(options.clock())
+  }
+
+  /// `duration` in nanoseconds, saturated (a host's clock may say anything).
+  static func nanoseconds(_ duration: Duration) -> Int64 {
+    let (seconds, attoseconds) = duration.components
+    let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    if overflow { return seconds < 0 ? .min : .max }
+    let (sum, overflowSum) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
+    return overflowSum ? (scaled < 0 ? .min : .max) : sum
   }
 
   func open(_ party: _HistoryParty) -> _OpenGroup? {

@@ -19,6 +19,12 @@ extension Rope {
   /// - Throws: as ``utf8Offset(of:in:)`` for either bound.
   /// - Complexity: O(log n + m) for m bytes.
   public func string(_ range: Range<Int>, in unit: TextUnit = .utf16) throws(RopeError) -> String {
+    if unit == .utf16, !range.isEmpty, range.lowerBound >= 0,
+      range.upperBound <= tree.summary.utf16, let short = shortString(utf16: range)
+    {
+      // Within one chunk (a keystroke's deletion): one descent.
+      return short
+    }
     let bytes = try utf8Range(of: range, in: unit)
     if bytes.isEmpty { return "" }
     var cursor = tree.cursor(UTF8Metric.self, at: bytes.lowerBound, bias: .right)
@@ -40,6 +46,26 @@ extension Rope {
       }
       return written
     }
+  }
+
+  /// The text of a UTF-16 range that lies in one chunk, found in one
+  /// descent; `nil` if it does not lie in one chunk or splits a surrogate
+  /// pair (the caller's general path says which).
+  private func shortString(utf16 range: Range<Int>) -> String? {
+    let found = tree.withItem(UTF16Metric.self, at: range.lowerBound, bias: .right) {
+      chunk, prefix -> String? in
+      let total = chunk.summary.utf16
+      let low = range.lowerBound - prefix.utf16
+      let high = range.upperBound - prefix.utf16
+      guard low >= 0, high <= total else { return nil }
+      return chunk.bytes.withUnsafeBufferPointer { bytes -> String? in
+        guard let a = _UTF8Counts.byteOffset(of: low, .utf16, total, in: bytes),
+          let b = _UTF8Counts.byteOffset(of: high, .utf16, total, in: bytes), a <= b
+        else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[a..<b]), as: UTF8.self)
+      }
+    }
+    return found ?? nil
   }
 
   /// The text in the valid UTF-8 range `range`.
