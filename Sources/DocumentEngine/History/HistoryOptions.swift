@@ -46,11 +46,11 @@ public struct HistoryOptions: Sendable {
   /// ``systemClock``'s time, in nanoseconds, without `Duration`.
   static func systemNanoseconds() -> Int64 {
     #if canImport(Glibc)
-      var time = timespec()
-      clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
-      return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+    return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
     #else
-      return _Histories.nanoseconds(systemClock())
+    return _Histories.nanoseconds(systemClock())
     #endif
   }
 
