@@ -396,7 +396,9 @@ extension DocumentState {
       report: &trackedReport)
     if let goesOn {
       historyGoOn(edit, removed: goesOn.removed, now: goesOn.now)
-    } else if plan != nil || !recorded.marks.isEmpty || recorded.pending != nil {
+    } else if plan != nil || !recorded.marks.isEmpty || recorded.pending != nil
+      || !recorded.journaled.isEmpty
+    {
       historyFollow(edit, in: id, plan: plan)
     }
     let events =

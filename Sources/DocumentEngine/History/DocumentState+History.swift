@@ -116,6 +116,14 @@ extension DocumentState {
   func goesOn(
     _ party: _HistoryParty, in id: StorageID, _ edit: _EditStep, now: Int64
   ) -> _OpenGroup? {
+    // The person's open group, without a copy when it is not there or
+    // elsewhere (every group's first edit asks).
+    if party == .person
+      && (recorded.personOpen == nil || recorded.personOpen?.storage != id
+        || recorded.personOpen?.isDeletion != (edit.n == 0))
+    {
+      return nil
+    }
     guard let open = recorded.open(party), open.storage == id,
       open.isDeletion == (edit.n == 0),
       now &- open.lastTime <= recorded.intervalNanos,

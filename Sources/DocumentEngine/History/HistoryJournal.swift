@@ -115,12 +115,18 @@ struct _Journal: Sendable {
     if needed > bytes.capacity {
       bytes.reserveCapacity(max(needed, bytes.capacity + bytes.capacity / 4))
     }
-    bytes.append(flags)
-    Self.put(UInt64(truncatingIfNeeded: action &- last.action), &bytes)
-    Self.put(Self.zigzag(start &- last.end), &bytes)
-    Self.put(UInt64(truncatingIfNeeded: inserted), &bytes)
+    // The numbers go through a buffer on the stack: one append.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { scratch in
+      var n = 0
+      scratch[0] = flags
+      n = 1
+      Self.put(UInt64(truncatingIfNeeded: action &- last.action), scratch, &n)
+      Self.put(Self.zigzag(start &- last.end), scratch, &n)
+      Self.put(UInt64(truncatingIfNeeded: inserted), scratch, &n)
+      if utf8Count > 0 { Self.put(UInt64(utf8Count), scratch, &n) }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<n]))
+    }
     if utf8Count > 0 {
-      Self.put(UInt64(utf8Count), &bytes)
       for part in parts { bytes.append(contentsOf: part.text.utf8) }
     }
     var runCount = 0
@@ -235,6 +241,18 @@ struct _Journal: Sendable {
     Int(truncatingIfNeeded: Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1))))
   }
 
+  /// Writes `v` at `n` in `buffer` (room for 10 bytes is there).
+  private static func put(_ v: UInt64, _ buffer: UnsafeMutableBufferPointer<UInt8>, _ n: inout Int) {
+    var v = v
+    while v >= 0x80 {
+      buffer[n] = UInt8(truncatingIfNeeded: v) | 0x80
+      n += 1
+      v >>= 7
+    }
+    buffer[n] = UInt8(v)
+    n += 1
+  }
+
   private static func put(_ v: UInt64, _ bytes: inout [UInt8]) {
     var v = v
     while v >= 0x80 {
@@ -319,13 +337,8 @@ extension DocumentState {
       return
     }
     let dropped = p.action <= recorded.lazyDropped
-    let cost = recorded.marks[
-      p.storage, default: _HistoryMarks(serial: content.serial(of: p.storage) ?? -1)
-    ].journal.append(p, dropped: dropped)
+    let cost = recorded.journal(p, dropped: dropped)
     if !dropped { recorded.bytes += cost }
-    if recorded.journaled.count != 1 || recorded.journaled.first != p.storage {
-      recorded.journaled.insert(p.storage)
-    }
   }
 
   // MARK: - The tree takes the journal
@@ -334,10 +347,12 @@ extension DocumentState {
   /// marks: before anything else edits the storage, or reads or adds a
   /// mark there.
   mutating func flushHistory(_ id: StorageID) {
-    if !recorded.journaled.isEmpty, recorded.journaled.remove(id) != nil,
-      let journal = recorded.marks[id]?.journal
+    if !recorded.journaled.isEmpty, recorded.journaled.contains(id),
+      let journal = recorded.takeJournal(id)
     {
-      recorded.marks[id]?.journal = _Journal()
+      if recorded.marks[id] == nil, let serial = content.serial(of: id) {
+        recorded.marks[id] = _HistoryMarks(serial: serial)
+      }
       recorded.bytes -= journal.charged
       journal.forEachHunk { hunk in materialize(hunk, in: id) }
     }
@@ -390,7 +405,7 @@ extension DocumentState {
     var holder: StorageID? = nil
     var isOldest = true
     for id in recorded.journaled {
-      guard let first = recorded.marks[id]?.journal.firstKeptAction else { continue }
+      guard let first = recorded.journal(of: id)?.firstKeptAction else { continue }
       if first == a {
         holder = id
       } else if first < a {
@@ -405,7 +420,7 @@ extension DocumentState {
       return
     }
     if let holder {
-      recorded.bytes -= recorded.marks[holder]?.journal.dropFirst(a) ?? 0
+      recorded.bytes -= (recorded.withJournal(holder) { $0.dropFirst(a) } ?? nil) ?? 0
     } else if !(recorded.pending?.action == a && recorded.pending?.isLazy == true),
       a != recorded.lastLazy
     {
@@ -420,10 +435,10 @@ extension DocumentState {
   /// Once most of a journal was dropped, its tree takes the dropped hunks'
   /// edits (if it has marks to move) and the journal lets them go.
   mutating func compactJournal(_ id: StorageID) {
-    guard let journal = recorded.marks[id]?.journal, journal.droppedCount > 64,
+    guard let journal = recorded.journal(of: id), journal.droppedCount > 64,
       journal.droppedCount * 2 > journal.count
     else { return }
-    let dropped = recorded.marks[id]?.journal.takeDropped() ?? []
+    let dropped = recorded.withJournal(id) { $0.takeDropped() } ?? []
     guard recorded.marks[id]?.tree.isEmpty == false else { return }
     for hunk in dropped { materialize(hunk, in: id) }
   }
@@ -437,7 +452,7 @@ extension DocumentState {
         makeLazyAction(p.action, selection: nil, in: id)
       }
     }
-    if recorded.journaled.remove(id) != nil, let journal = recorded.marks[id]?.journal {
+    if recorded.journaled.contains(id), let journal = recorded.takeJournal(id) {
       recorded.bytes -= journal.charged
       journal.forEachHunk { hunk in
         if hunk.action > recorded.lazyDropped {

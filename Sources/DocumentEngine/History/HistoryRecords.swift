@@ -165,10 +165,6 @@ struct _HistoryMarks: Sendable {
   /// point goes back inside its text, and when the point's own piece goes
   /// back first, the pieces around it are cut in two there.
   var swallowedBy: [UInt32: _PieceRef] = [:]
-  /// The person's groups the tree has not taken yet (see
-  /// ``_Journal``): every edit of the storage since the tree's last one is
-  /// in it, then in the pending hunk.
-  var journal = _Journal()
 
   init(serial: Int) { self.serial = serial }
 
@@ -328,6 +324,49 @@ struct _Histories: Sendable {
   var lastLazy = -1
   /// The storages whose journals are not empty.
   var journaled: Set<StorageID> = []
+  /// The journals (see ``_Journal``): for each storage, the person's groups
+  /// its tree has not taken yet — every edit of the storage since the
+  /// tree's last one is in it, then in the pending hunk. The one the person
+  /// types in is kept apart (``hotJournal``), found without a hash.
+  var journals: [StorageID: _Journal] = [:]
+  var hotJournal = _Journal()
+  var hotStorage: StorageID? = nil
+
+  /// Appends a pending hunk to its storage's journal (made the hot one).
+  mutating func journal(_ p: _PendingHunk, dropped: Bool) -> Int {
+    if hotStorage != p.storage {
+      if let old = hotStorage { journals[old] = hotJournal }
+      hotJournal = journals.removeValue(forKey: p.storage) ?? _Journal()
+      hotStorage = p.storage
+    }
+    // A journal with hunks is in `journaled` already.
+    if hotJournal.isEmpty { journaled.insert(p.storage) }
+    return hotJournal.append(p, dropped: dropped)
+  }
+
+  /// Storage `id`'s journal.
+  func journal(of id: StorageID) -> _Journal? {
+    hotStorage == id ? hotJournal : journals[id]
+  }
+
+  /// Changes storage `id`'s journal in place.
+  mutating func withJournal<R>(_ id: StorageID, _ body: (inout _Journal) -> R) -> R? {
+    if hotStorage == id { return body(&hotJournal) }
+    guard journals[id] != nil else { return nil }
+    return body(&journals[id, default: _Journal()])
+  }
+
+  /// Takes storage `id`'s journal out.
+  mutating func takeJournal(_ id: StorageID) -> _Journal? {
+    journaled.remove(id)
+    if hotStorage == id {
+      hotStorage = nil
+      let journal = hotJournal
+      hotJournal = _Journal()
+      return journal
+    }
+    return journals.removeValue(forKey: id)
+  }
 
   /// How many groups the histories keep.
   var groupCount: Int { actions.count + lazyCount }
