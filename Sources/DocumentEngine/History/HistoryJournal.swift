@@ -242,7 +242,8 @@ struct _Journal: Sendable {
   }
 
   /// Writes `v` at `n` in `buffer` (room for 10 bytes is there).
-  private static func put(_ v: UInt64, _ buffer: UnsafeMutableBufferPointer<UInt8>, _ n: inout Int) {
+  private static func put(_ v: UInt64, _ buffer: UnsafeMutableBufferPointer<UInt8>, _ n: inout Int)
+  {
     var v = v
     while v >= 0x80 {
       buffer[n] = UInt8(truncatingIfNeeded: v) | 0x80
