@@ -386,16 +386,16 @@ extension DocumentState {
     if !trackedReport.isEmpty { trackedReport.removeAll(keepingCapacity: true) }
     // What the history does with it, decided before the edit (where the
     // selection was, what text it removes).
-    // A keystroke that goes on with the person's group only changes the
-    // pending hunk.
-    let goesOn = recording != nil ? historyGoesOn(edit, in: id) : nil
-    let plan = recording != nil && goesOn == nil ? historyPlan(edit, in: id) : nil
+    // The person's keystroke that goes on with their group, or opens a new
+    // one, is recorded without a plan.
+    let fast = recording != nil ? historyFast(edit, in: id) : nil
+    let plan = recording != nil && fast == nil ? historyPlan(edit, in: id) : nil
     let version = try content.edit(
       id, range: range, with: text, insertedLength: insertedLength, info: info,
       keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
       report: &trackedReport)
-    if let goesOn {
-      historyGoOn(edit, removed: goesOn.removed, now: goesOn.now)
+    if let fast {
+      historyFastFollow(edit, in: id, fast)
     } else if plan != nil || !recorded.marks.isEmpty || recorded.pending != nil
       || !recorded.journaled.isEmpty
     {

@@ -465,41 +465,66 @@ extension DocumentState {
 }
 
 extension DocumentState {
-  // MARK: - A keystroke that goes on with the person's group
+  // MARK: - The person's keystroke, without a plan
 
-  /// Whether `edit`, the person's, goes on with their open group in its
-  /// pending hunk (the common keystroke: typing on, or deleting on, in
-  /// one place, in the interval): then the text it removes and the time,
-  /// for ``historyGoOn(_:removed:now:)`` once the storage took the edit.
-  /// Decided, as ``historyPlan(_:in:)`` decides, before the edit.
-  mutating func historyGoesOn(
-    _ edit: _EditStep, in id: StorageID
-  ) -> (removed: _RemovedText, now: Int64)? {
-    guard case .party(.person)? = recording, batchActions == nil, recorded.isEnabled,
-      let action = recorded.pending?.action, recorded.personOpen?.action == action,
-      recorded.pending?.storage == id, let isDeletion = recorded.personOpen?.isDeletion,
-      isDeletion == (edit.n == 0), let start = recorded.pending?.start,
-      let inserted = recorded.pending?.inserted
-    else { return nil }
-    if isDeletion {
-      guard inserted == 0, edit.e == start || edit.s == start else { return nil }
-    } else {
-      guard edit.s == edit.e, edit.s == start + inserted else { return nil }
+  /// What the person's `edit` does to the history when that is decided
+  /// without the tree (the common keystroke): it goes on with their open
+  /// group in its pending hunk (typing on, or deleting on, in one place, in
+  /// the interval), or it opens a new lazy group (the selection before it
+  /// none or in the same storage). `nil`: ``historyPlan(_:in:)`` decides.
+  /// Decided, as the plan is, before the edit; ``historyFastFollow(_:in:_:)``
+  /// records it once the storage took the edit.
+  mutating func historyFast(_ edit: _EditStep, in id: StorageID) -> _FastStep? {
+    guard case .party(.person)? = recording, batchActions == nil, recorded.isEnabled else {
+      return nil
     }
-    let isLazy = recorded.pending?.isLazy == true
-    guard isLazy ? action > recorded.lazyDropped : recorded.actions.contains(action),
-      let last = recorded.personOpen?.lastTime
-    else { return nil }
     let now = recorded.now()
-    guard now &- last <= recorded.intervalNanos else { return nil }
+    let isDeletion = edit.n == 0
+    var goesOn = false
+    if let open = recorded.personOpen?.action, recorded.personOpen?.storage == id,
+      recorded.personOpen?.isDeletion == isDeletion,
+      let last = recorded.personOpen?.lastTime, now &- last <= recorded.intervalNanos
+    {
+      // The open group may go on: the pending hunk says where it left off
+      // (if it is in the tree, the plan asks the tree).
+      guard recorded.pending?.action == open, let start = recorded.pending?.start,
+        let inserted = recorded.pending?.inserted
+      else { return nil }
+      let isKept =
+        recorded.pending?.isLazy == true
+        ? open > recorded.lazyDropped : recorded.actions.contains(open)
+      if isKept {
+        goesOn =
+          isDeletion
+          ? inserted == 0 && (edit.e == start || edit.s == start)
+          : edit.s == edit.e && edit.s == start + inserted
+      }
+    }
+    var step = _FastStep(removed: .empty, now: now, opens: !goesOn, selection: nil)
+    if !goesOn {
+      let lazy = lazySelection(selectionNow(), in: id)
+      guard lazy.isPossible else { return nil }
+      step.selection = lazy.selection
+    }
     if edit.s < edit.e {
       let (text, runs) = content.textAndRuns(of: id, in: edit.s..<edit.e)
-      return (_RemovedText(text: text, runs: runs), now)
+      step.removed = _RemovedText(text: text, runs: runs)
     }
-    return (.empty, now)
+    return step
   }
 
-  /// The storage took a keystroke ``historyGoesOn(_:in:)`` said goes on:
+  /// Records a keystroke ``historyFast(_:in:)`` decided, once the storage
+  /// took it.
+  mutating func historyFastFollow(_ edit: _EditStep, in id: StorageID, _ step: _FastStep) {
+    if step.opens {
+      let action = openLazyGroup(in: id, edit, now: step.now)
+      startLazyHunk(action, edit, step.removed, selection: step.selection, in: id)
+    } else {
+      historyGoOn(edit, removed: step.removed, now: step.now)
+    }
+  }
+
+  /// The storage took a keystroke ``historyFast(_:in:)`` said goes on:
   /// only the pending hunk changes.
   mutating func historyGoOn(_ edit: _EditStep, removed: _RemovedText, now: Int64) {
     recorded.personOpen?.lastTime = now
@@ -514,4 +539,16 @@ extension DocumentState {
       recorded.pending?.removedLength += edit.e - edit.s
     }
   }
+}
+
+/// What ``DocumentState/historyFast(_:in:)`` decided for a keystroke of the
+/// person's.
+struct _FastStep {
+  var removed: _RemovedText
+  /// On the history's clock, in nanoseconds.
+  var now: Int64
+  /// Whether it opens a new lazy group (else it goes on with the open one).
+  var opens: Bool
+  /// For a new group: the selection before it.
+  var selection: _JournalSelection?
 }
