@@ -275,13 +275,13 @@ extension DocumentState {
           return true
         }
         if edit.n == 0 && p.inserted == 0 && edit.e == p.start {
-          recorded.pending?.before.append(removed)
+          recorded.pending?.removed.prepend(removed)
           recorded.pending?.start = edit.s
           recorded.pending?.removedLength += edit.e - edit.s
           return true
         }
         if edit.n == 0 && p.inserted == 0 && edit.s == p.start {
-          recorded.pending?.after.append(removed)
+          recorded.pending?.removed.append(removed)
           recorded.pending?.removedLength += edit.e - edit.s
           return true
         }
@@ -290,7 +290,7 @@ extension DocumentState {
     }
     var hunk = _PendingHunk(storage: id, action: action, start: edit.s, inserted: edit.n)
     if edit.e > edit.s {
-      hunk.after = [removed]
+      hunk.removed = removed
       hunk.removedLength = edit.e - edit.s
     }
     recorded.pending = hunk

@@ -81,14 +81,9 @@ struct _Journal: Sendable {
   /// other, not joined first).
   @discardableResult
   mutating func append(_ p: _PendingHunk, dropped: Bool) -> Int {
-    if p.before.isEmpty {
-      return append(
-        action: p.action, start: p.start, inserted: p.inserted, removed: p.after,
-        selection: p.selection, dropped: dropped)
-    }
-    return append(
+    append(
       action: p.action, start: p.start, inserted: p.inserted,
-      removed: p.before.reversed() + p.after, selection: p.selection, dropped: dropped)
+      removed: CollectionOfOne(p.removed), selection: p.selection, dropped: dropped)
   }
 
   private mutating func append(
@@ -318,7 +313,7 @@ extension DocumentState {
     retirePending()
     var hunk = _PendingHunk(storage: id, action: action, start: edit.s, inserted: edit.n)
     if edit.e > edit.s {
-      hunk.after = [removed]
+      hunk.removed = removed
       hunk.removedLength = edit.e - edit.s
     }
     hunk.isLazy = true
@@ -531,11 +526,11 @@ extension DocumentState {
     if edit.n > 0 {
       recorded.pending?.inserted += edit.n
     } else if edit.e == recorded.pending?.start {
-      recorded.pending?.before.append(removed)
+      recorded.pending?.removed.prepend(removed)
       recorded.pending?.start = edit.s
       recorded.pending?.removedLength += edit.e - edit.s
     } else {
-      recorded.pending?.after.append(removed)
+      recorded.pending?.removed.append(removed)
       recorded.pending?.removedLength += edit.e - edit.s
     }
   }

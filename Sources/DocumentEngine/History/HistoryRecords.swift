@@ -133,10 +133,9 @@ struct _PendingHunk: Sendable {
   var action: Int
   var start: Int
   var inserted: Int
-  /// Text removed before `start` (backspace), the last removed first.
-  var before: [_RemovedText] = []
-  /// Text removed at `start` (forward delete), in order.
-  var after: [_RemovedText] = []
+  /// The text it removed, in order (a backspace's goes in front, a
+  /// forward delete's at the end).
+  var removed = _RemovedText.empty
   var removedLength = 0
   /// Whether its action was opened lazily: it is not in the table of
   /// actions yet, and goes in its storage's journal when the hunk is done.
@@ -144,11 +143,6 @@ struct _PendingHunk: Sendable {
   /// For a lazy group: where the selection was before it.
   var selection: _JournalSelection? = nil
 
-  /// The text it removed, in order.
-  var removed: _RemovedText {
-    before.isEmpty && after.count <= 1
-      ? (after.first ?? .empty) : _RemovedText.joined(before.reversed() + after)
-  }
 }
 
 /// A storage's history marks: a tree of tracked ranges of its own (so that
@@ -442,6 +436,24 @@ extension _RemovedText {
       offset += part.length
     }
     return _RemovedText(text: text, runs: runs)
+  }
+
+  /// Puts `other` after this text.
+  mutating func append(_ other: _RemovedText) {
+    if !other.runs.isEmpty || !runs.isEmpty {
+      self = .joined([self, other])
+      return
+    }
+    text += other.text
+  }
+
+  /// Puts `other` before this text.
+  mutating func prepend(_ other: _RemovedText) {
+    if !other.runs.isEmpty || !runs.isEmpty {
+      self = .joined([other, self])
+      return
+    }
+    text = other.text + text
   }
 
   /// The part in `range` (UTF-16, on scalar boundaries).
