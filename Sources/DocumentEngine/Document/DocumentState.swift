@@ -388,14 +388,14 @@ extension DocumentState {
     // selection was, what text it removes).
     // The person's keystroke that goes on with their group, or opens a new
     // one, is recorded without a plan.
-    let fast = recording != nil ? historyFast(edit, in: id) : nil
-    let plan = recording != nil && fast == nil ? historyPlan(edit, in: id) : nil
+    let fast = recording != nil && historyFast(edit, in: id)
+    let plan = recording != nil && !fast ? historyPlan(edit, in: id) : nil
     let version = try content.edit(
       id, range: range, with: text, insertedLength: insertedLength, info: info,
       keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
       report: &trackedReport)
-    if let fast {
-      historyFastFollow(edit, in: id, fast)
+    if fast {
+      historyFastFollow(edit, in: id)
     } else if plan != nil || !recorded.marks.isEmpty || recorded.pending != nil
       || !recorded.journaled.isEmpty
     {

@@ -469,9 +469,11 @@ extension DocumentState {
   /// none or in the same storage). `nil`: ``historyPlan(_:in:)`` decides.
   /// Decided, as the plan is, before the edit; ``historyFastFollow(_:in:_:)``
   /// records it once the storage took the edit.
-  mutating func historyFast(_ edit: _EditStep, in id: StorageID) -> _FastStep? {
+  /// The step is left in ``_Histories/fast`` (a stored place: nothing big
+  /// is returned through an optional on every keystroke).
+  mutating func historyFast(_ edit: _EditStep, in id: StorageID) -> Bool {
     guard case .party(.person)? = recording, batchActions == nil, recorded.isEnabled else {
-      return nil
+      return false
     }
     let now = recorded.now()
     let isDeletion = edit.n == 0
@@ -484,7 +486,7 @@ extension DocumentState {
       // (if it is in the tree, the plan asks the tree).
       guard recorded.pending?.action == open, let start = recorded.pending?.start,
         let inserted = recorded.pending?.inserted
-      else { return nil }
+      else { return false }
       let isKept =
         recorded.pending?.isLazy == true
         ? open > recorded.lazyDropped : recorded.actions.contains(open)
@@ -495,27 +497,34 @@ extension DocumentState {
           : edit.s == edit.e && edit.s == start + inserted
       }
     }
-    var step = _FastStep(removed: .empty, now: now, opens: !goesOn, selection: nil)
+    var selection: _JournalSelection? = nil
     if !goesOn {
       let lazy = lazySelection(selectionNow(), in: id)
-      guard lazy.isPossible else { return nil }
-      step.selection = lazy.selection
+      guard lazy.isPossible else { return false }
+      selection = lazy.selection
     }
+    recorded.fast.now = now
+    recorded.fast.opens = !goesOn
+    recorded.fast.selection = selection
     if edit.s < edit.e {
       let (text, runs) = content.textAndRuns(of: id, in: edit.s..<edit.e)
-      step.removed = _RemovedText(text: text, runs: runs)
+      recorded.fast.removed = _RemovedText(text: text, runs: runs)
+    } else if !recorded.fast.removed.text.isEmpty || !recorded.fast.removed.runs.isEmpty {
+      recorded.fast.removed = .empty
     }
-    return step
+    return true
   }
 
   /// Records a keystroke ``historyFast(_:in:)`` decided, once the storage
   /// took it.
-  mutating func historyFastFollow(_ edit: _EditStep, in id: StorageID, _ step: _FastStep) {
-    if step.opens {
-      let action = openLazyGroup(in: id, edit, now: step.now)
-      startLazyHunk(action, edit, step.removed, selection: step.selection, in: id)
+  mutating func historyFastFollow(_ edit: _EditStep, in id: StorageID) {
+    let now = recorded.fast.now
+    if recorded.fast.opens {
+      let action = openLazyGroup(in: id, edit, now: now)
+      startLazyHunk(
+        action, edit, recorded.fast.removed, selection: recorded.fast.selection, in: id)
     } else {
-      historyGoOn(edit, removed: step.removed, now: step.now)
+      historyGoOn(edit, removed: recorded.fast.removed, now: now)
     }
   }
 

@@ -316,6 +316,9 @@ struct _Histories: Sendable {
   var lazyDropped = -1
   /// The last group opened lazily.
   var lastLazy = -1
+  /// What ``DocumentState/historyFast(_:in:)`` decided for the keystroke
+  /// being made.
+  var fast = _FastStep(removed: .empty, now: 0, opens: false, selection: nil)
   /// The storages whose journals are not empty.
   var journaled: Set<StorageID> = []
   /// The journals (see ``_Journal``): for each storage, the person's groups
