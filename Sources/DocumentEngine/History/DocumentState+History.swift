@@ -151,8 +151,7 @@ extension DocumentState {
   /// its end, or deleting next to its point.
   func continues(_ open: _OpenGroup, _ edit: _EditStep, in id: StorageID) -> Bool {
     if let p = recorded.pending, p.storage == id, p.action == open.action {
-      if !open.isDeletion { return edit.s == edit.e && edit.s == p.start + p.inserted }
-      return edit.n == 0 && p.inserted == 0 && (edit.e == p.start || edit.s == p.start)
+      return p.isContinued(by: edit)
     }
     guard let last = open.last, let range = markRange(last) else { return false }
     if !open.isDeletion { return edit.s == edit.e && edit.s == range.upperBound }
@@ -269,31 +268,13 @@ extension DocumentState {
     _ action: Int, _ edit: _EditStep, _ removed: _RemovedText, in id: StorageID
   ) -> Bool {
     if let p = recorded.pending {
-      if p.action == action && p.storage == id {
-        if edit.s == edit.e && edit.n > 0 && edit.s == p.start + p.inserted {
-          recorded.pending?.inserted += edit.n
-          return true
-        }
-        if edit.n == 0 && p.inserted == 0 && edit.e == p.start {
-          recorded.pending?.removed.prepend(removed)
-          recorded.pending?.start = edit.s
-          recorded.pending?.removedLength += edit.e - edit.s
-          return true
-        }
-        if edit.n == 0 && p.inserted == 0 && edit.s == p.start {
-          recorded.pending?.removed.append(removed)
-          recorded.pending?.removedLength += edit.e - edit.s
-          return true
-        }
+      if p.action == action && p.storage == id && p.isContinued(by: edit) {
+        recorded.pending?.take(edit, removed: removed)
+        return true
       }
       retirePending()
     }
-    var hunk = _PendingHunk(storage: id, action: action, start: edit.s, inserted: edit.n)
-    if edit.e > edit.s {
-      hunk.removed = removed
-      hunk.removedLength = edit.e - edit.s
-    }
-    recorded.pending = hunk
+    recorded.pending = _PendingHunk(storage: id, action: action, edit, removed: removed)
     return true
   }
 

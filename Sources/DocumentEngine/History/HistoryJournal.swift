@@ -311,11 +311,7 @@ extension DocumentState {
     in id: StorageID
   ) {
     retirePending()
-    var hunk = _PendingHunk(storage: id, action: action, start: edit.s, inserted: edit.n)
-    if edit.e > edit.s {
-      hunk.removed = removed
-      hunk.removedLength = edit.e - edit.s
-    }
+    var hunk = _PendingHunk(storage: id, action: action, edit, removed: removed)
     hunk.isLazy = true
     hunk.selection = selection
     recorded.pending = hunk
@@ -484,18 +480,11 @@ extension DocumentState {
     {
       // The open group may go on: the pending hunk says where it left off
       // (if it is in the tree, the plan asks the tree).
-      guard recorded.pending?.action == open, let start = recorded.pending?.start,
-        let inserted = recorded.pending?.inserted
-      else { return false }
+      guard recorded.pending?.action == open else { return false }
       let isKept =
         recorded.pending?.isLazy == true
         ? open > recorded.lazyDropped : recorded.actions.contains(open)
-      if isKept {
-        goesOn =
-          isDeletion
-          ? inserted == 0 && (edit.e == start || edit.s == start)
-          : edit.s == edit.e && edit.s == start + inserted
-      }
+      goesOn = isKept && recorded.pending?.isContinued(by: edit) == true
     }
     var selection: _JournalSelection? = nil
     if !goesOn {
@@ -532,16 +521,7 @@ extension DocumentState {
   /// only the pending hunk changes.
   mutating func historyGoOn(_ edit: _EditStep, removed: _RemovedText, now: Int64) {
     recorded.personOpen?.lastTime = now
-    if edit.n > 0 {
-      recorded.pending?.inserted += edit.n
-    } else if edit.e == recorded.pending?.start {
-      recorded.pending?.removed.prepend(removed)
-      recorded.pending?.start = edit.s
-      recorded.pending?.removedLength += edit.e - edit.s
-    } else {
-      recorded.pending?.removed.append(removed)
-      recorded.pending?.removedLength += edit.e - edit.s
-    }
+    recorded.pending?.take(edit, removed: removed)
   }
 }
 

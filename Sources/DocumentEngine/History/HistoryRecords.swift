@@ -143,6 +143,39 @@ struct _PendingHunk: Sendable {
   /// For a lazy group: where the selection was before it.
   var selection: _JournalSelection? = nil
 
+  /// A hunk of `action` with its first edit.
+  init(storage: StorageID, action: Int, _ edit: _EditStep, removed: _RemovedText) {
+    self.storage = storage
+    self.action = action
+    start = edit.s
+    inserted = edit.n
+    if edit.e > edit.s {
+      self.removed = removed
+      removedLength = edit.e - edit.s
+    }
+  }
+
+  /// Whether `edit` goes on where the hunk left off: typing at its end, or
+  /// deleting next to its point (backspace or forward delete).
+  func isContinued(by edit: _EditStep) -> Bool {
+    if edit.n > 0 { return edit.s == edit.e && edit.s == start + inserted }
+    return inserted == 0 && (edit.e == start || edit.s == start)
+  }
+
+  /// Takes a keystroke that goes on with it (``isContinued(by:)``).
+  mutating func take(_ edit: _EditStep, removed text: _RemovedText) {
+    if edit.n > 0 {
+      inserted += edit.n
+    } else if edit.e == start {
+      removed.prepend(text)
+      start = edit.s
+      removedLength += edit.e - edit.s
+    } else {
+      removed.append(text)
+      removedLength += edit.e - edit.s
+    }
+  }
+
 }
 
 /// A storage's history marks: a tree of tracked ranges of its own (so that
