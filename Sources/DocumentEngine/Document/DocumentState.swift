@@ -388,8 +388,11 @@ extension DocumentState {
     // selection was, what text it removes).
     // The person's keystroke that goes on with their group, or opens a new
     // one, is recorded without a plan.
-    let fast = recording != nil && historyFast(edit, in: id)
-    let plan = recording != nil && !fast ? historyPlan(edit, in: id) : nil
+    // (The request's case is tested in place: `!= nil` would copy it out.)
+    var records = true
+    if case .none = recording { records = false }
+    let fast = records && historyFast(edit, in: id)
+    let plan = records && !fast ? historyPlan(edit, in: id) : nil
     let version = try content.edit(
       id, range: range, with: text, insertedLength: insertedLength, info: info,
       keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
