@@ -182,6 +182,31 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
     splice(range, with: _AttributeRun(length: newLength, value: value))
   }
 
+  /// Replaces the units in `range` with `runs`, in order (the new units are
+  /// as many as their lengths add up to; a run of `nil` has no value), in
+  /// one pass: the runs are cut at the bounds once, equal neighbours merge
+  /// (among `runs` and at the seams), and the new runs become a subtree
+  /// built bottom-up. Setting m runs one by one instead costs a cut and a
+  /// join each (docs/benchmarks.md, *Rich text in bulk*).
+  ///
+  /// - Throws: ``AttributeRunsError/outOfBounds(_:length:)``, also for a
+  ///   run of negative length; nothing changes.
+  /// - Complexity: O(log r + m) for m runs.
+  mutating func replace(
+    _ range: Range<Int>, withRuns runs: [_AttributeRun<Value>]
+  ) throws(AttributeRunsError) {
+    try check(range)
+    var given = false
+    for run in runs {
+      guard run.length >= 0 else { throw .outOfBounds(range, length: length) }
+      if run.length > 0 && run.value != nil { given = true }
+    }
+    if given { neverSet = false }
+    let (head, rest) = Self.cut(tree, at: range.lowerBound)
+    let (_, tail) = Self.cut(rest, at: range.count)
+    tree = Self.joined(head, runs.filter { $0.length > 0 }, tail)
+  }
+
   /// The fast path of ``replace(_:withLength:)``: when `range` lies in one
   /// run that keeps its value for the new units (the edit is strictly
   /// inside it, or the run has no value, which is what new units at its

@@ -134,8 +134,8 @@ public struct DocumentContent: Sendable {
   ///   runs ``DocumentError/invalidAttribute(_:reason:)``,
   ///   ``DocumentError/overlappingRuns(_:)`` and
   ///   ``DocumentError/invalidRange(_:_:)``; nothing changes.
-  /// - Complexity: O(s) (adding storages is rare), plus O(m log m) for m
-  ///   runs.
+  /// - Complexity: O(s) (adding storages is rare), plus O(m log n) to
+  ///   check m runs and O(m) to build them (in one pass).
   public mutating func add(
     _ id: StorageID, text: Rope, after: StorageID? = nil, attributes: [AttributeRun] = []
   ) throws(DocumentError) {
@@ -157,7 +157,7 @@ public struct DocumentContent: Sendable {
     storage.parts.serial = nextSerial
     serials[nextSerial] = id
     nextSerial += 1
-    for run in attributes { storage.setAttributes(run.attributes, in: run.range) }
+    storage.setAttributes(attributes)
     entries[id] = _Entry(storage: storage, position: position)
     renumber(from: position + 1)
     _invariantCheck(id)
