@@ -29,6 +29,7 @@ filter+='|Markdown/1 MB/.*|Markdown ratio/.*'
 filter+='|Tracked ranges.*'
 filter+='|Suggestions.*'
 filter+='|History.*'
+filter+='|Rich text ratio/.*'
 
 echo "quick.sh: building the benchmarks" >&2
 swift build -c release >/dev/null

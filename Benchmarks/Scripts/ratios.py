@@ -527,6 +527,25 @@ def history_rows(r):
     return rows
 
 
+RICH_TEXT_BULK = "Rich text ratio/add with 80,000 runs"
+
+
+def rich_text_rows(r):
+    """(target, measured, baseline, ratio, verdict) for rich text built in bulk (issue 32)."""
+    rows = []
+    entry = r.get(RICH_TEXT_BULK, {})
+    pair = entry.get("add ÷ read Markdown (×100)")
+    if pair:
+        x = pair[0] / 100
+        add, read = entry.get("add, µs"), entry.get("read Markdown, µs")
+        rows.append(("32. `add(_:text:attributes:)` with 80,000 runs ≤ reading them from Markdown",
+                     fmt_time(add[0] * 1e-6) if add else "–",
+                     f"{fmt_time(read[0] * 1e-6)} (`AttributedText(markdown:)`, paired)" if read
+                     else "reading them (paired)",
+                     f"{x:.2f}× paired", mark(x <= 1)))
+    return rows
+
+
 def quick_rows(r, stats):
     """Every target the quick run measures, as (target, measured, baseline, ratio, result)."""
     rows = []
@@ -560,6 +579,7 @@ def quick_rows(r, stats):
     rows += tracked_rows(r)
     rows += suggestion_rows(r)
     rows += history_rows(r)
+    rows += rich_text_rows(r)
     return rows
 
 

@@ -24,4 +24,5 @@ let benchmarks: @Sendable () -> Void = {
   registerTrackedRangeBenchmarks()
   registerSuggestionBenchmarks()
   registerHistoryBenchmarks()
+  registerRichTextInBulkBenchmarks()
 }
