@@ -230,22 +230,21 @@ extension _MarkdownWriter {
     }
   }
 
-  /// A fenced code block: backticks (tildes if the language has a backtick),
-  /// one more than the longest run of them inside, at least three.
+  /// A fenced code block: backticks (tildes if the language has a
+  /// backtick), one more than the longest run of them inside, at least
+  /// three. cmark-gfm keeps a fence's length in 8 bits, so a fence is never
+  /// longer than 255: past that the other character is used if its runs are
+  /// shorter, and then only the runs that could close the fence count (a
+  /// line of only the run, after up to three spaces).
   func codeBlockLines(_ leaf: Leaf, language: String?) -> [[UInt8]] {
-    let useTildes = language?.unicodeScalars.contains("`") ?? false
-    let fenceScalar: Unicode.Scalar = useTildes ? "~" : "`"
     var lines: [[UInt8]] = [[]]
-    var longest = 0
-    var run = 0
     var line: [UInt8] = []
+    var runs: (backticks: Int, tildes: Int) = (0, 0)
+    var longest: (backticks: Int, tildes: Int) = (0, 0)
     for scalar in leaf.scalars {
-      if scalar == fenceScalar {
-        run += 1
-        longest = max(longest, run)
-      } else {
-        run = 0
-      }
+      runs.backticks = scalar == "`" ? runs.backticks + 1 : 0
+      runs.tildes = scalar == "~" ? runs.tildes + 1 : 0
+      longest = (max(longest.backticks, runs.backticks), max(longest.tildes, runs.tildes))
       // CR and CR LF end lines in Markdown too: the text's own are lost
       // (a code block's text never has them).
       if scalar == "\n" {
@@ -258,8 +257,16 @@ extension _MarkdownWriter {
       }
     }
     if !leaf.scalars.isEmpty { lines.append(line) }
+    let useTildes =
+      (language?.unicodeScalars.contains("`") ?? false)
+      || (longest.backticks >= 255 && longest.tildes < longest.backticks)
+    let fenceScalar: Unicode.Scalar = useTildes ? "~" : "`"
+    var run = useTildes ? longest.tildes : longest.backticks
+    if run >= 255 {
+      run = Self.longestClosingRun(of: UInt8(fenceScalar.value), in: lines.dropFirst())
+    }
     let fenceCharacter = UInt8(fenceScalar.value)
-    let fence = [UInt8](repeating: fenceCharacter, count: max(3, longest + 1))
+    let fence = [UInt8](repeating: fenceCharacter, count: min(255, max(3, run + 1)))
     var opening = fence
     if let language, !language.isEmpty {
       // A space first if the info starts with the fence's character, so
@@ -280,6 +287,26 @@ extension _MarkdownWriter {
     lines[0] = opening
     lines.append(fence)
     return lines
+  }
+
+  /// The longest run of `character` that could close a fence of it: a
+  /// line of only that run, after up to three spaces, before spaces or
+  /// tabs.
+  static func longestClosingRun(of character: UInt8, in lines: ArraySlice<[UInt8]>) -> Int {
+    var longest = 0
+    for line in lines {
+      var i = 0
+      while i < line.count && i < 3 && line[i] == UInt8(ascii: " ") { i += 1 }
+      let start = i
+      while i < line.count && line[i] == character { i += 1 }
+      let run = i - start
+      guard run > longest else { continue }
+      while i < line.count && (line[i] == UInt8(ascii: " ") || line[i] == UInt8(ascii: "\t")) {
+        i += 1
+      }
+      if i == line.count { longest = run }
+    }
+    return longest
   }
 
   /// A pipe table: its header row, the delimiter row with the columns'

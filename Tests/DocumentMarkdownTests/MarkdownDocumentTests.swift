@@ -161,3 +161,22 @@ import _EngineTestSupport
     }
   }
 }
+
+extension MarkdownDocumentTests {
+  /// cmark-gfm keeps a fence's length in 8 bits: a code block whose text
+  /// has a run of 255 backticks or more is fenced otherwise, and reads back
+  /// the same (FuzzMarkdown finding 30).
+  @Test(arguments: [254, 255, 256, 400])
+  func aCodeBlockWithALongRunOfBackticksReadsBackTheSame(run: Int) {
+    let backticks = String(repeating: "`", count: run)
+    for markdown in [
+      "~~~\n\(backticks)\n~~~\n", "~~~ swift\nlet a = 1\n\(backticks)\n  \(backticks)  \n~~~\n",
+      "~~~\n~~~~ x\n\(backticks)\n~~~~~\n", "- > ~~~\n  > \(backticks)\n",
+    ] {
+      let read = AttributedText(markdown: markdown)
+      let written = read.markdown
+      #expect(AttributedText(markdown: written) == read, "\(markdown.prefix(40))…")
+      #expect(written.utf8.count < markdown.utf8.count + 600)
+    }
+  }
+}
