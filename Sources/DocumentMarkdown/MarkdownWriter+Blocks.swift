@@ -63,12 +63,16 @@ extension _MarkdownWriter {
           && containers[common].kind.isListItem && open[common - 1].component.kind.isList
         if !nextItemOfOpenList && !leavesHTMLBlock { writeLine([], in: &open) }
       }
+      // How many bulleted lists are open, counted once and kept as more
+      // open (not counted again at each depth: nesting stays linear).
+      var bulletedLists = open.count { $0.component.kind == .unorderedList }
       for depth in common..<containers.count {
         let parent = depth > 0 ? open[depth - 1] : nil
         open.append(
           Self.container(
             containers[depth], in: parent, after: depth == common ? closedListMark : 0,
-            depthOfBulletedLists: open.count { $0.component.kind == .unorderedList }))
+            depthOfBulletedLists: bulletedLists))
+        if containers[depth].kind == .unorderedList { bulletedLists += 1 }
         if let width = widths.first(where: { $0.item == containers[depth] })?.width {
           open[depth].pad(to: width)
         }
