@@ -268,6 +268,9 @@ MARKDOWN = "Markdown/1 MB"
 MARKDOWN_RATIO = "Markdown ratio/1 MB"
 READ_RATIO = "read ÷ cmark-gfm HTML (×100)"
 WRITE_RATIO = "write ÷ cmark-gfm HTML (×100)"
+NESTED_RATIO = "Markdown ratio/nested quotes"
+NESTED_GROWTH = "write 20,000 nested ÷ write 5,000 (×100)"
+NESTED_FLOOR = "write 20,000 nested ÷ cmark-gfm HTML (×100)"
 
 
 def markdown_rows(r):
@@ -293,6 +296,17 @@ def markdown_rows(r):
             continue
         rows.append((f"Markdown: {what} 1 MB ≤ 2× cmark-gfm's parse and HTML", measured, baseline, text,
                      mark(x <= 2)))
+    nested = r.get(NESTED_RATIO, {})
+    growth = nested.get(NESTED_GROWTH)
+    if growth:
+        x = growth[0] / 100
+        rows.append(("32. writing 20,000 nested quotes ≤ 5× writing 5,000 (linear: 4×)", f"{x:.2f}×",
+                     "writing 5,000 (paired)", f"{x:.2f}× paired", mark(x <= 5)))
+    floor_ratio = nested.get(NESTED_FLOOR)
+    if floor_ratio:
+        x = floor_ratio[0] / 100
+        rows.append(("32. writing 20,000 nested quotes ≤ 2× cmark-gfm's parse and HTML of them", f"{x:.2f}×",
+                     "cmark-gfm HTML (paired)", f"{x:.2f}× paired", mark(x <= 2)))
     return rows
 
 

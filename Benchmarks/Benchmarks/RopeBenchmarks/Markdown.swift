@@ -14,11 +14,21 @@ import DocumentMarkdown
 //     the paired benchmark runs the three back to back in each iteration and
 //     records read ÷ floor and write ÷ floor (×100). Target: ≤ 2× (200)
 //     each.
+//     Nested containers (issue 32): writing 20,000 nested quotes (one
+//     paragraph) against writing 5,000 (linear: 4×, target ≤ 5×) and
+//     against cmark-gfm's parse and HTML of the 20,000 (target ≤ 2×),
+//     paired in each iteration.
 
 let readOverFloor = BenchmarkMetric.custom(
   "read ÷ cmark-gfm HTML (×100)", polarity: .prefersSmaller, useScalingFactor: false)
 let writeOverFloor = BenchmarkMetric.custom(
   "write ÷ cmark-gfm HTML (×100)", polarity: .prefersSmaller, useScalingFactor: false)
+
+let nestedGrowth = BenchmarkMetric.custom(
+  "write 20,000 nested ÷ write 5,000 (×100)", polarity: .prefersSmaller, useScalingFactor: false)
+let nestedOverFloor = BenchmarkMetric.custom(
+  "write 20,000 nested ÷ cmark-gfm HTML (×100)", polarity: .prefersSmaller,
+  useScalingFactor: false)
 
 /// The Markdown the benchmarks read: about 1 MB.
 let markdownByteCount = 1 * megabyte
@@ -69,5 +79,25 @@ func registerMarkdownBenchmarks() {
   } setup: { () -> (String, AttributedText) in
     let markdown = MarkdownText.document(byteCount: markdownByteCount)
     return (markdown, AttributedText(markdown: markdown))
+  }
+
+  let nested = configuration(
+    metrics: [.wallClock, nestedGrowth, nestedOverFloor], timeUnits: .microseconds,
+    maxDuration: .seconds(5), maxIterations: 100)
+  Benchmark("Markdown ratio/nested quotes", configuration: nested) { benchmark, state in
+    let (small, large, markdown) = state
+    let clock = ContinuousClock()
+    let floorTime = timed(clock) { _CMarkBaseline.renderHTML(markdown) }
+    let smallTime = timed(clock) { small.markdown }
+    let largeTime = timed(clock) { large.markdown }
+    benchmark.measurement(nestedGrowth, percent(largeTime, of: smallTime))
+    benchmark.measurement(nestedOverFloor, percent(largeTime, of: floorTime))
+  } setup: { () -> (AttributedText, AttributedText, String) in
+    let small = String(repeating: "> ", count: 5_000) + "nested\n"
+    let large = String(repeating: "> ", count: 20_000) + "nested\n"
+    let text = AttributedText(markdown: large)
+    // What the benchmark writes must read back as itself.
+    precondition(AttributedText(markdown: text.markdown) == text, "the round trip failed")
+    return (AttributedText(markdown: small), text, large)
   }
 }
