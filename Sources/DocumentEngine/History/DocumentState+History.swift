@@ -69,6 +69,9 @@ extension DocumentState {
   /// storage's marks.
   mutating func historyFollow(_ edit: _EditStep, in id: StorageID, plan: _HistoryPlan?) {
     guard let plan else {
+      // An edit no history records (a tool's replacement) waits in the
+      // journal too, when it can: the tree takes it with the rest.
+      if journalPlain(edit, in: id) { return }
       flushHistory(id)
       if recorded.marks[id]?.tree.isEmpty == false {
         followMarks(edit, in: id, recording: nil, removed: .empty)

@@ -22,6 +22,8 @@ struct _JournalSelection: Sendable, Equatable {
 /// `start` it removed and the `inserted` units it put there), and the
 /// selection before it.
 struct _JournalHunk: Sendable {
+  /// Its action: -1 for an edit no history records (it only moves the
+  /// marks).
   var action: Int
   var start: Int
   var inserted: Int
@@ -29,6 +31,8 @@ struct _JournalHunk: Sendable {
   var selection: _JournalSelection?
   /// What it costs in the history's bytes (its encoding and its runs).
   var cost = 0
+  /// The length of what it removed (UTF-16).
+  var removedLength = 0
 }
 
 /// Where a reader of the journal is, and what the deltas there are
@@ -66,6 +70,8 @@ struct _Journal: Sendable {
     static let runs: UInt8 = 2
     static let selection: UInt8 = 4
     static let selectionRange: UInt8 = 8
+    /// An edit of no action: its removed length, no text.
+    static let plain: UInt8 = 16
   }
 
   /// Appends a hunk (its action after every other's); returns its cost,
@@ -75,6 +81,22 @@ struct _Journal: Sendable {
     append(
       action: hunk.action, start: hunk.start, inserted: hunk.inserted,
       removed: CollectionOfOne(hunk.removed), selection: hunk.selection, dropped: dropped)
+  }
+
+  /// Appends an edit of no action (it only moves the marks when the tree
+  /// takes it).
+  mutating func appendPlain(start: Int, removedLength: Int, inserted: Int) {
+    bytes.append(Flag.plain)
+    Self.put(Self.zigzag(start &- last.end), &bytes)
+    Self.put(UInt64(truncatingIfNeeded: inserted), &bytes)
+    Self.put(UInt64(truncatingIfNeeded: removedLength), &bytes)
+    last.offset = bytes.count
+    last.end = start &+ inserted
+    count += 1
+    if droppedCount == count - 1 {
+      kept = last
+      droppedCount += 1
+    }
   }
 
   /// Appends the pending hunk `p` (its removed parts written one after the
@@ -160,18 +182,30 @@ struct _Journal: Sendable {
   /// The action of the oldest hunk not dropped.
   var firstKeptAction: Int? {
     var cursor = kept
-    return decode(&cursor)?.action
+    while let hunk = decode(&cursor) {
+      if hunk.action >= 0 { return hunk.action }
+    }
+    return nil
   }
 
   /// Drops the oldest kept hunk if it is action `action`'s: its cost, or
   /// `nil` if it is not.
   mutating func dropFirst(_ action: Int) -> Int? {
     var cursor = kept
-    guard let hunk = decode(&cursor), hunk.action == action else { return nil }
-    kept = cursor
-    droppedCount += 1
-    charged -= hunk.cost
-    return hunk.cost
+    var skipped = 0
+    while let hunk = decode(&cursor) {
+      if hunk.action < 0 {
+        // An edit of no action before it: dropped with it.
+        skipped += 1
+        continue
+      }
+      guard hunk.action == action else { return nil }
+      kept = cursor
+      droppedCount += 1 + skipped
+      charged -= hunk.cost
+      return hunk.cost
+    }
+    return nil
   }
 
   /// Takes the dropped hunks out (oldest first), for the tree to take
@@ -198,6 +232,16 @@ struct _Journal: Sendable {
     var at = cursor.offset
     let flags = bytes[at]
     at += 1
+    if flags & Flag.plain != 0 {
+      let position = cursor.end &+ Self.unzigzag(Self.take(bytes, &at))
+      let inserted = Int(truncatingIfNeeded: Self.take(bytes, &at))
+      let length = Int(truncatingIfNeeded: Self.take(bytes, &at))
+      cursor = _JournalCursor(
+        offset: at, run: cursor.run, action: cursor.action, end: position &+ inserted)
+      return _JournalHunk(
+        action: -1, start: position, inserted: inserted, removed: .empty, selection: nil,
+        cost: 0, removedLength: length)
+    }
     let action = cursor.action &+ Int(truncatingIfNeeded: Self.take(bytes, &at))
     let position = cursor.end &+ Self.unzigzag(Self.take(bytes, &at))
     let inserted = Int(truncatingIfNeeded: Self.take(bytes, &at))
@@ -223,7 +267,8 @@ struct _Journal: Sendable {
       offset: at, run: run, action: action, end: position &+ inserted)
     return _JournalHunk(
       action: action, start: position, inserted: inserted, removed: removed,
-      selection: selection, cost: at - start + 48 * removed.runs.count)
+      selection: selection, cost: at - start + 48 * removed.runs.count,
+      removedLength: removed.length)
   }
 
   // MARK: Variable-length integers
@@ -333,6 +378,36 @@ extension DocumentState {
     if !dropped { recorded.bytes += cost }
   }
 
+  /// Puts an edit no history records in storage `id`'s journal, behind
+  /// its hunks and before the pending hunk, if the storage has a journal or
+  /// the pending hunk and the edit does not touch the pending hunk's text:
+  /// such an edit and the pending hunk's keystrokes commute, so the tree
+  /// taking it first gives the marks it would have given in the order they
+  /// came. Returns false if it did not (the caller puts the journal in the
+  /// tree and moves the marks).
+  mutating func journalPlain(_ edit: _EditStep, in id: StorageID) -> Bool {
+    let pendingHere = recorded.pending?.storage == id
+    guard pendingHere || recorded.journaled.contains(id) else { return false }
+    var step = (s: edit.s, e: edit.e)
+    if pendingHere, let start = recorded.pending?.start, let inserted = recorded.pending?.inserted,
+      let removedLength = recorded.pending?.removedLength
+    {
+      if edit.e < start {
+        // Before the hunk: it moves.
+        recorded.pending?.start = start + edit.delta
+      } else if edit.s > start + inserted {
+        // After it: in the coordinates before the hunk's keystrokes.
+        let shift = inserted - removedLength
+        step = (edit.s - shift, edit.e - shift)
+      } else {
+        return false
+      }
+    }
+    // A hunk of no action: it records nothing, it only moves the marks.
+    recorded.journalPlain(start: step.s, removedLength: step.e - step.s, inserted: edit.n, in: id)
+    return true
+  }
+
   // MARK: - The tree takes the journal
 
   /// Puts storage `id`'s journal, then its pending hunk, in its tree of
@@ -362,12 +437,12 @@ extension DocumentState {
   /// becomes an action with its marks; a dropped one only moves the marks.
   mutating func materialize(_ hunk: _JournalHunk, in id: StorageID) {
     var recording: _Recording? = nil
-    if hunk.action > recorded.lazyDropped {
+    if hunk.action >= 0 && hunk.action > recorded.lazyDropped {
       makeLazyAction(hunk.action, selection: hunk.selection, in: id)
       recording = _Recording(action: hunk.action, mayPend: false)
     }
     let step = _EditStep(
-      hunk.start..<(hunk.start + hunk.removed.length), insertedLength: hunk.inserted)
+      hunk.start..<(hunk.start + hunk.removedLength), insertedLength: hunk.inserted)
     let made = followMarks(step, in: id, recording: recording, removed: hunk.removed)
     if recording != nil { noteLast(made, of: hunk.action, in: id) }
   }

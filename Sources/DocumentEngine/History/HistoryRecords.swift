@@ -374,6 +374,17 @@ struct _Histories: Sendable {
     return hotJournal.append(p, dropped: dropped)
   }
 
+  /// Appends an edit of no action to storage `id`'s journal.
+  mutating func journalPlain(start: Int, removedLength: Int, inserted: Int, in id: StorageID) {
+    if hotStorage != id {
+      if let old = hotStorage { journals[old] = hotJournal }
+      hotJournal = journals.removeValue(forKey: id) ?? _Journal()
+      hotStorage = id
+    }
+    if hotJournal.isEmpty { journaled.insert(id) }
+    hotJournal.appendPlain(start: start, removedLength: removedLength, inserted: inserted)
+  }
+
   /// Storage `id`'s journal.
   func journal(of id: StorageID) -> _Journal? {
     hotStorage == id ? hotJournal : journals[id]
