@@ -543,7 +543,11 @@ extension DocumentState {
   /// The step is left in ``_Histories/fast`` (a stored place: nothing big
   /// is returned through an optional on every keystroke).
   mutating func historyFast(_ edit: _EditStep, in id: StorageID) -> Bool {
-    guard case .party(.person)? = recording, batchActions == nil, recorded.isEnabled else {
+    // (An edit that changes nothing, a transformed piece left empty, is
+    // recorded by no one: the plan says so.)
+    guard case .party(.person)? = recording, batchActions == nil, recorded.isEnabled,
+      !edit.changesNothing
+    else {
       return false
     }
     let now = recorded.now()
