@@ -301,11 +301,11 @@ extension DocumentState {
       return EditResult(
         version: try content.checked(range, in: id).version, range: range, events: [])
     }
-    if recorded.isEnabled { recording = .party(.person) }
-    defer { recording = nil }
+    // (Recorded through `asPerson`, not `recording`: the common keystroke
+    // then writes no request.)
     let (version, events, tracked) = try apply(
       id, range, text, insertedLength: n, info: .person, actor: .other,
-      attributes: attributes.map { .uniform($0, length: n) })
+      attributes: attributes.map { .uniform($0, length: n) }, asPerson: recorded.isEnabled)
     return EditResult(
       version: version, range: range.lowerBound..<(range.lowerBound + n), events: events,
       tracked: tracked)
@@ -375,7 +375,7 @@ extension DocumentState {
   mutating func apply(
     _ id: StorageID, _ range: Range<Int>, _ text: String, insertedLength: Int,
     info: borrowing _RecordInfo, actor: _Actor, attributes: _NewTextAttributes? = nil,
-    reason: ChangeReason = .typing
+    reason: ChangeReason = .typing, asPerson: Bool = false
   ) throws(DocumentError) -> (
     version: StorageVersion, events: [DocumentEvent], tracked: TrackedChanges
   ) {
@@ -388,10 +388,14 @@ extension DocumentState {
     // selection was, what text it removes).
     // The person's keystroke that goes on with their group, or opens a new
     // one, is recorded without a plan.
+    // The person's edit (`asPerson`) asks the fast path first, and makes a
+    // request only for the plan.
     // (The request's case is tested in place: `!= nil` would copy it out.)
-    var records = true
-    if case .none = recording { records = false }
-    let fast = records && historyFast(edit, in: id)
+    var records = asPerson
+    let fast = asPerson && historyFast(edit, in: id)
+    if asPerson && !fast { recording = .party(.person) }
+    defer { if asPerson && !fast { recording = nil } }
+    if !asPerson, case .some = recording { records = true }
     let plan = records && !fast ? historyPlan(edit, in: id) : nil
     let version = try content.edit(
       id, range: range, with: text, insertedLength: insertedLength, info: info,

@@ -87,7 +87,7 @@ extension DocumentState {
       }
     } else if let party = plan.party {
       if party == .person, batchActions == nil {
-        let lazy = lazySelection(plan.selection, in: id)
+        let lazy = Self.lazySelection(plan.selection, in: id)
         if lazy.isPossible {
           let action = openLazyGroup(in: id, edit, now: plan.now)
           startLazyHunk(action, edit, plan.removed, selection: lazy.selection, in: id)
@@ -136,7 +136,10 @@ extension DocumentState {
   }
 
   /// Where the selection's first range is now.
-  func selectionNow() -> _SelectionBefore? {
+  ///
+  /// Mutating only so that it reads the state in place: a method that is
+  /// not, called from a mutating edit, is handed a copy of the whole state.
+  mutating func selectionNow() -> _SelectionBefore? {
     guard let entry = selectionEntries.first,
       let start = content.trackedRange(entry.startLocal, in: entry.start)
     else { return nil }

@@ -323,7 +323,7 @@ extension DocumentState {
   /// Whether a group of the person's can open lazily with the selection
   /// `before` it (none, or in the group's storage), and that selection as
   /// the journal keeps it.
-  func lazySelection(
+  static func lazySelection(
     _ before: _SelectionBefore?, in id: StorageID
   ) -> (isPossible: Bool, selection: _JournalSelection?) {
     guard let before else { return (true, nil) }
@@ -537,7 +537,8 @@ extension DocumentState {
   /// without the tree (the common keystroke): it goes on with their open
   /// group in its pending hunk (typing on, or deleting on, in one place, in
   /// the interval), or it opens a new lazy group (the selection before it
-  /// none or in the same storage). `nil`: ``historyPlan(_:in:)`` decides.
+  /// none or in the same storage). `false`: ``historyPlan(_:in:)`` decides.
+  /// Asked for the person's edits only, while the history is on.
   /// Decided, as the plan is, before the edit; ``historyFastFollow(_:in:_:)``
   /// records it once the storage took the edit.
   /// The step is left in ``_Histories/fast`` (a stored place: nothing big
@@ -545,8 +546,7 @@ extension DocumentState {
   mutating func historyFast(_ edit: _EditStep, in id: StorageID) -> Bool {
     // (An edit that changes nothing, a transformed piece left empty, is
     // recorded by no one: the plan says so.)
-    guard case .party(.person)? = recording, batchActions == nil, recorded.isEnabled,
-      !edit.changesNothing
+    guard batchActions == nil, recorded.isEnabled, !edit.changesNothing
     else {
       return false
     }
@@ -567,7 +567,7 @@ extension DocumentState {
     }
     var selection: _JournalSelection? = nil
     if !goesOn {
-      let lazy = lazySelection(selectionNow(), in: id)
+      let lazy = Self.lazySelection(selectionNow(), in: id)
       guard lazy.isPossible else { return false }
       selection = lazy.selection
     }

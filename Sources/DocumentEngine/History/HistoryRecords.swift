@@ -419,7 +419,12 @@ struct _Histories: Sendable {
   }
 
   /// The time on the options' clock, in nanoseconds: every keystroke asks.
-  func now() -> Int64 {
+  ///
+  /// Mutating only so that it is called on the histories in place: a
+  /// method that is not, called from the document's mutating edit, is
+  /// handed a copy of all the histories (hundreds of bytes, every
+  /// keystroke).
+  mutating func now() -> Int64 {
     clockIsSystem ? HistoryOptions.systemNanoseconds() : Self.nanoseconds(options.clock())
   }
 
