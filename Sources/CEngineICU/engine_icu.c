@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <unicode/ubrk.h>
+#include <unicode/uchar.h>
 #include <unicode/utext.h>
 #include <unicode/uversion.h>
 
@@ -24,6 +25,11 @@ typedef void (*ubrk_setUText_t)(UBreakIterator *, UText *, UErrorCode *);
 typedef int32_t (*ubrk_move_t)(UBreakIterator *, int32_t);
 typedef int32_t (*ubrk_step_t)(UBreakIterator *);
 typedef UBool (*ubrk_isBoundary_t)(UBreakIterator *, int32_t);
+typedef int32_t (*ubrk_getRuleStatus_t)(UBreakIterator *);
+typedef void (*ubrk_setText_t)(UBreakIterator *, const UChar *, int32_t, UErrorCode *);
+typedef int32_t (*u_getIntPropertyValue_t)(UChar32, UProperty);
+typedef UBool (*u_hasBinaryProperty_t)(UChar32, UProperty);
+typedef int8_t (*u_charType_t)(UChar32);
 typedef UText *(*utext_setup_t)(UText *, int32_t, UErrorCode *);
 typedef UText *(*utext_close_t)(UText *);
 typedef const char *(*u_errorName_t)(UErrorCode);
@@ -36,6 +42,12 @@ static struct {
   ubrk_move_t preceding;
   ubrk_isBoundary_t isBoundary;
   ubrk_step_t next;
+  ubrk_step_t previous;
+  ubrk_getRuleStatus_t ruleStatus;
+  ubrk_setText_t setText;
+  u_getIntPropertyValue_t intPropertyValue;
+  u_hasBinaryProperty_t hasBinaryProperty;
+  u_charType_t charType;
   utext_setup_t utextSetup;
   utext_close_t utextClose;
   u_errorName_t errorName;
@@ -81,6 +93,12 @@ static void load(void) {
   icu.preceding = (ubrk_move_t)lookup(handle, "ubrk_preceding");
   icu.isBoundary = (ubrk_isBoundary_t)lookup(handle, "ubrk_isBoundary");
   icu.next = (ubrk_step_t)lookup(handle, "ubrk_next");
+  icu.previous = (ubrk_step_t)lookup(handle, "ubrk_previous");
+  icu.ruleStatus = (ubrk_getRuleStatus_t)lookup(handle, "ubrk_getRuleStatus");
+  icu.setText = (ubrk_setText_t)lookup(handle, "ubrk_setText");
+  icu.intPropertyValue = (u_getIntPropertyValue_t)lookup(handle, "u_getIntPropertyValue");
+  icu.hasBinaryProperty = (u_hasBinaryProperty_t)lookup(handle, "u_hasBinaryProperty");
+  icu.charType = (u_charType_t)lookup(handle, "u_charType");
   icu.utextSetup = (utext_setup_t)lookup(handle, "utext_setup");
   icu.utextClose = (utext_close_t)lookup(handle, "utext_close");
   icu.errorName = (u_errorName_t)lookup(handle, "u_errorName");
@@ -229,10 +247,11 @@ static void report(char *message, size_t capacity, const char *what, UErrorCode 
   snprintf(message, capacity, "%s: %s", what, icu.errorName ? icu.errorName(status) : "error");
 }
 
-engine_breaker *engine_breaker_open_characters(char *message, size_t capacity) {
+static engine_breaker *open_breaker(UBreakIteratorType type, const char *locale, char *message,
+                                    size_t capacity) {
   if (!engine_icu_load(message, capacity)) return NULL;
   UErrorCode status = U_ZERO_ERROR;
-  UBreakIterator *iterator = icu.open(UBRK_CHARACTER, "", NULL, 0, &status);
+  UBreakIterator *iterator = icu.open(type, locale, NULL, 0, &status);
   if (U_FAILURE(status)) {
     report(message, capacity, "ubrk_open", status);
     return NULL;
@@ -247,11 +266,30 @@ engine_breaker *engine_breaker_open_characters(char *message, size_t capacity) {
   return breaker;
 }
 
+engine_breaker *engine_breaker_open_characters(char *message, size_t capacity) {
+  return open_breaker(UBRK_CHARACTER, "", message, capacity);
+}
+
+engine_breaker *engine_breaker_open_words(const char *locale, char *message, size_t capacity) {
+  return open_breaker(UBRK_WORD, locale == NULL ? "" : locale, message, capacity);
+}
+
 void engine_breaker_close(engine_breaker *breaker) {
   if (breaker == NULL) return;
   icu.close(breaker->iterator);
   if (breaker->text != NULL) icu.utextClose(breaker->text);
   free(breaker);
+}
+
+bool engine_breaker_set_utf16(engine_breaker *breaker, const uint16_t *units, int32_t length,
+                              char *message, size_t capacity) {
+  UErrorCode status = U_ZERO_ERROR;
+  icu.setText(breaker->iterator, (const UChar *)units, length, &status);
+  if (U_FAILURE(status)) {
+    report(message, capacity, "ubrk_setText", status);
+    return false;
+  }
+  return true;
 }
 
 bool engine_breaker_set_text(engine_breaker *breaker, const void *context, int64_t length,
@@ -306,4 +344,52 @@ bool engine_breaker_is_boundary(engine_breaker *breaker, int64_t offset) {
 int64_t engine_breaker_next(engine_breaker *breaker) {
   int32_t result = icu.next(breaker->iterator);
   return result == UBRK_DONE ? -1 : result;
+}
+
+int64_t engine_breaker_previous(engine_breaker *breaker) {
+  int32_t result = icu.previous(breaker->iterator);
+  return result == UBRK_DONE ? -1 : result;
+}
+
+int32_t engine_breaker_rule_status(engine_breaker *breaker) {
+  return icu.ruleStatus(breaker->iterator);
+}
+
+// MARK: - Character properties
+//
+// The header's constants are ICU's own values, so that a value passes
+// through unchanged; these checks keep the two in step.
+
+_Static_assert(ENGINE_WORD_NONE_LIMIT == UBRK_WORD_NONE_LIMIT, "UBRK_WORD_NONE_LIMIT");
+_Static_assert(ENGINE_EAST_ASIAN_WIDTH_NEUTRAL == U_EA_NEUTRAL, "U_EA_NEUTRAL");
+_Static_assert(ENGINE_EAST_ASIAN_WIDTH_AMBIGUOUS == U_EA_AMBIGUOUS, "U_EA_AMBIGUOUS");
+_Static_assert(ENGINE_EAST_ASIAN_WIDTH_HALFWIDTH == U_EA_HALFWIDTH, "U_EA_HALFWIDTH");
+_Static_assert(ENGINE_EAST_ASIAN_WIDTH_FULLWIDTH == U_EA_FULLWIDTH, "U_EA_FULLWIDTH");
+_Static_assert(ENGINE_EAST_ASIAN_WIDTH_NARROW == U_EA_NARROW, "U_EA_NARROW");
+_Static_assert(ENGINE_EAST_ASIAN_WIDTH_WIDE == U_EA_WIDE, "U_EA_WIDE");
+_Static_assert(ENGINE_CATEGORY_NONSPACING_MARK == U_NON_SPACING_MARK, "U_NON_SPACING_MARK");
+_Static_assert(ENGINE_CATEGORY_ENCLOSING_MARK == U_ENCLOSING_MARK, "U_ENCLOSING_MARK");
+_Static_assert(ENGINE_CATEGORY_CONTROL == U_CONTROL_CHAR, "U_CONTROL_CHAR");
+_Static_assert(ENGINE_CATEGORY_FORMAT == U_FORMAT_CHAR, "U_FORMAT_CHAR");
+
+int32_t engine_icu_east_asian_width(uint32_t scalar) {
+  if (!engine_icu_load(NULL, 0)) return -1;
+  return icu.intPropertyValue((UChar32)scalar, UCHAR_EAST_ASIAN_WIDTH);
+}
+
+int32_t engine_icu_general_category(uint32_t scalar) {
+  if (!engine_icu_load(NULL, 0)) return -1;
+  return icu.charType((UChar32)scalar);
+}
+
+bool engine_icu_has_property(uint32_t scalar, engine_property property) {
+  if (!engine_icu_load(NULL, 0)) return false;
+  UProperty which;
+  switch (property) {
+  case ENGINE_PROPERTY_EMOJI: which = UCHAR_EMOJI; break;
+  case ENGINE_PROPERTY_EMOJI_PRESENTATION: which = UCHAR_EMOJI_PRESENTATION; break;
+  case ENGINE_PROPERTY_VARIATION_SELECTOR: which = UCHAR_VARIATION_SELECTOR; break;
+  default: return false;
+  }
+  return icu.hasBinaryProperty((UChar32)scalar, which);
 }

@@ -35,7 +35,15 @@ final class _Locked<Value>: @unchecked Sendable {
   }
 }
 
-/// An ICU grapheme break iterator, owned by one user at a time.
+/// Which rules an ICU break iterator follows.
+enum _BreakerKind: Hashable, Sendable {
+  /// Grapheme clusters (UBRK_CHARACTER).
+  case characters
+  /// Words (UBRK_WORD), with the rules of a locale ("" for the root).
+  case words(locale: String)
+}
+
+/// An ICU break iterator, owned by one user at a time.
 final class _Breaker: @unchecked Sendable {
   let raw: OpaquePointer
 
@@ -49,62 +57,97 @@ final class _Breaker: @unchecked Sendable {
 }
 
 /// Break iterators kept for reuse: opening one costs microseconds (ICU loads
-/// and compiles its rules), taking one from the pool costs a lock.
+/// and compiles its rules), taking one from the pool costs a lock. Each kind
+/// keeps its own idle iterators.
 enum _BreakerPool {
-  static let idle = _Locked<[_Breaker]>([])
+  static let idle = _Locked<[_BreakerKind: [_Breaker]]>([:])
+  /// The most idle iterators kept of one kind.
   static let keep = 8
+  /// The most idle iterators kept of all kinds together (word iterators of
+  /// many locales).
+  static let keepInAll = 32
 
   /// A break iterator lent out and set to a rope's text; give it back with
   /// ``release()``.
   struct Lease {
+    let kind: _BreakerKind
     let breaker: _Breaker
     let source: _RopeTextSource
 
     func release() {
       withExtendedLifetime(source) {}
-      give(breaker)
+      give(breaker, kind: kind)
     }
   }
 
-  /// Lends a break iterator set to `rope`'s text.
-  static func lease(over rope: Rope) throws(BoundaryError) -> Lease {
+  /// Lends a break iterator of `kind` set to `rope`'s text.
+  static func lease(
+    _ kind: _BreakerKind = .characters, over rope: Rope
+  ) throws(BoundaryError) -> Lease {
     guard rope.utf16Count <= Int(Int32.max) else {
       throw .textTooLong(utf16Count: rope.utf16Count)
     }
-    let breaker = try take()
+    let breaker = try take(kind)
     let source = _RopeTextSource(rope: rope)
     var message = [CChar](repeating: 0, count: 256)
     let ok = engine_breaker_set_text(
       breaker.raw, Unmanaged.passUnretained(source).toOpaque(), Int64(rope.utf16Count),
       Int32(Rope.maxChunkUTF8Count), _RopeTextSource.fill, &message, message.count)
     guard ok else {
-      give(breaker)
+      give(breaker, kind: kind)
       throw .icuUnavailable(_message(message))
     }
-    return Lease(breaker: breaker, source: source)
+    return Lease(kind: kind, breaker: breaker, source: source)
   }
 
-  /// Runs `body` with a break iterator set to `rope`'s text.
+  /// Runs `body` with a break iterator of `kind` set to `rope`'s text.
   static func withBreaker<R>(
-    over rope: Rope, _ body: (OpaquePointer) throws(BoundaryError) -> R
+    _ kind: _BreakerKind = .characters, over rope: Rope,
+    _ body: (OpaquePointer) throws(BoundaryError) -> R
   ) throws(BoundaryError) -> R {
-    let lease = try lease(over: rope)
+    let lease = try lease(kind, over: rope)
     defer { lease.release() }
     return try body(lease.breaker.raw)
   }
 
-  static func take() throws(BoundaryError) -> _Breaker {
-    if let breaker = idle.withLock({ $0.popLast() }) { return breaker }
-    var message = [CChar](repeating: 0, count: 512)
-    guard let raw = engine_breaker_open_characters(&message, message.count) else {
-      throw .icuUnavailable(_message(message))
+  /// Runs `body` with a break iterator of `kind` set to the UTF-16 of
+  /// `text`, held in one contiguous buffer.
+  static func withBreaker<R>(
+    _ kind: _BreakerKind, overContiguous text: String,
+    _ body: (OpaquePointer) throws(BoundaryError) -> R
+  ) throws(BoundaryError) -> R {
+    let units = Array(text.utf16)
+    guard units.count <= Int(Int32.max) else { throw .textTooLong(utf16Count: units.count) }
+    let breaker = try take(kind)
+    defer { give(breaker, kind: kind) }
+    var message = [CChar](repeating: 0, count: 256)
+    return try units.withUnsafeBufferPointer { buffer throws(BoundaryError) -> R in
+      guard
+        engine_breaker_set_utf16(
+          breaker.raw, buffer.baseAddress, Int32(buffer.count), &message, message.count)
+      else { throw .icuUnavailable(_message(message)) }
+      return try body(breaker.raw)
     }
+  }
+
+  static func take(_ kind: _BreakerKind) throws(BoundaryError) -> _Breaker {
+    if let breaker = idle.withLock({ $0[kind]?.popLast() }) { return breaker }
+    var message = [CChar](repeating: 0, count: 512)
+    let raw: OpaquePointer?
+    switch kind {
+    case .characters: raw = engine_breaker_open_characters(&message, message.count)
+    case .words(let locale): raw = engine_breaker_open_words(locale, &message, message.count)
+    }
+    guard let raw else { throw .icuUnavailable(_message(message)) }
     return _Breaker(raw: raw)
   }
 
-  static func give(_ breaker: _Breaker) {
-    idle.withLock {
-      if $0.count < keep { $0.append(breaker) }
+  static func give(_ breaker: _Breaker, kind: _BreakerKind) {
+    idle.withLock { idle in
+      let all = idle.values.reduce(0) { $0 + $1.count }
+      if idle[kind, default: []].count < keep && all < keepInAll {
+        idle[kind, default: []].append(breaker)
+      }
     }
   }
 }
