@@ -5,6 +5,7 @@ let package = Package(
   name: "swift-text-engine",
   products: [
     .executable(name: "scope-repl", targets: ["scope-repl"]),
+    .executable(name: "editor", targets: ["editor"]),
     // The REPL's engine, JSON and line reading, for the fuzzers in Fuzz/:
     // not public API (hence the underscore).
     .library(name: "_ScopeREPLCore", targets: ["ScopeREPLCore"]),
@@ -70,6 +71,27 @@ let package = Package(
       path: "Examples/ScopeREPL",
       exclude: ["README.md", "PROTOCOL.md", "Core", "Scripts"]
     ),
+    // The example editor (Examples/Editor): the terminal, Enchant's spell
+    // checker (loaded with dlopen, as ICU is), the editor's model, and the
+    // program.
+    .target(name: "EditorTerminal", path: "Examples/Editor/Terminal"),
+    .target(name: "EditorSpelling", path: "Examples/Editor/Spelling"),
+    .target(
+      name: "EditorCore",
+      dependencies: [
+        "EditorTerminal", "EditorSpelling", "DocumentEngine", "DocumentMarkdown", "TextRope",
+        "TextBoundaries",
+      ],
+      path: "Examples/Editor/Core"
+    ),
+    .executableTarget(
+      name: "editor",
+      dependencies: [
+        "EditorCore", "EditorTerminal", "EditorSpelling",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Examples/Editor/App"
+    ),
     .target(
       name: "_EngineTestSupport",
       dependencies: ["TextRope", "EditingTraces"],
@@ -99,6 +121,12 @@ let package = Package(
     .testTarget(
       name: "ScopeREPLTests",
       dependencies: ["scope-repl", "ScopeREPLCore", "EditingTraces", "CZlib", "_EngineTestSupport"]
+    ),
+    .testTarget(name: "EditorTerminalTests", dependencies: ["EditorTerminal"]),
+    .testTarget(name: "EditorSpellingTests", dependencies: ["EditorSpelling"]),
+    .testTarget(
+      name: "EditorCoreTests",
+      dependencies: ["EditorCore", "EditorTerminal", "DocumentEngine", "_EngineTestSupport"]
     ),
     .testTarget(
       name: "TextRopeTests",
