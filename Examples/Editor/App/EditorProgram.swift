@@ -31,6 +31,19 @@ struct EditorProgram: ParsableCommand {
   @Flag(help: "Check no spelling.")
   var noSpelling = false
 
+  @Option(
+    help: """
+      The writing tool Ctrl-R runs: a shell command that reads Markdown on its \
+      standard input and writes Markdown (a language model's client, a formatter).
+      """)
+  var tool: String? = nil
+
+  @Option(help: "How long the tool may run, in seconds.")
+  var toolTimeout: Double = 60
+
+  @Option(help: "How many bytes the tool may write.")
+  var toolLimit: Int = 1 << 20
+
   mutating func run() throws {
     let notebook: Notebook
     do {
@@ -46,6 +59,9 @@ struct EditorProgram: ParsableCommand {
     defer { terminal.restore() }
     let size = terminal.size() ?? (rows: 24, columns: 80)
     let editor = Editor(notebook: notebook, rows: size.rows, columns: size.columns)
+    editor.toolCommand = tool
+    editor.toolTimeout = toolTimeout
+    editor.toolOutputLimit = toolLimit
     if !noSpelling {
       do {
         editor.spelling = SpellingService(checker: try SpellChecker(language: lang))
@@ -93,6 +109,7 @@ struct EditorProgram: ParsableCommand {
         idleSince = 0
       }
       if editor.landSpelling() { redraw = true }
+      if editor.pollTool() { redraw = true }
       if redraw { try terminal.write(renderer.render(editor.frame())) }
     }
   }

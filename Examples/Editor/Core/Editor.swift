@@ -40,6 +40,16 @@ public final class Editor {
   /// Whether the person asked to quit once with unsaved changes.
   var quitAsked = false
 
+  /// The writing tool: a shell command that reads Markdown and writes
+  /// Markdown, or nil.
+  public var toolCommand: String? = nil
+  /// How long the tool may run, in seconds.
+  public var toolTimeout: Double = 60
+  /// How many bytes the tool may write.
+  public var toolOutputLimit = 1 << 20
+  /// The tool's run, while it runs.
+  var toolRun: ToolRun? = nil
+
   /// The spell checker's service, or nil when spelling is off.
   public var spelling: SpellingService? = nil
   /// The paragraphs checked (by cell, start and text), so that a pause

@@ -39,6 +39,7 @@ extension Editor {
         message = "Unsaved changes: Ctrl-Q again quits without saving, Ctrl-S saves"
         return .handled
       }
+      cancelTool()
       return .quit
     case .nextSuggestion:
       nextSuggestion()
@@ -51,7 +52,7 @@ extension Editor {
     case .ignoreSuggestion:
       ignoreSuggestion()
     case .runTool:
-      message = "No writing tool: start the editor with --tool 'COMMAND'"
+      runTool()
     }
     scrollToCaret()
     return .handled
