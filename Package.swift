@@ -9,6 +9,9 @@ let package = Package(
     // The REPL's engine, JSON and line reading, for the fuzzers in Fuzz/:
     // not public API (hence the underscore).
     .library(name: "_ScopeREPLCore", targets: ["ScopeREPLCore"]),
+    // The example editor's model, terminal and spell checker, for its
+    // benchmarks in Benchmarks/: not public API.
+    .library(name: "_EditorCore", targets: ["EditorCore", "EditorTerminal", "EditorSpelling"]),
     .library(name: "SummaryTrees", targets: ["SummaryTrees"]),
     .library(name: "TextRope", targets: ["TextRope"]),
     .library(name: "TextBoundaries", targets: ["TextBoundaries"]),
@@ -124,6 +127,8 @@ let package = Package(
     ),
     .testTarget(name: "EditorTerminalTests", dependencies: ["EditorTerminal"]),
     .testTarget(name: "EditorSpellingTests", dependencies: ["EditorSpelling"]),
+    // The editor driven through a pseudo-terminal, as a person would.
+    .testTarget(name: "EditorEndToEndTests", dependencies: ["editor"]),
     .testTarget(
       name: "EditorCoreTests",
       dependencies: ["EditorCore", "EditorTerminal", "DocumentEngine", "_EngineTestSupport"]

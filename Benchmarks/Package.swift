@@ -90,6 +90,7 @@ let package = Package(
         .product(name: "TextBoundaries", package: engine),
         .product(name: "DocumentEngine", package: engine),
         .product(name: "DocumentMarkdown", package: engine),
+        .product(name: "_EditorCore", package: engine),
         .product(name: "Benchmark", package: "package-benchmark"),
         .product(name: "_RopeModule", package: "swift-collections"),
       ],

@@ -146,6 +146,14 @@ struct EditorCommandTests {
     #expect(after.attributeRuns(in: 0..<after.length).isEmpty)
   }
 
+  @Test func strongAloneIsAChangeToSave() throws {
+    let e = try editor(["plain words"])
+    e.perform(.move(.wordRight, extend: true))
+    e.perform(.strong)
+    #expect(e.notebook.isModified)
+    #expect(e.perform(.quit) == .handled)
+  }
+
   @Test func quitAsksOnceWhenThereAreUnsavedChanges() throws {
     let e = try editor(["x"])
     #expect(e.perform(.quit) == .quit)
@@ -168,6 +176,21 @@ struct EditorCommandTests {
     #expect(frame.cursor?.row == 1 && frame.cursor?.column == 5)
     // The document knows what is visible.
     #expect(e.document.visible[e.notebook.cells[0].id] == 0..<16)
+  }
+
+  @Test func wordsAreCountedInTheBackground() throws {
+    let e = try editor(["Two words", "and three more, don’t 42 日本語"], rows: 4, columns: 80)
+    e.countWords()
+    var waited = 0
+    while !e.landWordCounts() && waited < 2000 {
+      usleep(5_000)
+      waited += 1
+    }
+    // A second cell's count may land just after the first.
+    usleep(50_000)
+    _ = e.landWordCounts()
+    let status = e.frame().lines[3].spans.map(\.text).joined()
+    #expect(status.contains(" 8 words"), "\(status)")
   }
 
   @Test func theSelectionIsDrawnReversed() throws {
@@ -288,5 +311,18 @@ struct EditorCommandTests {
       if name != "." && name != ".." { names.append(name) }
     }
     return names
+  }
+
+  @Test func aResizeWrapsAgain() throws {
+    let sentence = "the quick brown fox jumps over the lazy dog"
+    let e = try editor(["\(sentence), \(sentence).\n"], rows: 24, columns: 80)
+    _ = e.frame()
+    e.resize(rows: 30, columns: 100)
+    #expect(e.frame().lines[1].spans.map(\.text).joined() == "\(sentence), \(sentence).")
+    e.resize(rows: 12, columns: 50)
+    let rows = e.frame().lines.map { $0.spans.map(\.text).joined() }
+    #expect(rows[1] == "the quick brown fox jumps over the lazy dog, the ")
+    #expect(rows[2] == "quick brown fox jumps over the lazy dog.")
+    #expect(rows.count == 12)
   }
 }

@@ -1,6 +1,7 @@
 import DocumentEngine
 import DocumentMarkdown
 import EditorCore
+import Foundation
 import Testing
 import TextRope
 
@@ -44,6 +45,38 @@ struct ToolTests {
     e.perform(.undo)
     let undone = try text(e)
     #expect(undone == "The quick brown fox.\nSecond paragraph here.")
+  }
+
+  @Test(arguments: [
+    "Alpha one.\n\nBeta two.\n\nGamma three.\n", "Alpha one.\n\nBeta two.\n",
+    "Beta two.\n\nGamma three.\n",
+  ])
+  func theAnswerIsWrittenBackAsTheSameBlocks(_ markdown: String) throws {
+    let e = try editor(markdown: markdown)
+    // The caret in "Beta two.".
+    while try text(e).utf16.dropFirst(e.head.offset).starts(with: "Beta".utf16) == false {
+      e.perform(.move(.right, extend: false))
+    }
+    e.toolCommand = "tr a-z A-Z"
+    run(e)
+    #expect(e.toolStatus == "tool: done")
+    let saved = try e.notebook.savedText(of: 0)
+    #expect(saved == markdown.replacingOccurrences(of: "Beta two.", with: "BETA TWO."))
+  }
+
+  @Test func anAnswerOfMoreParagraphsIsWrittenBackAsItsBlocks() throws {
+    let e = try editor(markdown: "Alpha.\n\nBeta.\n\nGamma.\n")
+    e.perform(.move(.down, extend: false))
+    e.toolCommand = "cat >/dev/null; printf 'One.\\n\\nTwo.\\n\\n- three\\n- four\\n'"
+    run(e)
+    let saved = try e.notebook.savedText(of: 0)
+    #expect(saved == "Alpha.\n\nOne.\n\nTwo.\n\n- three\n- four\n\nGamma.\n")
+    let e2 = try editor(markdown: "Alpha.\n\nBeta.")
+    e2.perform(.move(.notebookEnd, extend: false))
+    e2.toolCommand = "cat >/dev/null; printf 'One.\\n\\nTwo.\\n'"
+    run(e2)
+    let saved2 = try e2.notebook.savedText(of: 0)
+    #expect(saved2 == "Alpha.\n\nOne.\n\nTwo.\n")
   }
 
   @Test func aSelectionOfTwoParagraphsAnsweredWithOneLosesTheSecond() throws {

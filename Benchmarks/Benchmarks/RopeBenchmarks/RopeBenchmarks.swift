@@ -25,4 +25,5 @@ let benchmarks: @Sendable () -> Void = {
   registerSuggestionBenchmarks()
   registerHistoryBenchmarks()
   registerRichTextInBulkBenchmarks()
+  registerEditorBenchmarks()
 }

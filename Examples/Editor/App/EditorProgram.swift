@@ -103,12 +103,12 @@ struct EditorProgram: ParsableCommand {
         if idleSince == 5 {
           editor.checkVisibleSpelling()
           editor.countWords()
-          redraw = true
         }
       } else {
         idleSince = 0
       }
       if editor.landSpelling() { redraw = true }
+      if editor.landWordCounts() { redraw = true }
       if editor.pollTool() { redraw = true }
       if redraw { try terminal.write(renderer.render(editor.frame())) }
     }

@@ -66,12 +66,20 @@ public final class Editor {
     var text: String
   }
 
-  /// The last word count, by cell, with the version it was made at.
-  var wordCounts: [StorageID: (version: StorageVersion, count: Int)] = [:]
+  /// Counts the cells' words in the background.
+  let wordCounter = WordCounter()
+  /// The counter's generation the status line shows.
+  var wordCountsSeen = 0
 
   /// Laid-out paragraphs, by cell, for one version of its text and one
   /// width.
   var layouts: [StorageID: LayoutCache] = [:]
+
+  /// Laid-out lines by paragraph text, margin and width, across versions.
+  var linesByText: [LineKey: [ParagraphLayout.Line]] = [:]
+  /// The document's content while a frame is built (read once, not once a
+  /// line).
+  var frozen: DocumentContent? = nil
 
   struct LayoutCache {
     var version: StorageVersion
@@ -110,7 +118,7 @@ public final class Editor {
   /// Cell `i`'s storage as it is now.
   func storage(_ cell: Int) -> TextStorage? {
     guard notebook.cells.indices.contains(cell) else { return nil }
-    return try? document.content.storage(id(cell))
+    return try? (frozen ?? document.content).storage(id(cell))
   }
 
   /// Cell `i`'s text as it is now.
@@ -184,11 +192,30 @@ public final class Editor {
     let margin =
       notebook.cells[cell].format == .markdown
       ? Self.margin(of: storage, paragraph: range.lowerBound) : .none
-    let layout = ParagraphLayout(
-      text: contents, start: range.lowerBound, separatorLength: range.upperBound - contentsEnd,
-      margin: margin, width: columns)
+    // An edit changes one paragraph: the others' lines are found by their
+    // text, wherever they moved.
+    let key = LineKey(text: contents, margin: margin, width: columns)
+    let layout: ParagraphLayout
+    if let lines = linesByText[key] {
+      layout = ParagraphLayout(
+        text: contents, start: range.lowerBound, separatorLength: range.upperBound - contentsEnd,
+        margin: margin, lines: lines)
+    } else {
+      layout = ParagraphLayout(
+        text: contents, start: range.lowerBound, separatorLength: range.upperBound - contentsEnd,
+        margin: margin, width: columns)
+      if linesByText.count >= 20_000 { linesByText.removeAll(keepingCapacity: true) }
+      linesByText[key] = layout.lines
+    }
     layouts[cellID]?.paragraphs[range.lowerBound] = layout
     return layout
+  }
+
+  /// What a paragraph's screen lines depend on.
+  struct LineKey: Hashable {
+    var text: String
+    var margin: Margin
+    var width: Int
   }
 
   /// The margin of the paragraph that starts at `start`: its block, and
@@ -224,12 +251,15 @@ public final class Editor {
   }
 
   /// The screen line after `line`, or nil at the end of the notebook.
-  func next(after line: DisplayLine) -> DisplayLine? {
+  /// `known` is `line`'s paragraph, if the caller has it.
+  func next(after line: DisplayLine, in known: ParagraphLayout? = nil) -> DisplayLine? {
     switch line {
     case .header(let cell):
       return .text(cell: cell, paragraph: 0, line: 0)
     case .text(let cell, let start, let i):
-      let layout = paragraph(cell, containing: start)
+      let layout =
+        known?.start == start
+        ? known ?? paragraph(cell, containing: start) : paragraph(cell, containing: start)
       if i + 1 < layout.lines.count { return .text(cell: cell, paragraph: start, line: i + 1) }
       if layout.separatorLength > 0 {
         return .text(cell: cell, paragraph: start + layout.length, line: 0)

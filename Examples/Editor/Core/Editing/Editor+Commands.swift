@@ -151,6 +151,7 @@ extension Editor {
         try document.setAttributes(
           [.inlinePresentationIntent: intent.isEmpty ? nil : .inlinePresentationIntent(intent)],
           in: id(piece.cell), range: piece.range)
+        notebook.noteRestyled(piece.cell)
       }
     } catch {
       message = "\(error)"

@@ -13,15 +13,15 @@ public enum Glyph {
 
   /// The columns `character` takes when it starts at `column`.
   public static func columns(of character: Character, atColumn column: Int) -> Int {
-    if character.isASCII {
-      guard let byte = character.asciiValue else { return 1 }
-      if byte == 0x09 { return tabWidth - column % tabWidth }
-      if byte < 0x20 || byte == 0x7F { return 2 }
+    let utf8 = character.utf8
+    guard let first = utf8.first else { return 1 }
+    if first < 0x80 {
+      // ASCII, or CR LF.
+      if first == 0x09 { return tabWidth - column % tabWidth }
+      if utf8.count == 1 && (first < 0x20 || first == 0x7F) { return 2 }
       return 1
     }
-    if let scalar = character.unicodeScalars.first, scalar.value < 0xA0,
-      character.unicodeScalars.count == 1
-    {
+    if first == 0xC2 && utf8.count == 2, let second = utf8.last, second < 0xA0 {
       return 2  // C1 controls, shown as ^ and a character
     }
     return max(1, DisplayWidth.columns(ofCluster: character))

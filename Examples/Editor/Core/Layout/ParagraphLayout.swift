@@ -78,6 +78,16 @@ public struct ParagraphLayout: Sendable {
     self.lines = lines
   }
 
+  /// A paragraph whose lines are known (laid out before, in the same
+  /// width, with the same margin).
+  init(text: String, start: Int, separatorLength: Int, margin: Margin, lines: [Line]) {
+    self.start = start
+    self.text = text
+    self.separatorLength = separatorLength
+    self.margin = margin
+    self.lines = lines
+  }
+
   /// The columns the paragraph's text from `from` to `to` takes on a line
   /// that starts at `from`.
   static func columns(of text: String, from: Int, to: Int) -> Int {

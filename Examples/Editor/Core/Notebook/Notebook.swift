@@ -103,12 +103,22 @@ public final class Notebook: @unchecked Sendable {
     return Notebook(document: document, cells: cells)
   }
 
-  /// Whether the cell's text changed since it was read or saved.
+  /// The cells whose attributes changed (a change of attributes alone
+  /// makes no storage version) since they were read or saved.
+  private var restyled: Set<Int> = []
+
+  /// Cell `cell`'s attributes changed, not its text: it is modified.
+  public func noteRestyled(_ cell: Int) {
+    if cells.indices.contains(cell) { restyled.insert(cell) }
+  }
+
+  /// Whether the cell's text or attributes changed since it was read or
+  /// saved.
   public func isModified(_ cell: Int) -> Bool {
     guard cells.indices.contains(cell),
       let version = try? document.content.storage(cells[cell].id).version
     else { return false }
-    return version != cells[cell].savedVersion
+    return version != cells[cell].savedVersion || restyled.contains(cell)
   }
 
   /// Whether any cell changed since it was read or saved.
@@ -160,6 +170,7 @@ public final class Notebook: @unchecked Sendable {
         throw .cannotWrite(path, error.description)
       }
       cells[i].savedVersion = version
+      restyled.remove(i)
       written += 1
     }
     return written

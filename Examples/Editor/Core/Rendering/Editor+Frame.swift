@@ -1,34 +1,62 @@
 import DocumentEngine
 import EditorTerminal
+import TextBoundaries
 import TextRope
 
 extension Editor {
   /// What the screen shows now: the text area from ``top``, the status
   /// line, and the caret. Tells the document which ranges are visible.
+  ///
+  /// Each paragraph on the screen is laid out once, and each cell's
+  /// suggestions are asked for once, over its visible range.
   public func frame() -> Frame {
     refreshSelection()
+    frozen = document.content
+    defer { frozen = nil }
     top = clampTop(top)
-    let shown = shownLines()
+    // The lines, each with its paragraph's layout.
+    var shown: [(line: DisplayLine, layout: ParagraphLayout?)] = []
+    var line: DisplayLine? = top
+    var current: ParagraphLayout? = nil
+    while let at = line, shown.count < textRows {
+      switch at {
+      case .header:
+        shown.append((at, nil))
+        current = nil
+      case .text(let cell, let start, _):
+        if current?.start != start || shown.last?.line.cell != cell {
+          current = paragraph(cell, containing: start)
+        }
+        shown.append((at, current))
+      }
+      line = next(after: at, in: current)
+    }
+    var visible: [StorageID: Range<Int>] = [:]
+    for (line, layout) in shown {
+      guard case .text(let cell, let start, let i) = line, let layout else { continue }
+      let range = layout.lines[i].range
+      let absolute = (start + range.lowerBound)..<(start + range.upperBound)
+      let cellID = id(cell)
+      visible[cellID] =
+        visible[cellID].map {
+          min($0.lowerBound, absolute.lowerBound)..<max($0.upperBound, absolute.upperBound)
+        } ?? absolute
+    }
+    var underlined: [StorageID: [Range<Int>]] = [:]
+    for (cellID, range) in visible {
+      underlined[cellID] =
+        ((try? document.suggestions(in: cellID, overlapping: range)) ?? []).map(\.range)
+    }
     var lines: [ScreenLine] = []
     var cursor: (row: Int, column: Int)? = nil
-    var visible: [StorageID: Range<Int>] = [:]
     let caretLine = displayLine(of: head)
     let (selectionStart, selectionEnd) = selection
-    for (row, line) in shown.enumerated() {
+    for (row, (line, layout)) in shown.enumerated() {
       switch line {
       case .header(let cell):
         lines.append(header(of: cell))
       case .text(let cell, let start, let i):
-        let layout = paragraph(cell, containing: start)
-        let range = layout.lines[i].range
-        let absolute = (start + range.lowerBound)..<(start + range.upperBound)
-        let cellID = id(cell)
-        let seen = visible[cellID]
-        visible[cellID] =
-          seen.map {
-            min($0.lowerBound, absolute.lowerBound)..<max($0.upperBound, absolute.upperBound)
-          }
-          ?? absolute
+        guard let layout else { continue }
         var selected: Range<Int>? = nil
         if selectionStart != selectionEnd, selectionStart.cell <= cell, cell <= selectionEnd.cell {
           let lower = selectionStart.cell == cell ? selectionStart.offset : 0
@@ -36,7 +64,9 @@ extension Editor {
           selected = lower..<upper
         }
         lines.append(
-          textLine(layout, line: i, cell: cell, selected: selected))
+          textLine(
+            layout, line: i, cell: cell, selected: selected,
+            underlined: underlined[id(cell)] ?? []))
         if line == caretLine {
           let column = layout.column(of: head.offset - start, inLine: i)
           cursor = (row, min(columns - 1, layout.margin.columns + column))
@@ -63,10 +93,16 @@ extension Editor {
     ])
   }
 
-  /// One screen line of a paragraph, styled by its attributes and the
-  /// selection (`selected`, in the cell's offsets).
+  /// One screen line of a paragraph, styled by its attributes, the
+  /// suggestions (`underlined`) and the selection (`selected`), all in the
+  /// cell's offsets.
+  ///
+  /// The line is cut where any of them starts or ends, and each piece is
+  /// styled once; a piece is written as it is unless it holds a tab or a
+  /// control character (see ``Glyph``).
   func textLine(
-    _ layout: ParagraphLayout, line i: Int, cell: Int, selected: Range<Int>?
+    _ layout: ParagraphLayout, line i: Int, cell: Int, selected: Range<Int>?,
+    underlined: [Range<Int>]
   ) -> ScreenLine {
     var spans: [StyledSpan] = []
     var marginStyle = TextStyle.plain
@@ -75,46 +111,78 @@ extension Editor {
     if !margin.isEmpty { spans.append(StyledSpan(text: margin, style: marginStyle)) }
     let range = layout.lines[i].range
     let start = layout.start
-    let runs =
-      storage(cell)?.attributeRuns(in: (start + range.lowerBound)..<(start + range.upperBound))
-      ?? []
-    var runIndex = 0
-    // The suggestions on the line: underlined, curly where the terminal
-    // can.
-    let lineRange = (start + range.lowerBound)..<(start + range.upperBound)
-    let underlined =
-      ((try? document.suggestions(in: id(cell), overlapping: lineRange)) ?? []).map(\.range)
+    let lineStart = start + range.lowerBound
+    let lineEnd = start + range.upperBound
+    guard lineStart < lineEnd else { return ScreenLine(spans: spans) }
+    let runs = storage(cell)?.attributeRuns(in: lineStart..<lineEnd) ?? []
+    // Where the style may change.
+    var cuts = [lineStart, lineEnd]
+    for run in runs { cuts += [run.range.lowerBound, run.range.upperBound] }
+    for r in underlined where r.overlaps(lineStart..<lineEnd) {
+      cuts += [r.lowerBound, r.upperBound]
+    }
+    if let selected { cuts += [selected.lowerBound, selected.upperBound] }
+    cuts = Array(Set(cuts.filter { $0 >= lineStart && $0 <= lineEnd })).sorted()
     let utf16 = layout.text.utf16
-    let lower = utf16.index(utf16.startIndex, offsetBy: range.lowerBound)
-    let upper = utf16.index(utf16.startIndex, offsetBy: range.upperBound)
-    var offset = start + range.lowerBound
     var column = 0
-    var current = ""
-    var currentStyle = TextStyle.plain
-    for character in layout.text[lower..<upper] {
-      while runIndex < runs.count && runs[runIndex].range.upperBound <= offset { runIndex += 1 }
+    var runIndex = 0
+    for (lower, upper) in zip(cuts, cuts.dropFirst()) {
+      while runIndex < runs.count && runs[runIndex].range.upperBound <= lower { runIndex += 1 }
       var attributes: [AttributeKey: AttributeValue] = [:]
-      if runIndex < runs.count && runs[runIndex].range.contains(offset) {
+      if runIndex < runs.count && runs[runIndex].range.contains(lower) {
         attributes = runs[runIndex].attributes
       }
       var style = Self.style(of: attributes)
-      if underlined.contains(where: { $0.contains(offset) }) {
+      if underlined.contains(where: { $0.contains(lower) }) {
         style.underline = .curly
         style.underlineColor = .red
       }
-      if let selected, selected.contains(offset) { style.reverse = true }
-      let text = Glyph.text(of: character, atColumn: column)
-      column += Glyph.columns(of: character, atColumn: column)
-      if style != currentStyle && !current.isEmpty {
-        spans.append(StyledSpan(text: current, style: currentStyle))
-        current = ""
+      if let selected, selected.contains(lower) { style.reverse = true }
+      // A cut may fall inside a cluster (a suggestion's end, say): the
+      // piece then runs to the cluster's end.
+      guard
+        let from = utf16.index(
+          utf16.startIndex, offsetBy: lower - start, limitedBy: utf16.endIndex),
+        let to = utf16.index(utf16.startIndex, offsetBy: upper - start, limitedBy: utf16.endIndex)
+      else { continue }
+      let piece = layout.text[from..<to]
+      var text = ""
+      if Self.isPlain(piece) && !(lower == lineStart && Self.startsWithMark(piece)) {
+        text = String(piece)
+        column += Self.width(of: text, from: column)
+      } else {
+        for character in piece {
+          text += Glyph.text(of: character, atColumn: column)
+          column += Glyph.columns(of: character, atColumn: column)
+        }
       }
-      currentStyle = style
-      current += text
-      offset += character.utf16.count
+      if text.isEmpty { continue }
+      if let last = spans.last, last.style == style, spans.count > (margin.isEmpty ? 0 : 1) {
+        spans[spans.count - 1].text += text
+      } else {
+        spans.append(StyledSpan(text: text, style: style))
+      }
     }
-    if !current.isEmpty { spans.append(StyledSpan(text: current, style: currentStyle)) }
     return ScreenLine(spans: spans)
+  }
+
+  /// Whether `text` is written as it is: no tab, no control character.
+  static func isPlain(_ text: Substring) -> Bool {
+    var previous: UInt8 = 0
+    for byte in text.utf8 {
+      if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && byte < 0xA0) { return false }
+      previous = byte
+    }
+    return true
+  }
+
+  /// Whether `text` starts with a cluster that takes no column (a lone
+  /// combining mark, drawn on a space).
+  static func startsWithMark(_ text: Substring) -> Bool {
+    guard let first = text.utf8.first, first >= 0x80, let character = text.first else {
+      return false
+    }
+    return DisplayWidth.columns(ofCluster: character) == 0
   }
 
   /// How text with `attributes` is drawn: strong bold, emphasis italic,
@@ -174,38 +242,45 @@ extension Editor {
     return ScreenLine(spans: [StyledSpan(text: status, style: style)])
   }
 
-  /// The words of the notebook, as last counted (nil before a count).
+  /// The words of the notebook, as last counted (nil before every cell
+  /// was counted once).
   func wordCount() -> Int? {
+    let counts = wordCounter.last
     var total = 0
     for cell in notebook.cells {
-      guard let count = wordCounts[cell.id]?.count else { return nil }
+      guard let count = counts[cell.id]?.count else { return nil }
       total += count
     }
     return total
   }
 
-  /// Counts the words of the cells whose text changed since their last
-  /// count (when the person pauses: it reads the whole text).
+  /// Whether a word count finished since the last call (the status line
+  /// must be drawn again).
+  public func landWordCounts() -> Bool {
+    let generation = wordCounter.generation
+    defer { wordCountsSeen = generation }
+    return generation != wordCountsSeen
+  }
+
+  /// Counts, in the background, the words of the cells whose text changed
+  /// since their last count (when the person pauses).
   public func countWords() {
+    let counts = wordCounter.last
     for cell in notebook.cells.indices {
       guard let storage = storage(cell) else { continue }
-      if wordCounts[storage.id]?.version == storage.version { continue }
-      var count = 0
-      var inWord = false
-      for scalar in String(storage.text).unicodeScalars {
-        let letter = scalar.properties.isAlphabetic || scalar.properties.numericType != nil
-        if letter && !inWord { count += 1 }
-        inWord = letter || (inWord && (scalar == "'" || scalar == "\u{2019}"))
-      }
-      wordCounts[storage.id] = (storage.version, count)
+      if counts[storage.id]?.version == storage.version { continue }
+      wordCounter.count(storage.text, storage: storage.id, version: storage.version)
     }
   }
 
   /// The columns `text` takes.
-  static func width(of text: String) -> Int {
-    var column = 0
+  static func width(of text: String) -> Int { width(of: text, from: 0) - 0 }
+
+  /// The columns `text` takes from column `start` on (tabs depend on it).
+  static func width(of text: String, from start: Int) -> Int {
+    var column = start
     for character in text { column += Glyph.columns(of: character, atColumn: column) }
-    return column
+    return column - start
   }
 
   /// `text` cut to at most `columns` columns.

@@ -7,9 +7,14 @@ struct ToolRun {
   var process: ToolProcess
   /// The context the tool is answering for.
   var context: WritingContext
-  /// The context's paragraphs, their contents (line breaks left out), in
-  /// its text as it was handed out.
+  /// The context's paragraphs, with their line breaks, in its text as it
+  /// was handed out; the last may have none (the end of the cell).
   var paragraphs: [Range<Int>]
+  /// Whether the context's last paragraph ends with a line break.
+  var endsWithBreak: Bool
+  /// The block of the paragraph that landed last (the line break after it
+  /// is its).
+  var lastBlock: AttributeValue? = nil
   /// How many of them the answer replaced.
   var consumed = 0
   /// How much longer the answer that landed is than what it replaced: the
@@ -75,11 +80,13 @@ extension Editor {
   /// Starts the tool on one context.
   func start(_ command: String, on context: WritingContext, later: [WritingContext]) {
     var paragraphs: [Range<Int>] = []
+    var endsWithBreak = false
     let text = context.text
     let length = text.utf16Count
     var at = 0
     while at < length, let (range, contentsEnd) = try? text.paragraph(containing: at) {
-      paragraphs.append(range.lowerBound..<contentsEnd)
+      paragraphs.append(range)
+      endsWithBreak = range.upperBound > contentsEnd
       guard range.upperBound > at else { break }
       at = range.upperBound
     }
@@ -88,7 +95,9 @@ extension Editor {
       let process = try ToolProcess(
         command: command, input: Array((context.markdown + "\n").utf8),
         timeoutSeconds: toolTimeout, outputLimit: toolOutputLimit)
-      toolRun = ToolRun(process: process, context: context, paragraphs: paragraphs, later: later)
+      toolRun = ToolRun(
+        process: process, context: context, paragraphs: paragraphs,
+        endsWithBreak: endsWithBreak, later: later)
       toolStatus = "tool: running"
     } catch {
       failTool(error.description)
@@ -134,9 +143,14 @@ extension Editor {
 
   /// Lands one finished block of the answer: over the next paragraphs of
   /// the context (as many as the block has), or, from the last one on,
-  /// after what landed last. Each replacement is made on the context's
-  /// version it was computed on; the document maps it through the person's
-  /// edits since, and refuses it if they touched that text.
+  /// after what landed last.
+  ///
+  /// Every paragraph lands with its line break, which carries its block
+  /// (a line break of another block would be an empty block of its own).
+  /// Every range is in the tool's view (the context as handed out, with
+  /// the answer that landed), on the version handed out: the document maps
+  /// it through the person's edits since, and refuses it if they touched
+  /// that text.
   func land(_ block: String, in run: inout ToolRun) {
     let read = AttributedText(markdown: block)
     var text = read.text
@@ -150,36 +164,40 @@ extension Editor {
           ? AttributeRun(run.range.lowerBound..<end, run.attributes) : nil
       }
     }
+    let blockIntent = runs.last?.attributes[.presentationIntent]
     let count = text.reduce(0) { $1.isNewline ? $0 + 1 : $0 } + 1
     let n = run.paragraphs.count
-    let id = run.context.id
-    // Every range is in the tool's view (the context as handed out, with
-    // the answer that landed), on the version handed out: the document maps
-    // it through the person's edits since, and refuses it if they touched
-    // that text.
-    let basis = run.context.contextVersion
-    let length = text.utf16.count
     let last = run.consumed + count < n ? run.consumed + count - 1 : n - 1
+    let basis = run.context.contextVersion
     do {
-      if let end = run.appendAt {
-        // A paragraph after the last that landed.
-        let shifted = runs.map {
-          AttributeRun(($0.range.lowerBound + 1)..<($0.range.upperBound + 1), $0.attributes)
-        }
+      if let at = run.appendAt {
+        // After what landed: with a line break after it, or, at the end of
+        // a cell that has none, before it (the break then ends the block
+        // before, and carries it).
+        let (piece, pieceRuns) =
+          run.endsWithBreak
+          ? Self.withBreak(text, runs, after: true, block: blockIntent)
+          : Self.withBreak(text, runs, after: false, block: run.lastBlock)
         _ = try document.replace(
-          context: id, range: end..<end, with: "\n" + text, attributes: shifted, basis: basis)
-        run.appendAt = end + 1 + length
-        run.delta += 1 + length
+          context: run.context.id, range: at..<at, with: piece, attributes: pieceRuns,
+          basis: basis)
+        run.appendAt = at + piece.utf16.count
+        run.delta += piece.utf16.count
       } else {
         let lower = run.paragraphs[run.consumed].lowerBound + run.delta
         let range = lower..<(run.paragraphs[last].upperBound + run.delta)
+        let hasBreak = last < n - 1 || run.endsWithBreak
+        let (piece, pieceRuns) =
+          hasBreak ? Self.withBreak(text, runs, after: true, block: blockIntent) : (text, runs)
         _ = try document.replace(
-          context: id, range: range, with: text, attributes: runs, basis: basis)
-        run.delta += length - range.count
+          context: run.context.id, range: range, with: piece, attributes: pieceRuns,
+          basis: basis)
+        run.delta += piece.utf16.count - range.count
         run.consumed = last + 1
-        if last == n - 1 { run.appendAt = range.lowerBound + length }
+        if last == n - 1 { run.appendAt = range.lowerBound + piece.utf16.count }
       }
       run.landed += 1
+      run.lastBlock = blockIntent
     } catch {
       // The paragraphs it was for stay as the person left them; the next
       // block goes on after them.
@@ -190,6 +208,22 @@ extension Editor {
       run.refused += 1
       message = "A paragraph of the tool's answer was refused: \(error)"
     }
+  }
+
+  /// `text` with a line break after it (or before it) that carries
+  /// `block`, its runs moved to match.
+  static func withBreak(
+    _ text: String, _ runs: [AttributeRun], after: Bool, block: AttributeValue?
+  ) -> (String, [AttributeRun]) {
+    let length = text.utf16.count
+    let breakRun = block.map { intent in
+      AttributeRun(after ? length..<(length + 1) : 0..<1, [.presentationIntent: intent])
+    }
+    if after { return (text + "\n", runs + (breakRun.map { [$0] } ?? [])) }
+    let moved = runs.map {
+      AttributeRun(($0.range.lowerBound + 1)..<($0.range.upperBound + 1), $0.attributes)
+    }
+    return ("\n" + text, (breakRun.map { [$0] } ?? []) + moved)
   }
 
   /// The tool answered for one context: an answer of fewer paragraphs
@@ -204,7 +238,10 @@ extension Editor {
     }
     let n = run.paragraphs.count
     if run.appendAt == nil && run.consumed > 0 && run.consumed < n {
-      let lower = run.paragraphs[run.consumed - 1].upperBound + run.delta
+      // The paragraphs the answer did not reach go with their line breaks;
+      // at the end of a cell without one, with the break before them.
+      var lower = run.paragraphs[run.consumed].lowerBound + run.delta
+      if !run.endsWithBreak { lower -= 1 }
       let range = lower..<(run.paragraphs[n - 1].upperBound + run.delta)
       do {
         _ = try document.replace(
