@@ -233,8 +233,10 @@ extension Editor {
       parts.append(count == 1 ? "1 suggestion" : "\(count) suggestions")
     }
     if let toolStatus { parts.append(toolStatus) }
+    // A message (a question, an error) comes first: on a narrow screen
+    // it is what must be read.
     var status = " " + parts.joined(separator: "  ")
-    if let message { status += "  — " + message }
+    if let message { status = " " + message + "  —" + status }
     status = Self.clip(status, to: columns)
     status += String(repeating: " ", count: max(0, columns - Self.width(of: status)))
     var style = TextStyle.plain
