@@ -76,7 +76,11 @@ public final class Editor {
   var layouts: [StorageID: LayoutCache] = [:]
 
   /// Laid-out lines by paragraph text, margin and width, across versions.
-  var linesByText: [LineKey: [ParagraphLayout.Line]] = [:]
+  var linesByText: [LineKey: [ParagraphLayout.Line]] = Dictionary(
+    minimumCapacity: Editor.linesKept)
+  /// How many paragraphs' lines are kept: a few screens' worth, and the
+  /// versions of the paragraph being typed in.
+  static let linesKept = 2_048
   /// The document's content while a frame is built (read once, not once a
   /// line).
   var frozen: DocumentContent? = nil
@@ -204,7 +208,9 @@ public final class Editor {
       layout = ParagraphLayout(
         text: contents, start: range.lowerBound, separatorLength: range.upperBound - contentsEnd,
         margin: margin, width: columns)
-      if linesByText.count >= 20_000 { linesByText.removeAll(keepingCapacity: true) }
+      // Bounded, and never grown: a dictionary that doubles rehashes every
+      // key, which a keystroke would wait for.
+      if linesByText.count >= Self.linesKept { linesByText.removeAll(keepingCapacity: true) }
       linesByText[key] = layout.lines
     }
     layouts[cellID]?.paragraphs[range.lowerBound] = layout
