@@ -146,6 +146,37 @@ struct EditorCommandTests {
     #expect(after.attributeRuns(in: 0..<after.length).isEmpty)
   }
 
+  @Test func strongInTheMiddleOfATextKeepsTheOtherIntents() throws {
+    let document = Document()
+    try document.add(
+      "c0", text: Rope("one two three"),
+      attributes: [
+        AttributeRun(4..<7, [.inlinePresentationIntent: .inlinePresentationIntent(.emphasized)])
+      ])
+    let cell = Notebook.Cell(id: "c0", path: nil, format: .plain, title: "c0", savedVersion: 1)
+    let e = Editor(notebook: Notebook(document: document, cells: [cell]), rows: 5, columns: 40)
+    e.perform(.move(.wordRight, extend: false))
+    e.perform(.move(.right, extend: false))
+    e.perform(.move(.wordRight, extend: true))
+    e.perform(.move(.wordRight, extend: true))  // "two three"
+    e.perform(.strong)
+    let storage = try document.content.storage("c0")
+    #expect(
+      storage.attributeRuns(in: 0..<storage.length) == [
+        AttributeRun(
+          4..<7,
+          [
+            .inlinePresentationIntent: .inlinePresentationIntent([.emphasized, .stronglyEmphasized])
+          ]),
+        AttributeRun(
+          7..<13, [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)]),
+      ])
+    let line = e.frame().lines[1]
+    #expect(line.spans.first { $0.text.contains("two") }?.style.italic == true)
+    #expect(line.spans.first { $0.text.contains("three") }?.style.bold == true)
+    #expect(line.spans.first { $0.text.contains("one") }?.style.bold == false)
+  }
+
   @Test func strongAloneIsAChangeToSave() throws {
     let e = try editor(["plain words"])
     e.perform(.move(.wordRight, extend: true))

@@ -125,9 +125,10 @@ extension Editor {
     for (cell, range) in parts {
       guard let storage = storage(cell) else { continue }
       var at = range.lowerBound
+      // (The storage gives runs relative to the range asked for.)
       for run in storage.attributeRuns(in: range) {
-        let lower = max(run.range.lowerBound, range.lowerBound)
-        let upper = min(run.range.upperBound, range.upperBound)
+        let lower = max(run.range.lowerBound + range.lowerBound, range.lowerBound)
+        let upper = min(run.range.upperBound + range.lowerBound, range.upperBound)
         guard lower < upper else { continue }
         if at < lower { pieces.append((cell, at..<lower, [])) }
         var intent: InlinePresentationIntent = []

@@ -114,7 +114,11 @@ extension Editor {
     let lineStart = start + range.lowerBound
     let lineEnd = start + range.upperBound
     guard lineStart < lineEnd else { return ScreenLine(spans: spans) }
-    let runs = storage(cell)?.attributeRuns(in: lineStart..<lineEnd) ?? []
+    // (The storage gives runs relative to the range asked for.)
+    let runs = (storage(cell)?.attributeRuns(in: lineStart..<lineEnd) ?? []).map {
+      AttributeRun(
+        ($0.range.lowerBound + lineStart)..<($0.range.upperBound + lineStart), $0.attributes)
+    }
     // Where the style may change.
     var cuts = [lineStart, lineEnd]
     for run in runs { cuts += [run.range.lowerBound, run.range.upperBound] }

@@ -1,0 +1,82 @@
+import DocumentEngine
+import DocumentMarkdown
+import EditorCore
+import EditorTerminal
+import Testing
+import TextRope
+
+/// Which command each key stands for, and how rich text is drawn.
+struct KeyBindingsTests {
+  static let cases: [(KeyEvent, EditorCommand?)] = [
+    (.text("é👩🏽‍💻"), .insert("é👩🏽‍💻")),
+    (.paste("two\nlines"), .insert("two\nlines")),
+    (.key(.enter), .insert("\n")),
+    (.key(.tab), .insert("\t")),
+    (.key(.backspace), .deleteBackward),
+    (.key(.delete), .deleteForward),
+    (.key(.left), .move(.left, extend: false)),
+    (.key(.left, .shift), .move(.left, extend: true)),
+    (.key(.right, .ctrl), .move(.wordRight, extend: false)),
+    (.key(.left, [.ctrl, .shift]), .move(.wordLeft, extend: true)),
+    (.key(.right, .alt), .move(.wordRight, extend: false)),
+    (.key(.up), .move(.up, extend: false)),
+    (.key(.down, .shift), .move(.down, extend: true)),
+    (.key(.home), .move(.lineStart, extend: false)),
+    (.key(.end, .shift), .move(.lineEnd, extend: true)),
+    (.key(.home, .ctrl), .move(.notebookStart, extend: false)),
+    (.key(.end, .ctrl), .move(.notebookEnd, extend: false)),
+    (.key(.pageUp), .move(.pageUp, extend: false)),
+    (.key(.pageDown, .shift), .move(.pageDown, extend: true)),
+    (.ctrl("a"), .move(.paragraphStart, extend: false)),
+    (.ctrl("e"), .move(.paragraphEnd, extend: false)),
+    (.ctrl("s"), .save),
+    (.ctrl("q"), .quit),
+    (.ctrl("z"), .undo),
+    (.key(.character("z"), [.ctrl, .shift]), .redo),
+    (.ctrl("y"), .redo),
+    (.ctrl("b"), .strong),
+    (.ctrl("r"), .runTool),
+    (.key(.f(7)), .nextSuggestion),
+    (.key(.escape), nil),
+    (.key(.f(5)), nil),
+    (.unknown([0x1B, 0x5B, 0x4D]), nil),
+  ]
+
+  @Test(arguments: cases.indices)
+  func eachKeyStandsForItsCommand(_ i: Int) {
+    let (event, command) = Self.cases[i]
+    #expect(KeyBindings.command(for: event) == command, "\(event)")
+  }
+
+  @Test func onASuggestionTabEnterAndEscapeReviewIt() {
+    #expect(KeyBindings.command(for: .key(.tab), onSuggestion: true) == .previewNextCandidate)
+    #expect(KeyBindings.command(for: .key(.enter), onSuggestion: true) == .acceptSuggestion)
+    #expect(KeyBindings.command(for: .key(.escape), onSuggestion: true) == .ignoreSuggestion)
+    #expect(KeyBindings.command(for: .text("x"), onSuggestion: true) == .insert("x"))
+  }
+
+  @Test func richTextIsDrawnWithTerminalStyles() throws {
+    let read = AttributedText(
+      markdown:
+        "# Title\n\n**strong** *em* `code` [link](https://example.com) ~~gone~~\n\n> quoted\n")
+    let document = Document()
+    try document.add("a", text: Rope(read.text), attributes: read.runs)
+    let cell = Notebook.Cell(
+      id: "a", path: nil, format: .markdown, title: "a",
+      savedVersion: try document.content.storage("a").version)
+    let e = Editor(notebook: Notebook(document: document, cells: [cell]), rows: 8, columns: 60)
+    let lines = e.frame().lines
+    func span(_ row: Int, _ text: String) -> StyledSpan? {
+      lines[row].spans.first { $0.text.contains(text) }
+    }
+    #expect(span(1, "#")?.style.dim == true)
+    #expect(span(1, "Title")?.style.bold == true)
+    #expect(span(2, "strong")?.style.bold == true)
+    #expect(span(2, "em")?.style.italic == true)
+    #expect(span(2, "code")?.style.foreground == .cyan)
+    #expect(span(2, "link")?.style.underline == .single)
+    #expect(span(2, "gone")?.style.strikethrough == true)
+    #expect(span(3, "│")?.style.dim == true)
+    #expect(span(3, "quoted")?.style.dim == false)
+  }
+}
