@@ -125,7 +125,8 @@ let package = Package(
       name: "ScopeREPLTests",
       dependencies: ["scope-repl", "ScopeREPLCore", "EditingTraces", "CZlib", "_EngineTestSupport"]
     ),
-    .testTarget(name: "EditorTerminalTests", dependencies: ["EditorTerminal"]),
+    .testTarget(
+      name: "EditorTerminalTests", dependencies: ["EditorTerminal", "_EngineTestSupport"]),
     .testTarget(name: "EditorSpellingTests", dependencies: ["EditorSpelling"]),
     // The editor driven through a pseudo-terminal, as a person would.
     .testTarget(name: "EditorEndToEndTests", dependencies: ["editor"]),

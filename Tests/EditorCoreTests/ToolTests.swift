@@ -23,6 +23,11 @@ struct ToolTests {
 
   func run(_ e: Editor, timeout: Double = 20) {
     e.perform(.runTool)
+    waitForTheTool(e, timeout: timeout)
+  }
+
+  /// Lands the tool's answer until it is done (or failed).
+  func waitForTheTool(_ e: Editor, timeout: Double = 20) {
     let start = ToolProcess.now()
     while e.toolStatus?.hasPrefix("tool: running") == true && ToolProcess.now() - start < timeout {
       e.pollTool()
@@ -105,11 +110,7 @@ struct ToolTests {
     // paragraph.
     e.perform(.move(.notebookEnd, extend: false))
     e.perform(.insert(" And more."))
-    let start = ToolProcess.now()
-    while e.toolStatus?.hasPrefix("tool: running") == true && ToolProcess.now() - start < 20 {
-      e.pollTool()
-      usleep(10_000)
-    }
+    waitForTheTool(e)
     let landed = try text(e)
     #expect(landed == "Rewritten.\nKeep typing here. And more.")
     // One undo takes the person's typing back first, then the answer.
@@ -125,11 +126,7 @@ struct ToolTests {
     e.perform(.runTool)
     e.perform(.move(.right, extend: false))
     e.perform(.insert("X"))
-    let start = ToolProcess.now()
-    while e.toolStatus?.hasPrefix("tool: running") == true && ToolProcess.now() - start < 20 {
-      e.pollTool()
-      usleep(10_000)
-    }
+    waitForTheTool(e)
     #expect(e.toolStatus?.contains("1 refused") == true)
     let kept = try text(e)
     #expect(kept == "RXewrite me.\nOther.")

@@ -1,4 +1,5 @@
 import Testing
+import _EngineTestSupport
 
 @testable import EditorTerminal
 
@@ -348,14 +349,14 @@ func decode(_ pieces: [ArraySlice<UInt8>], decoder: KeyDecoder = KeyDecoder()) -
   }
 
   @Test func randomByteSoup() {
-    let seed = SeededRandom.seed("randomByteSoup")
+    let seed = TestSettings.seed("randomByteSoup")
     var random = SeededRandom(seed: seed)
     let pieces: [[UInt8]] = [
       [0x1B], [0x5B], [0x4F], Array("0123456789;:<?$^@~".utf8), Array("ABCDHFPQRSZabcdu~M".utf8),
       [0x0D], [0x0A], [0x7F], [0x03], [0x80], [0xC3], [0xE6, 0x97], [0xF0, 0x9F], [0xFF],
       pasteStart, pasteEnd, Array("xyz é".utf8),
     ]
-    for _ in 0..<SeededRandom.iterations(300) {
+    for _ in 0..<TestSettings.iterations(300) {
       var bytes: [UInt8] = []
       for _ in 0..<Int.random(in: 0...200, using: &random) {
         let piece = pieces[Int.random(in: 0..<pieces.count, using: &random)]
@@ -396,9 +397,9 @@ func decode(_ pieces: [ArraySlice<UInt8>], decoder: KeyDecoder = KeyDecoder()) -
   }
 
   @Test func textWithoutControlsDecodesAsSwiftDoes() {
-    let seed = SeededRandom.seed("textWithoutControlsDecodesAsSwiftDoes")
+    let seed = TestSettings.seed("textWithoutControlsDecodesAsSwiftDoes")
     var random = SeededRandom(seed: seed)
-    for _ in 0..<SeededRandom.iterations(300) {
+    for _ in 0..<TestSettings.iterations(300) {
       let bytes = (0..<Int.random(in: 0...64, using: &random)).map { _ in
         UInt8.random(in: 0x20...0xFF, using: &random)
       }.filter { $0 != 0x7F }

@@ -1,4 +1,5 @@
 import Testing
+import _EngineTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -17,29 +18,7 @@ final class PseudoTerminalPair {
   let slavePath: String
 
   init() throws {
-    #if canImport(Glibc)
-    // glibc declares these only for _XOPEN_SOURCE, which the Glibc module
-    // leaves out; they are in the C library all the same.
-    typealias OnDescriptor = @convention(c) (Int32) -> Int32
-    typealias Name = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
-    let library = dlopen(nil, RTLD_NOW)
-    let openMaster = unsafeBitCast(
-      try #require(dlsym(library, "posix_openpt")), to: OnDescriptor.self)
-    let grant = unsafeBitCast(try #require(dlsym(library, "grantpt")), to: OnDescriptor.self)
-    let unlock = unsafeBitCast(try #require(dlsym(library, "unlockpt")), to: OnDescriptor.self)
-    let name = unsafeBitCast(try #require(dlsym(library, "ptsname")), to: Name.self)
-    #else
-    let openMaster = posix_openpt
-    let grant = grantpt
-    let unlock = unlockpt
-    let name = ptsname
-    #endif
-    master = openMaster(O_RDWR | O_NOCTTY)
-    try #require(master >= 0)
-    try #require(grant(master) == 0 && unlock(master) == 0)
-    slavePath = String(cString: try #require(name(master)))
-    slave = open(slavePath, O_RDWR | O_NOCTTY)
-    try #require(slave >= 0)
+    (master, slave, slavePath) = try PseudoTerminals.open()
   }
 
   deinit {

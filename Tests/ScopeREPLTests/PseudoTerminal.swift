@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _EngineTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -17,28 +18,7 @@ final class PseudoTerminal {
   private(set) var output: [UInt8] = []
 
   init() throws {
-    #if canImport(Glibc)
-    // glibc declares these only for _XOPEN_SOURCE, which the Glibc module
-    // leaves out; they are in the C library all the same.
-    typealias OnDescriptor = @convention(c) (Int32) -> Int32
-    typealias Name = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
-    let library = dlopen(nil, RTLD_NOW)
-    let openMaster = unsafeBitCast(
-      try #require(dlsym(library, "posix_openpt")), to: OnDescriptor.self)
-    let grant = unsafeBitCast(try #require(dlsym(library, "grantpt")), to: OnDescriptor.self)
-    let unlock = unsafeBitCast(try #require(dlsym(library, "unlockpt")), to: OnDescriptor.self)
-    let name = unsafeBitCast(try #require(dlsym(library, "ptsname")), to: Name.self)
-    #else
-    let openMaster = posix_openpt
-    let grant = grantpt
-    let unlock = unlockpt
-    let name = ptsname
-    #endif
-    testSide = openMaster(O_RDWR | O_NOCTTY)
-    try #require(testSide >= 0)
-    try #require(grant(testSide) == 0 && unlock(testSide) == 0)
-    programSide = open(try #require(name(testSide)), O_RDWR | O_NOCTTY)
-    try #require(programSide >= 0)
+    (testSide, programSide, _) = try PseudoTerminals.open()
   }
 
   deinit {

@@ -264,8 +264,7 @@ public final class Editor {
       return .text(cell: cell, paragraph: 0, line: 0)
     case .text(let cell, let start, let i):
       let layout =
-        known?.start == start
-        ? known ?? paragraph(cell, containing: start) : paragraph(cell, containing: start)
+        known.flatMap { $0.start == start ? $0 : nil } ?? paragraph(cell, containing: start)
       if i + 1 < layout.lines.count { return .text(cell: cell, paragraph: start, line: i + 1) }
       if layout.separatorLength > 0 {
         return .text(cell: cell, paragraph: start + layout.length, line: 0)

@@ -280,7 +280,7 @@ extension Editor {
   }
 
   /// The columns `text` takes.
-  static func width(of text: String) -> Int { width(of: text, from: 0) - 0 }
+  static func width(of text: String) -> Int { width(of: text, from: 0) }
 
   /// The columns `text` takes from column `start` on (tabs depend on it).
   static func width(of text: String, from start: Int) -> Int {

@@ -137,7 +137,9 @@ extension Editor {
     } else {
       toolStatus = "tool: running, \(run.landed) landed"
     }
-    scrollToCaretIfShown()
+    // Text that landed above the screen's first line may have changed
+    // its paragraph.
+    top = clampTop(top)
     return true
   }
 
@@ -275,10 +277,5 @@ extension Editor {
   public func cancelTool() {
     guard toolRun != nil else { return }
     failTool("cancelled")
-  }
-
-  /// Keeps the caret on the screen after text landed above it.
-  func scrollToCaretIfShown() {
-    top = clampTop(top)
   }
 }
