@@ -111,17 +111,10 @@ func characterBoundaries(_ text: String) -> [Int] {
         text += alphabet.randomElement(using: &rng) ?? "a"
       }
       let pieces = Int.random(in: 1...4, using: &rng)
-      var rope = Rope()
       let scalars = Array(text.unicodeScalars)
       var cuts = (0..<pieces - 1).map { _ in Int.random(in: 0...scalars.count, using: &rng) }
       cuts.sort()
-      var start = 0
-      for cut in cuts + [scalars.count] {
-        var piece = String.UnicodeScalarView()
-        piece.append(contentsOf: scalars[start..<cut])
-        rope = Rope._keepingChunkBoundary(rope, Rope(String(piece)))
-        start = cut
-      }
+      let rope = chunkedRope(text, cutAtScalars: cuts)
       #expect(String(rope) == text)
       try expectBoundaries(of: rope, equal: characterBoundaries(text))
     }

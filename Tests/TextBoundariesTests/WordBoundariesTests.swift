@@ -329,14 +329,7 @@ enum WordQuery: String, CaseIterable, Sendable {
         Int.random(in: 0...scalars.count, using: &rng)
       }
       cuts.sort()
-      var rope = Rope()
-      var start = 0
-      for cut in cuts + [scalars.count] {
-        var piece = String.UnicodeScalarView()
-        piece.append(contentsOf: scalars[start..<cut])
-        rope = Rope._keepingChunkBoundary(rope, Rope(String(piece)))
-        start = cut
-      }
+      let rope = chunkedRope(text, cutAtScalars: cuts)
       #expect(String(rope) == text)
       let length = rope.utf16Count
       var ranges: [Range<Int>] = []
