@@ -100,6 +100,104 @@ import TextRope
     }
   }
 
+  /// Whether storage `id`'s journal keeps any group (the tree has not
+  /// taken it).
+  func isJournaled(_ document: Document, _ id: StorageID = "body") -> Bool {
+    document.withState { $0.recorded.journaled.contains(id) }
+  }
+
+  @Test func aPeersNewGroupWaitsInTheJournalAndTheOpenGroupGoesOn() throws {
+    let document = Document()
+    try document.add("body", text: Rope("Start. "))
+    _ = try document.edit("body", range: 7..<7, with: "One")
+    document.closeGroup()
+    _ = try document.edit("body", range: 10..<10, with: " two")
+    // The peer writes before the person's open group, then after it.
+    _ = try document.edit("body", range: 0..<0, with: "«", origin: "peer")
+    #expect(isJournaled(document))
+    _ = try document.edit("body", range: 15..<15, with: "»", origin: "peer")
+    #expect(try text(document) == "«Start. One two»")
+    // The person's group goes on where it left off.
+    _ = try document.edit("body", range: 15..<15, with: " 3")
+    #expect(try text(document) == "«Start. One two 3»")
+    _ = try document.undo()
+    #expect(try text(document) == "«Start. One»")
+    _ = try document.undo(origin: "peer")
+    #expect(try text(document) == "«Start. One")
+    _ = try document.undo(origin: "peer")
+    #expect(try text(document) == "Start. One")
+    _ = try document.redo()
+    #expect(try text(document) == "Start. One two 3")
+    _ = try document.redo(origin: "peer")
+    #expect(try text(document) == "«Start. One two 3")
+  }
+
+  @Test func aPeersTypingInOnePlaceIsOneOfItsGroupsThroughTheJournal() throws {
+    let document = Document()
+    try document.add("body", text: Rope("abc"))
+    _ = try document.edit("body", range: 3..<3, with: "d")
+    _ = try document.edit("body", range: 0..<0, with: "X", origin: "peer")
+    #expect(isJournaled(document))
+    // Its next keystroke goes on with its group: the tree takes the
+    // journal then.
+    _ = try document.edit("body", range: 1..<1, with: "Y", origin: "peer")
+    _ = try document.edit("body", range: 2..<2, with: "Z", origin: "peer")
+    #expect(try text(document) == "XYZabcd")
+    _ = try document.undo(origin: "peer")
+    #expect(try text(document) == "abcd")
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo(origin: "peer") }
+    _ = try document.undo()
+    #expect(try text(document) == "abc")
+  }
+
+  @Test func aPeersDeletionInTheJournalComesBackWithItsAttributes() throws {
+    let document = Document()
+    let strong: [AttributeKey: AttributeValue] = [
+      .inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)
+    ]
+    try document.add(
+      "body", text: Rope("hello 🌍 world"), attributes: [AttributeRun(0..<5, strong)])
+    _ = try document.edit("body", range: 14..<14, with: "!")
+    // The peer deletes a bold word, an emoji and a space.
+    _ = try document.edit("body", range: 0..<9, with: "", origin: "peer")
+    #expect(isJournaled(document))
+    #expect(try text(document) == "world!")
+    _ = try document.undo(origin: "peer")
+    #expect(try text(document) == "hello 🌍 world!")
+    #expect(
+      try document.content.storage("body").attributeRuns(in: 0..<15) == [
+        AttributeRun(0..<5, strong)
+      ])
+    _ = try document.undo()
+    #expect(try text(document) == "hello 🌍 world")
+  }
+
+  @Test func theLimitDropsAPeersGroupInTheJournalAsAnyOther() throws {
+    let document = Document()
+    document.historyOptions = HistoryOptions(maxGroups: 3, maxBytes: nil)
+    try document.add("body", text: Rope(""))
+    for (i, word) in ["one", " two", " three"].enumerated() {
+      let at = try length(document)
+      _ = try document.edit("body", range: at..<at, with: word)
+      if i == 0 { _ = try document.edit("body", range: 0..<0, with: "¶", origin: "peer") }
+      document.closeGroup()
+    }
+    _ = try document.edit("body", range: 0..<0, with: ">")
+    #expect(try text(document) == ">¶one two three")
+    // The oldest two went: the person's "one", then the peer's "¶" (its
+    // edit still moves the marks of the groups after it).
+    #expect(document.historyGroupCount == 3)
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo(origin: "peer") }
+    _ = try document.undo()
+    _ = try document.undo()
+    #expect(try text(document) == "¶one two")
+    _ = try document.undo()
+    #expect(try text(document) == "¶one")
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo() }
+    _ = try document.redo()
+    #expect(try text(document) == "¶one two")
+  }
+
   @Test func aPeersEditPutsTheJournalInTheTreeAndUndoStaysSelective() throws {
     let document = Document()
     try document.add("body", text: Rope(""))

@@ -392,16 +392,37 @@ extension DocumentState {
     // request only for the plan.
     // (The request's case is tested in place: `!= nil` would copy it out.)
     var records = asPerson
-    let fast = asPerson && historyFast(edit, in: id)
-    if asPerson && !fast { recording = .party(.person) }
-    defer { if asPerson && !fast { recording = nil } }
+    // The keystroke that goes on with the person's typing run reads only
+    // the run (and, deleting, the text it removes); any other asks
+    // `historyFast`.
+    var goesOn = false
+    var fast = false
+    var removed: _RemovedText? = nil
+    var now: Int64 = 0
+    if asPerson {
+      now = recorded.now()
+      if batchActions == nil, recorded.typing.goesOn(edit, in: id, now: now) {
+        goesOn = true
+        if edit.s < edit.e {
+          let (text, runs) = content.textAndRuns(of: id, in: edit.s..<edit.e)
+          removed = _RemovedText(text: text, runs: runs)
+        }
+      } else {
+        fast = historyFast(edit, in: id, now: now)
+      }
+    }
+    records = records && !goesOn
+    if asPerson && !fast && !goesOn { recording = .party(.person) }
+    defer { if asPerson && !fast && !goesOn { recording = nil } }
     if !asPerson, case .some = recording { records = true }
     let plan = records && !fast ? historyPlan(edit, in: id) : nil
     let version = try content.edit(
       id, range: range, with: text, insertedLength: insertedLength, info: info,
       keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
       report: &trackedReport)
-    if fast {
+    if goesOn {
+      recorded.typingGoesOn(edit, removed: removed, now: now)
+    } else if fast {
       historyFastFollow(edit, in: id)
     } else if plan != nil || !recorded.marks.isEmpty || recorded.pending != nil
       || !recorded.journaled.isEmpty

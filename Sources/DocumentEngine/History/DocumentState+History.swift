@@ -98,6 +98,13 @@ extension DocumentState {
       if batchActions != nil {
         recorded.setOpen(party, nil)
         batchActions?[party] = action
+      } else if case .origin = party,
+        journalOrigin(action, edit, removed: plan.removed, in: id)
+      {
+        // It waits in the journal with the person's groups (the tree
+        // takes it when it takes them, and the origin's next edit in its
+        // group makes it).
+        return
       }
       recording = _Recording(action: action, mayPend: batchActions == nil)
     } else {
@@ -191,6 +198,7 @@ extension DocumentState {
   /// Clears the main redo stack (a new edit of the person's, or a tool's
   /// group).
   mutating func clearRedo() {
+    if history.redo.isEmpty { return }
     for group in history.redo {
       for action in group.actions { dropAction(action) }
     }
@@ -200,6 +208,7 @@ extension DocumentState {
   /// Closes the person's open group: a tool's group or an accepted
   /// suggestion goes on the stack after it.
   mutating func closePersonGroup() {
+    recorded.typing.isLive = false
     recorded.personOpen = nil
   }
 
@@ -275,11 +284,13 @@ extension DocumentState {
   ) -> Bool {
     if let p = recorded.pending {
       if p.action == action && p.storage == id && p.isContinued(by: edit) {
+        recorded.typing.isLive = false
         recorded.pending?.take(edit, removed: removed)
         return true
       }
       retirePending()
     }
+    recorded.typing.isLive = false
     recorded.pending = _PendingHunk(storage: id, action: action, edit, removed: removed)
     return true
   }
@@ -289,6 +300,7 @@ extension DocumentState {
   /// ``flushHistory(_:)`` calls it: the storage's journal goes in before.
   mutating func flushPending() {
     guard let p = recorded.pending else { return }
+    recorded.typing.isLive = false
     recorded.pending = nil
     if recorded.marks[p.storage] == nil {
       guard let serial = content.serial(of: p.storage) else { return }
@@ -899,7 +911,10 @@ extension DocumentState {
     for (name, open) in recorded.originOpen where open.action == a {
       recorded.originOpen[name] = nil
     }
-    if recorded.personOpen?.action == a { recorded.personOpen = nil }
+    if recorded.personOpen?.action == a {
+      recorded.personOpen = nil
+      recorded.typing.isLive = false
+    }
   }
 
   /// Undoes the last group of a history: the person's main history (with
@@ -931,6 +946,7 @@ extension DocumentState {
     if let origin {
       recorded.originOpen[origin] = nil
     } else {
+      recorded.typing.isLive = false
       recorded.personOpen = nil
     }
   }
@@ -940,10 +956,10 @@ extension DocumentState {
   /// Drops the oldest groups while the histories keep more than the
   /// options allow.
   mutating func enforceHistoryLimit() {
-    let options = recorded.options
+    // (The limits read in place: the options hold the clock, a closure.)
     func over() -> Bool {
-      (options.maxGroups.map { recorded.groupCount > $0 } ?? false)
-        || (options.maxBytes.map { recorded.bytes > $0 } ?? false)
+      (recorded.options.maxGroups.map { recorded.groupCount > $0 } ?? false)
+        || (recorded.options.maxBytes.map { recorded.bytes > $0 } ?? false)
     }
     while over() {
       guard dropOldest() else { return }
@@ -995,7 +1011,10 @@ extension DocumentState {
   mutating func forgetHistory(of id: StorageID) {
     forgetJournal(of: id)
     recorded.marks[id] = nil
-    if recorded.personOpen?.storage == id { recorded.personOpen = nil }
+    if recorded.personOpen?.storage == id {
+      recorded.personOpen = nil
+      recorded.typing.isLive = false
+    }
     for (name, open) in recorded.originOpen where open.storage == id {
       recorded.originOpen[name] = nil
     }

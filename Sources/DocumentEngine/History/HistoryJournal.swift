@@ -33,6 +33,9 @@ struct _JournalHunk: Sendable {
   var cost = 0
   /// The length of what it removed (UTF-16).
   var removedLength = 0
+  /// Whether its action was made when it was (an origin's group), not
+  /// when the tree takes it (the person's lazy groups).
+  var isEager = false
 }
 
 /// Where a reader of the journal is, and what the deltas there are
@@ -72,6 +75,9 @@ struct _Journal: Sendable {
     static let selectionRange: UInt8 = 8
     /// An edit of no action: its removed length, no text.
     static let plain: UInt8 = 16
+    /// A group whose action is in the table already (an origin's): the
+    /// tree records it if the action is still kept, and makes no action.
+    static let eager: UInt8 = 32
   }
 
   /// Appends a hunk (its action after every other's); returns its cost,
@@ -79,8 +85,8 @@ struct _Journal: Sendable {
   @discardableResult
   mutating func append(_ hunk: _JournalHunk, dropped: Bool) -> Int {
     append(
-      action: hunk.action, start: hunk.start, inserted: hunk.inserted,
-      removed: CollectionOfOne(hunk.removed), selection: hunk.selection, dropped: dropped)
+      action: hunk.action, start: hunk.start, inserted: hunk.inserted, removed: hunk.removed,
+      selection: hunk.selection, eager: hunk.isEager, dropped: dropped)
   }
 
   /// Appends an edit of no action (it only moves the marks when the tree
@@ -99,27 +105,24 @@ struct _Journal: Sendable {
     }
   }
 
-  /// Appends the pending hunk `p` (its removed parts written one after the
-  /// other, not joined first).
+  /// Appends the pending hunk `p`.
   @discardableResult
   mutating func append(_ p: _PendingHunk, dropped: Bool) -> Int {
     append(
-      action: p.action, start: p.start, inserted: p.inserted,
-      removed: CollectionOfOne(p.removed), selection: p.selection, dropped: dropped)
+      action: p.action, start: p.start, inserted: p.inserted, removed: p.removed,
+      selection: p.selection, dropped: dropped)
   }
 
+  /// The hunk's numbers (flags, deltas, the removed text's length, the
+  /// selection) written at once, then the removed text's UTF-8.
   private mutating func append(
-    action: Int, start: Int, inserted: Int, removed parts: some Collection<_RemovedText>,
-    selection: _JournalSelection?, dropped: Bool
+    action: Int, start: Int, inserted: Int, removed: _RemovedText,
+    selection: _JournalSelection?, eager: Bool = false, dropped: Bool
   ) -> Int {
     let was = bytes.count
-    var flags: UInt8 = 0
-    var utf8Count = 0
-    var hasRuns = false
-    for part in parts {
-      utf8Count += part.text.utf8.count
-      if !part.runs.isEmpty { hasRuns = true }
-    }
+    var flags: UInt8 = eager ? Flag.eager : 0
+    let utf8Count = removed.text.utf8.count
+    let hasRuns = !removed.runs.isEmpty
     if utf8Count > 0 { flags |= Flag.removed }
     if hasRuns { flags |= Flag.runs }
     if let selection {
@@ -128,12 +131,12 @@ struct _Journal: Sendable {
     }
     // Grown by a quarter, not doubled: the journal is most of what a long
     // session's history keeps.
-    let needed = bytes.count + 40 + utf8Count
+    let needed = bytes.count + 64 + utf8Count
     if needed > bytes.capacity {
       bytes.reserveCapacity(max(needed, bytes.capacity + bytes.capacity / 4))
     }
     // The numbers go through a buffer on the stack: one append.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { scratch in
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { scratch in
       var n = 0
       scratch[0] = flags
       n = 1
@@ -141,27 +144,23 @@ struct _Journal: Sendable {
       Self.put(Self.zigzag(start &- last.end), scratch, &n)
       Self.put(UInt64(truncatingIfNeeded: inserted), scratch, &n)
       if utf8Count > 0 { Self.put(UInt64(utf8Count), scratch, &n) }
+      if let selection {
+        Self.put(Self.zigzag(selection.start &- start), scratch, &n)
+        if let end = selection.end { Self.put(Self.zigzag(end &- selection.start), scratch, &n) }
+      }
       bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<n]))
     }
     if utf8Count > 0 {
-      for part in parts { bytes.append(contentsOf: part.text.utf8) }
+      var text = removed.text
+      text.withUTF8 { bytes.append(contentsOf: $0) }
     }
-    var runCount = 0
-    if hasRuns {
-      let joined = _RemovedText.joined(parts).runs
-      runs.append(joined)
-      runCount = joined.count
-    }
-    if let selection {
-      Self.put(Self.zigzag(selection.start &- start), &bytes)
-      if let end = selection.end { Self.put(Self.zigzag(end &- selection.start), &bytes) }
-    }
+    if hasRuns { runs.append(removed.runs) }
     last.offset = bytes.count
     last.run = runs.count
     last.action = action
     last.end = start &+ inserted
     count += 1
-    let cost = bytes.count - was + 48 * runCount
+    let cost = bytes.count - was + 48 * removed.runs.count
     if dropped {
       if droppedCount == count - 1 {
         kept = last
@@ -183,7 +182,7 @@ struct _Journal: Sendable {
   var firstKeptAction: Int? {
     var cursor = kept
     while let hunk = decode(&cursor) {
-      if hunk.action >= 0 { return hunk.action }
+      if hunk.action >= 0 && !hunk.isEager { return hunk.action }
     }
     return nil
   }
@@ -193,17 +192,21 @@ struct _Journal: Sendable {
   mutating func dropFirst(_ action: Int) -> Int? {
     var cursor = kept
     var skipped = 0
+    var skippedCost = 0
     while let hunk = decode(&cursor) {
-      if hunk.action < 0 {
-        // An edit of no action before it: dropped with it.
+      if hunk.action < 0 || hunk.isEager {
+        // An edit of no action, or an origin's group, before it: it goes
+        // with it (the tree takes it all the same, and records an
+        // origin's group whose action is kept).
         skipped += 1
+        skippedCost += hunk.cost
         continue
       }
       guard hunk.action == action else { return nil }
       kept = cursor
       droppedCount += 1 + skipped
-      charged -= hunk.cost
-      return hunk.cost
+      charged -= hunk.cost + skippedCost
+      return hunk.cost + skippedCost
     }
     return nil
   }
@@ -245,17 +248,8 @@ struct _Journal: Sendable {
     let action = cursor.action &+ Int(truncatingIfNeeded: Self.take(bytes, &at))
     let position = cursor.end &+ Self.unzigzag(Self.take(bytes, &at))
     let inserted = Int(truncatingIfNeeded: Self.take(bytes, &at))
-    var removed = _RemovedText.empty
-    if flags & Flag.removed != 0 {
-      let n = min(Int(truncatingIfNeeded: Self.take(bytes, &at)), bytes.count - at)
-      removed.text = String(decoding: bytes[at..<(at + max(0, n))], as: UTF8.self)
-      at += max(0, n)
-    }
-    var run = cursor.run
-    if flags & Flag.runs != 0, run < runs.count {
-      removed.runs = runs[run]
-      run += 1
-    }
+    let textCount =
+      flags & Flag.removed != 0 ? Int(truncatingIfNeeded: Self.take(bytes, &at)) : 0
     var selection: _JournalSelection? = nil
     if flags & Flag.selection != 0 {
       let s = position &+ Self.unzigzag(Self.take(bytes, &at))
@@ -263,12 +257,23 @@ struct _Journal: Sendable {
       if flags & Flag.selectionRange != 0 { end = s &+ Self.unzigzag(Self.take(bytes, &at)) }
       selection = _JournalSelection(start: s, end: end)
     }
+    var removed = _RemovedText.empty
+    if textCount != 0 {
+      let n = max(0, min(textCount, bytes.count - at))
+      removed.text = String(decoding: bytes[at..<(at + n)], as: UTF8.self)
+      at += n
+    }
+    var run = cursor.run
+    if flags & Flag.runs != 0, run < runs.count {
+      removed.runs = runs[run]
+      run += 1
+    }
     cursor = _JournalCursor(
       offset: at, run: run, action: action, end: position &+ inserted)
     return _JournalHunk(
       action: action, start: position, inserted: inserted, removed: removed,
       selection: selection, cost: at - start + 48 * removed.runs.count,
-      removedLength: removed.length)
+      removedLength: removed.length, isEager: flags & Flag.eager != 0)
   }
 
   // MARK: Variable-length integers
@@ -346,6 +351,7 @@ extension DocumentState {
     clearRedo()
     recorded.personOpen = _OpenGroup(
       action: action, storage: id, isDeletion: edit.n == 0, lastTime: now)
+    recorded.typing.isLive = false
     enforceHistoryLimit()
     return action
   }
@@ -356,26 +362,20 @@ extension DocumentState {
     in id: StorageID
   ) {
     retirePending()
-    var hunk = _PendingHunk(storage: id, action: action, edit, removed: removed)
-    hunk.isLazy = true
-    hunk.selection = selection
-    recorded.pending = hunk
+    // (Made in place: a hunk made aside would be copied in.)
+    recorded.pending = _PendingHunk(
+      storage: id, action: action, edit, removed: removed, isLazy: true, selection: selection)
+    recorded.typing.isLive = false
   }
 
   /// Puts the pending hunk away when another starts: a lazy group that is
   /// no longer open goes in its storage's journal; any other hunk goes in
   /// the tree (after the journal).
   mutating func retirePending() {
-    guard let storage = recorded.pending?.storage else { return }
-    guard recorded.pending?.isLazy == true, recorded.personOpen?.action != recorded.pending?.action,
-      let p = recorded.pending.take()
-    else {
-      flushHistory(storage)
-      return
-    }
-    let dropped = p.action <= recorded.lazyDropped
-    let cost = recorded.journal(p, dropped: dropped)
-    if !dropped { recorded.bytes += cost }
+    recorded.typing.isLive = false
+    guard recorded.pending != nil, !recorded.journalPending(), let p = recorded.pending
+    else { return }
+    flushHistory(p.storage)
   }
 
   /// Puts an edit no history records in storage `id`'s journal, behind
@@ -386,25 +386,62 @@ extension DocumentState {
   /// came. Returns false if it did not (the caller puts the journal in the
   /// tree and moves the marks).
   mutating func journalPlain(_ edit: _EditStep, in id: StorageID) -> Bool {
+    journalAside(edit, in: id) { recorded, step in
+      // A hunk of no action: it records nothing, it only moves the marks.
+      recorded.journalPlain(
+        start: step.s, removedLength: step.e - step.s, inserted: step.n, in: id)
+    }
+  }
+
+  /// Puts the first edit of an origin's new group (its action made, on
+  /// the origin's stack) in storage `id`'s journal, as ``journalPlain(_:in:)``
+  /// puts an edit no history records: the person's journal and pending hunk
+  /// then wait on, and the tree records the origin's group when it takes
+  /// them. Returns false if it did not (the caller records it).
+  mutating func journalOrigin(
+    _ action: Int, _ edit: _EditStep, removed: _RemovedText, in id: StorageID
+  ) -> Bool {
+    journalAside(edit, in: id) { recorded, step in
+      recorded.journalEager(
+        _JournalHunk(
+          action: action, start: step.s, inserted: step.n, removed: removed, selection: nil,
+          isEager: true), in: id)
+    }
+  }
+
+  /// What ``journalPlain(_:in:)`` and ``journalOrigin(_:_:removed:in:)``
+  /// share: `edit` in the coordinates before the pending hunk (the hunk and
+  /// its selection moved if it is before them) handed to `append`, if it
+  /// commutes with the pending hunk.
+  private mutating func journalAside(
+    _ edit: _EditStep, in id: StorageID, _ append: (inout _Histories, _EditStep) -> Void
+  ) -> Bool {
     let pendingHere = recorded.pending?.storage == id
     guard pendingHere || recorded.journaled.contains(id) else { return false }
-    var step = (s: edit.s, e: edit.e)
+    var step = edit
     if pendingHere, let start = recorded.pending?.start, let inserted = recorded.pending?.inserted,
       let removedLength = recorded.pending?.removedLength
     {
       if edit.e < start {
         // Before the hunk: it moves.
+        recorded.typing.isLive = false
         recorded.pending?.start = start + edit.delta
       } else if edit.s > start + inserted {
         // After it: in the coordinates before the hunk's keystrokes.
         let shift = inserted - removedLength
-        step = (edit.s - shift, edit.e - shift)
+        step = _EditStep((edit.s - shift)..<(edit.e - shift), insertedLength: edit.n)
       } else {
         return false
       }
+      // The selection before the hunk is in those coordinates too: the
+      // tree will take the edit before it.
+      if let selection = recorded.pending?.selection {
+        recorded.pending?.selection = _JournalSelection(
+          start: _TrackedRanges.mapPoint(selection.start, step, goesAfter: false),
+          end: selection.end.map { _TrackedRanges.mapPoint($0, step, goesAfter: false) })
+      }
     }
-    // A hunk of no action: it records nothing, it only moves the marks.
-    recorded.journalPlain(start: step.s, removedLength: step.e - step.s, inserted: edit.n, in: id)
+    append(&recorded, step)
     return true
   }
 
@@ -437,7 +474,12 @@ extension DocumentState {
   /// becomes an action with its marks; a dropped one only moves the marks.
   mutating func materialize(_ hunk: _JournalHunk, in id: StorageID) {
     var recording: _Recording? = nil
-    if hunk.action >= 0 && hunk.action > recorded.lazyDropped {
+    if hunk.isEager {
+      // An origin's group: recorded if its action is still kept.
+      if recorded.actions.contains(hunk.action) {
+        recording = _Recording(action: hunk.action, mayPend: false)
+      }
+    } else if hunk.action >= 0 && hunk.action > recorded.lazyDropped {
       makeLazyAction(hunk.action, selection: hunk.selection, in: id)
       recording = _Recording(action: hunk.action, mayPend: false)
     }
@@ -495,7 +537,10 @@ extension DocumentState {
     }
     recorded.lazyCount -= 1
     recorded.lazyDropped = a
-    if recorded.personOpen?.action == a { recorded.personOpen = nil }
+    if recorded.personOpen?.action == a {
+      recorded.personOpen = nil
+      recorded.typing.isLive = false
+    }
     if let holder { compactJournal(holder) }
   }
 
@@ -514,6 +559,7 @@ extension DocumentState {
   /// left to take back (as every group there is), and its journal goes.
   mutating func forgetJournal(of id: StorageID) {
     if let p = recorded.pending, p.storage == id {
+      recorded.typing.isLive = false
       recorded.pending = nil
       if p.isLazy && p.action > recorded.lazyDropped {
         makeLazyAction(p.action, selection: nil, in: id)
@@ -522,7 +568,7 @@ extension DocumentState {
     if recorded.journaled.contains(id), let journal = recorded.takeJournal(id) {
       recorded.bytes -= journal.charged
       journal.forEachHunk { hunk in
-        if hunk.action > recorded.lazyDropped {
+        if !hunk.isEager && hunk.action > recorded.lazyDropped {
           makeLazyAction(hunk.action, selection: nil, in: id)
         }
       }
@@ -543,14 +589,13 @@ extension DocumentState {
   /// records it once the storage took the edit.
   /// The step is left in ``_Histories/fast`` (a stored place: nothing big
   /// is returned through an optional on every keystroke).
-  mutating func historyFast(_ edit: _EditStep, in id: StorageID) -> Bool {
+  mutating func historyFast(_ edit: _EditStep, in id: StorageID, now: Int64) -> Bool {
     // (An edit that changes nothing, a transformed piece left empty, is
     // recorded by no one: the plan says so.)
     guard batchActions == nil, recorded.isEnabled, !edit.changesNothing
     else {
       return false
     }
-    let now = recorded.now()
     let isDeletion = edit.n == 0
     var goesOn = false
     if let open = recorded.personOpen?.action, recorded.personOpen?.storage == id,
@@ -583,7 +628,7 @@ extension DocumentState {
     return true
   }
 
-  /// Records a keystroke ``historyFast(_:in:)`` decided, once the storage
+  /// Records a keystroke ``historyFast(_:in:now:)`` decided, once the storage
   /// took it.
   mutating func historyFastFollow(_ edit: _EditStep, in id: StorageID) {
     let now = recorded.fast.now
@@ -594,17 +639,37 @@ extension DocumentState {
     } else {
       historyGoOn(edit, removed: recorded.fast.removed, now: now)
     }
+    recorded.refreshTyping()
   }
 
-  /// The storage took a keystroke ``historyFast(_:in:)`` said goes on:
+  /// The storage took a keystroke ``historyFast(_:in:now:)`` said goes on:
   /// only the pending hunk changes.
   mutating func historyGoOn(_ edit: _EditStep, removed: _RemovedText, now: Int64) {
     recorded.personOpen?.lastTime = now
+    recorded.typing.isLive = false
     recorded.pending?.take(edit, removed: removed)
   }
 }
 
-/// What ``DocumentState/historyFast(_:in:)`` decided for a keystroke of the
+extension _Histories {
+  /// The storage took a keystroke that goes on with the typing run
+  /// (``_TypingRun/goesOn(_:in:now:)``): the open group's time and the
+  /// pending hunk take it, and so does the run.
+  mutating func typingGoesOn(_ edit: _EditStep, removed: _RemovedText?, now: Int64) {
+    personOpen?.lastTime = now
+    if edit.n > 0 {
+      pending?.inserted += edit.n
+      typing.inserted &+= edit.n
+      typing.lastTime = now
+      typing.isLive = true
+    } else {
+      pending?.take(edit, removed: removed ?? .empty)
+      refreshTyping()
+    }
+  }
+}
+
+/// What ``DocumentState/historyFast(_:in:now:)`` decided for a keystroke of the
 /// person's.
 struct _FastStep {
   var removed: _RemovedText

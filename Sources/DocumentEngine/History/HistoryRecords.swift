@@ -144,7 +144,10 @@ struct _PendingHunk: Sendable {
   var selection: _JournalSelection? = nil
 
   /// A hunk of `action` with its first edit.
-  init(storage: StorageID, action: Int, _ edit: _EditStep, removed: _RemovedText) {
+  init(
+    storage: StorageID, action: Int, _ edit: _EditStep, removed: _RemovedText,
+    isLazy: Bool = false, selection: _JournalSelection? = nil
+  ) {
     self.storage = storage
     self.action = action
     start = edit.s
@@ -153,6 +156,8 @@ struct _PendingHunk: Sendable {
       self.removed = removed
       removedLength = edit.e - edit.s
     }
+    self.isLazy = isLazy
+    self.selection = selection
   }
 
   /// Whether `edit` goes on where the hunk left off: typing at its end, or
@@ -318,17 +323,26 @@ struct _Histories: Sendable {
   var actions = _ActionTable()
   /// The keystrokes of the last group typed, not yet in its storage's
   /// tree (one at a time: anything else in that storage puts it there).
+  ///
+  /// Whatever changes it, other than the person's keystroke, makes
+  /// ``typing`` not live.
   var pending: _PendingHunk? = nil
   var nextAction = 0
   var marks: [StorageID: _HistoryMarks] = [:]
   /// The open groups: the person's apart, as every keystroke asks for it.
+  /// Whatever changes it, other than the person's keystroke, makes
+  /// ``typing`` not live.
   var personOpen: _OpenGroup? = nil
+  /// What the person's next keystroke reads to know it goes on with their
+  /// open group (see ``_TypingRun``).
+  var typing = _TypingRun()
   var originOpen: [String: _OpenGroup] = [:]
   var origins: [String: _OriginStacks] = [:]
   var options = HistoryOptions() {
     didSet {
       clockIsSystem = options.isSystemClock
       intervalNanos = Self.nanoseconds(options.groupingInterval)
+      typing.isLive = false
     }
   }
   /// Whether the options' clock is the system's (read without a call
@@ -349,7 +363,7 @@ struct _Histories: Sendable {
   var lazyDropped = -1
   /// The last group opened lazily.
   var lastLazy = -1
-  /// What ``DocumentState/historyFast(_:in:)`` decided for the keystroke
+  /// What ``DocumentState/historyFast(_:in:now:)`` decided for the keystroke
   /// being made.
   var fast = _FastStep(removed: .empty, now: 0, opens: false, selection: nil)
   /// The storages whose journals are not empty.
@@ -362,8 +376,24 @@ struct _Histories: Sendable {
   var hotJournal = _Journal()
   var hotStorage: StorageID? = nil
 
-  /// Appends a pending hunk to its storage's journal (made the hot one).
-  mutating func journal(_ p: _PendingHunk, dropped: Bool) -> Int {
+  /// Puts the pending hunk in its storage's journal if it is a lazy
+  /// group's that is no longer open (read in place, not copied out);
+  /// false, and nothing changes, if it is not.
+  mutating func journalPending() -> Bool {
+    guard pending?.isLazy == true, let action = pending?.action, personOpen?.action != action
+    else { return false }
+    let dropped = action <= lazyDropped
+    let cost = withPendingJournal { journal, p in journal.append(p, dropped: dropped) }
+    pending = nil
+    typing.isLive = false
+    if !dropped { bytes += cost }
+    return true
+  }
+
+  /// Hands the hot journal, made the pending hunk's storage's, and the
+  /// pending hunk (there is one) to `body`.
+  private mutating func withPendingJournal(_ body: (inout _Journal, _PendingHunk) -> Int) -> Int {
+    guard let p = pending else { return 0 }
     if hotStorage != p.storage {
       if let old = hotStorage { journals[old] = hotJournal }
       hotJournal = journals.removeValue(forKey: p.storage) ?? _Journal()
@@ -371,7 +401,7 @@ struct _Histories: Sendable {
     }
     // A journal with hunks is in `journaled` already.
     if hotJournal.isEmpty { journaled.insert(p.storage) }
-    return hotJournal.append(p, dropped: dropped)
+    return body(&hotJournal, p)
   }
 
   /// Appends an edit of no action to storage `id`'s journal.
@@ -383,6 +413,18 @@ struct _Histories: Sendable {
     }
     if hotJournal.isEmpty { journaled.insert(id) }
     hotJournal.appendPlain(start: start, removedLength: removedLength, inserted: inserted)
+  }
+
+  /// Appends an origin's group (``_JournalHunk/isEager``) to storage
+  /// `id`'s journal, and charges it.
+  mutating func journalEager(_ hunk: _JournalHunk, in id: StorageID) {
+    if hotStorage != id {
+      if let old = hotStorage { journals[old] = hotJournal }
+      hotJournal = journals.removeValue(forKey: id) ?? _Journal()
+      hotStorage = id
+    }
+    if hotJournal.isEmpty { journaled.insert(id) }
+    bytes += hotJournal.append(hunk, dropped: false)
   }
 
   /// Storage `id`'s journal.
@@ -407,6 +449,29 @@ struct _Histories: Sendable {
       return journal
     }
     return journals.removeValue(forKey: id)
+  }
+
+  /// Makes ``typing`` say what the open group and the pending hunk say,
+  /// if the person's next keystroke may go on with them without the plan:
+  /// the open group is lazy, kept, and its hunk is the pending one.
+  mutating func refreshTyping() {
+    // (Field by field: neither is copied out.)
+    guard let action = personOpen?.action, action > lazyDropped, pending?.action == action,
+      pending?.isLazy == true, let isDeletion = personOpen?.isDeletion,
+      let lastTime = personOpen?.lastTime, let start = pending?.start,
+      let inserted = pending?.inserted, let storage = pending?.storage,
+      personOpen?.storage == storage
+    else {
+      typing.isLive = false
+      return
+    }
+    typing.isLive = true
+    typing.isDeletion = isDeletion
+    if typing.storage != storage { typing.storage = storage }
+    typing.lastTime = lastTime
+    typing.interval = intervalNanos
+    typing.start = start
+    typing.inserted = inserted
   }
 
   /// How many groups the histories keep.
@@ -446,7 +511,9 @@ struct _Histories: Sendable {
 
   mutating func setOpen(_ party: _HistoryParty, _ group: _OpenGroup?) {
     switch party {
-    case .person: personOpen = group
+    case .person:
+      personOpen = group
+      typing.isLive = false
     case .origin(let name): originOpen[name] = group
     }
   }
@@ -459,6 +526,34 @@ struct _Histories: Sendable {
     bytes += action.bytes
     actions[id] = action
     return id
+  }
+}
+
+/// The person's typing run: a copy of the scalars of their open group and
+/// its pending hunk that a keystroke reads to know it goes on with them,
+/// kept together and out of the optionals (a read through an optional
+/// struct copies it out, with its strings). Live only while the open group
+/// is lazy, kept, and its hunk is the pending one; anything that changes the
+/// open group, the pending hunk or the options makes it not live (each
+/// place that does says so; observers on them would make every change a
+/// call), and the keystroke then asks ``DocumentState/historyFast(_:in:now:)``,
+/// which makes it live again.
+struct _TypingRun: Sendable {
+  var isLive = false
+  var isDeletion = false
+  var storage = StorageID("")
+  var lastTime: Int64 = 0
+  var interval: Int64 = 0
+  var start = 0
+  var inserted = 0
+
+  /// Whether `edit` in storage `id` at `now` goes on with the run, as
+  /// ``_PendingHunk/isContinued(by:)`` and the interval say.
+  func goesOn(_ edit: _EditStep, in id: StorageID, now: Int64) -> Bool {
+    guard isLive, now &- lastTime <= interval, (edit.n == 0) == isDeletion, storage == id
+    else { return false }
+    if edit.n > 0 { return edit.s == edit.e && edit.s == start &+ inserted }
+    return edit.s < edit.e && inserted == 0 && (edit.e == start || edit.s == start)
   }
 }
 
