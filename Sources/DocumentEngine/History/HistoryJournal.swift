@@ -349,8 +349,17 @@ extension DocumentState {
     recorded.lastLazy = action
     history.pushGroup(action)
     clearRedo()
-    recorded.personOpen = _OpenGroup(
-      action: action, storage: id, isDeletion: edit.n == 0, lastTime: now)
+    if recorded.personOpen?.storage == id {
+      // Field by field: the group before it in the same storage leaves its
+      // place (no copy made and destroyed).
+      recorded.personOpen?.action = action
+      recorded.personOpen?.isDeletion = edit.n == 0
+      recorded.personOpen?.lastTime = now
+      recorded.personOpen?.last = nil
+    } else {
+      recorded.personOpen = _OpenGroup(
+        action: action, storage: id, isDeletion: edit.n == 0, lastTime: now)
+    }
     recorded.typing.isLive = false
     enforceHistoryLimit()
     return action
@@ -361,11 +370,27 @@ extension DocumentState {
     _ action: Int, _ edit: _EditStep, _ removed: _RemovedText, selection: _JournalSelection?,
     in id: StorageID
   ) {
+    recorded.typing.isLive = false
+    if recorded.pending?.storage == id, recorded.journalPending(keepingPlace: true) {
+      // The journal took the last hunk; this one takes its place, field by
+      // field.
+      recorded.pending?.action = action
+      recorded.pending?.start = edit.s
+      recorded.pending?.inserted = edit.n
+      if edit.e > edit.s {
+        recorded.pending?.removed = removed
+        recorded.pending?.removedLength = edit.e - edit.s
+      } else {
+        if recorded.pending?.removedLength != 0 { recorded.pending?.removed = .empty }
+        recorded.pending?.removedLength = 0
+      }
+      recorded.pending?.selection = selection
+      return
+    }
     retirePending()
     // (Made in place: a hunk made aside would be copied in.)
     recorded.pending = _PendingHunk(
       storage: id, action: action, edit, removed: removed, isLazy: true, selection: selection)
-    recorded.typing.isLive = false
   }
 
   /// Puts the pending hunk away when another starts: a lazy group that is

@@ -378,52 +378,44 @@ struct _Histories: Sendable {
 
   /// Puts the pending hunk in its storage's journal if it is a lazy
   /// group's that is no longer open (read in place, not copied out);
-  /// false, and nothing changes, if it is not.
-  mutating func journalPending() -> Bool {
+  /// false, and nothing changes, if it is not. `keepingPlace`: the hunk is
+  /// left where it was, for the caller to write the next one over it
+  /// (a lazy hunk still, of the same storage).
+  mutating func journalPending(keepingPlace: Bool = false) -> Bool {
     guard pending?.isLazy == true, let action = pending?.action, personOpen?.action != action
     else { return false }
     let dropped = action <= lazyDropped
-    let cost = withPendingJournal { journal, p in journal.append(p, dropped: dropped) }
-    pending = nil
+    guard let storage = pending?.storage else { return false }
+    makeHot(storage)
+    // (Checked just above: read in place rather than copied out.)
+    let cost = hotJournal.append(pending.unsafelyUnwrapped, dropped: dropped)
+    if !keepingPlace { pending = nil }
     typing.isLive = false
     if !dropped { bytes += cost }
     return true
   }
 
-  /// Hands the hot journal, made the pending hunk's storage's, and the
-  /// pending hunk (there is one) to `body`.
-  private mutating func withPendingJournal(_ body: (inout _Journal, _PendingHunk) -> Int) -> Int {
-    guard let p = pending else { return 0 }
-    if hotStorage != p.storage {
-      if let old = hotStorage { journals[old] = hotJournal }
-      hotJournal = journals.removeValue(forKey: p.storage) ?? _Journal()
-      hotStorage = p.storage
-    }
-    // A journal with hunks is in `journaled` already.
-    if hotJournal.isEmpty { journaled.insert(p.storage) }
-    return body(&hotJournal, p)
-  }
-
-  /// Appends an edit of no action to storage `id`'s journal.
-  mutating func journalPlain(start: Int, removedLength: Int, inserted: Int, in id: StorageID) {
+  /// Makes storage `id`'s journal the hot one (found without a hash).
+  mutating func makeHot(_ id: StorageID) {
     if hotStorage != id {
       if let old = hotStorage { journals[old] = hotJournal }
       hotJournal = journals.removeValue(forKey: id) ?? _Journal()
       hotStorage = id
     }
+    // A journal with hunks is in `journaled` already.
     if hotJournal.isEmpty { journaled.insert(id) }
+  }
+
+  /// Appends an edit of no action to storage `id`'s journal.
+  mutating func journalPlain(start: Int, removedLength: Int, inserted: Int, in id: StorageID) {
+    makeHot(id)
     hotJournal.appendPlain(start: start, removedLength: removedLength, inserted: inserted)
   }
 
   /// Appends an origin's group (``_JournalHunk/isEager``) to storage
   /// `id`'s journal, and charges it.
   mutating func journalEager(_ hunk: _JournalHunk, in id: StorageID) {
-    if hotStorage != id {
-      if let old = hotStorage { journals[old] = hotJournal }
-      hotJournal = journals.removeValue(forKey: id) ?? _Journal()
-      hotStorage = id
-    }
-    if hotJournal.isEmpty { journaled.insert(id) }
+    makeHot(id)
     bytes += hotJournal.append(hunk, dropped: false)
   }
 
@@ -549,6 +541,7 @@ struct _TypingRun: Sendable {
 
   /// Whether `edit` in storage `id` at `now` goes on with the run, as
   /// ``_PendingHunk/isContinued(by:)`` and the interval say.
+  @inline(__always)
   func goesOn(_ edit: _EditStep, in id: StorageID, now: Int64) -> Bool {
     guard isLive, now &- lastTime <= interval, (edit.n == 0) == isDeletion, storage == id
     else { return false }
