@@ -45,17 +45,19 @@ extension _MarkdownWriter {
         common += 1
       }
       let closedListMark = open.count > common ? open[common].listMark : 0
-      // An HTML block that its container's end closed (most HTML blocks
-      // go on over blank lines) would take a blank line in when a closed
-      // container is a list (its item goes on over the blank line): leaving
-      // the container closes it. Block quotes alone end at a blank line,
-      // and without one the next block quote would continue them.
+      // The blank line between two blocks is written with the prefixes
+      // of the containers that stay open, and ends every closed one that
+      // needs its own prefix on each line (a quote) with all inside it.
+      // An HTML block ends only there (most go on over blank lines), and a
+      // closed list item goes on over a blank line: so after an HTML block
+      // whose closed containers are all lists and items, the blank line
+      // would go into the HTML block, and is left out (the next line,
+      // outside the item, ends it). If a quote is among them, the blank
+      // line ends the quote and the HTML block in it, and is needed: the
+      // next line would otherwise go on in that quote.
       let leavesHTMLBlock =
         index > 0 && common < open.count && isWholeHTMLBlock(leaves[index - 1])
-        && open[common...].contains { container in
-          if case .blockQuote = container.component.kind { return false }
-          return true
-        }
+        && !open[common...].contains { $0.component.kind == .blockQuote }
       open.removeSubrange(common...)
       if index > 0 {
         let nextItemOfOpenList =

@@ -157,6 +157,7 @@ import Testing
     "- a\n-\n    <d>", "1.\n    <d>\n\n  <e>", "o<!E\n\\>\n-", "o <!--\nx\n-->\n===",
     "*[\n]()*", "a *[\n]()*", "**[\n](u)**\nb", "*[\\\n](u)*", "[\n<x>]()",
     "> [a\n<div>\nb](u)", "[a\\\n<x>](u)",
+    "> - <!--b\n\n> c", "> - <div>\n\n> c", "- > <!--b\n\n- > c", "> - a\n>   <!--b\n\n> > c",
   ])
   func formerFindingsReadBackTheSame(markdown: String) {
     let read = AttributedText(markdown: markdown)
