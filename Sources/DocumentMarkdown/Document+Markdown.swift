@@ -29,7 +29,7 @@ extension WritingContext {
   public var markdown: String {
     var text = attributedText
     let length = text.text.utf16.count
-    let last = Document.lineBreakLength(before: length, in: self.text)
+    let last = self.text.separatorLength(before: length)
     if last > 0, length > last, Self.endsAParagraph(text, lineBreakAt: length - last) {
       let kept = length - last
       text = AttributedText(
@@ -52,7 +52,10 @@ extension WritingContext {
     let lineBreak = text.attributes(at: offset)
     let unit = text.text.utf16[
       text.text.utf16.index(text.text.utf16.startIndex, offsetBy: offset - 1)]
-    guard unit != 0x0A, unit != 0x0D, unit != 0x2029, unit != 0x09 else { return false }
+    // (A line break or a tab right before it: an empty paragraph, or a
+    // table cell's end.)
+    guard unit != 0x09, !(Unicode.Scalar(unit).map(Rope.isParagraphSeparator) ?? false)
+    else { return false }
     if case .presentationIntent(let intent)? = before[.presentationIntent],
       case .codeBlock? = intent.components.last?.kind
     {
@@ -104,7 +107,7 @@ extension Document {
       var answer = read
       var range = range
       if basis == nil || basis == live.contextVersion, !answer.text.endsWithLineBreak {
-        let before = Self.lineBreakLength(before: range.upperBound, in: live.text)
+        let before = live.text.separatorLength(before: range.upperBound)
         if !range.isEmpty, before > 0, range.count >= before {
           range = range.lowerBound..<(range.upperBound - before)
         } else if range.isEmpty, !answer.text.isEmpty,
@@ -117,34 +120,13 @@ extension Document {
     }
     return (landed.result, AttributedText(unchecked: landed.text, runs: landed.runs))
   }
-
-  /// The length in UTF-16 units of the paragraph separator that ends just
-  /// before `offset` in `text` (2 for CR LF), or 0.
-  static func lineBreakLength(before offset: Int, in text: Rope) -> Int {
-    guard offset > 0, offset <= text.utf16Count,
-      let last = try? String(text.slice((offset - 1)..<offset)).unicodeScalars.first
-    else { return 0 }
-    switch last {
-    case "\n":
-      if offset > 1, let previous = try? String(text.slice((offset - 2)..<(offset - 1))),
-        previous == "\r"
-      {
-        return 2
-      }
-      return 1
-    case "\r", "\u{2029}":
-      return 1
-    default:
-      return 0
-    }
-  }
 }
 
 extension String {
   /// Whether the last scalar is a paragraph separator (LF, CR, U+2029).
   var endsWithLineBreak: Bool {
     guard let last = unicodeScalars.last else { return false }
-    return last == "\n" || last == "\r" || last == "\u{2029}"
+    return Rope.isParagraphSeparator(last)
   }
 }
 

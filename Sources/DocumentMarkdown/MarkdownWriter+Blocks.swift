@@ -62,7 +62,7 @@ extension _MarkdownWriter {
       if index > 0 {
         let nextItemOfOpenList =
           common < containers.count && common > 0
-          && containers[common].kind.isListItem && open[common - 1].component.kind.isList
+          && containers[common].kind.isListItem && open[common - 1].component.kind.isListContainer
         if !nextItemOfOpenList && !leavesHTMLBlock { writeLine([], in: &open) }
       }
       // How many bulleted lists are open, counted once and kept as more
@@ -105,7 +105,7 @@ extension _MarkdownWriter {
       let depth = leaf.containers.count
       guard isHTML(leaf), previous.containers.count > depth + 1,
         previous.containers[..<depth].elementsEqual(leaf.containers),
-        previous.containers[depth].kind.isList, previous.containers[depth + 1].kind.isListItem
+        previous.containers[depth].kind.isListContainer, previous.containers[depth + 1].kind.isListItem
       else { continue }
       let spaces = leaf.scalars.prefix { $0 == " " }.count
       widths.append((previous.containers[depth + 1], spaces + 1))
@@ -368,7 +368,9 @@ extension _MarkdownWriter {
 }
 
 extension PresentationIntent.Kind {
-  var isList: Bool { self == .orderedList || self == .unorderedList }
+  /// A list itself, ordered or not (``PresentationIntent/Kind/isList`` is
+  /// anything that belongs to lists: their items too).
+  var isListContainer: Bool { self == .orderedList || self == .unorderedList }
   var isListItem: Bool {
     if case .listItem = self { return true }
     return false

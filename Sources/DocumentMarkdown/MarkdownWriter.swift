@@ -1,4 +1,5 @@
 import DocumentEngine
+import TextRope
 
 extension AttributedText {
   /// The text as GitHub-flavoured Markdown that `init(markdown:)` reads
@@ -176,8 +177,7 @@ struct _MarkdownWriter {
     let end = leaf.scalars.endIndex
     while index < end {
       let scalar = leaf.scalars[index]
-      if scalar == "\n" || scalar == "\r" || scalar == "\u{2029}",
-        styleInlines[Int(leaf.styles[index])] & html == 0
+      if Rope.isParagraphSeparator(scalar), styleInlines[Int(leaf.styles[index])] & html == 0
       {
         var piece = leaf
         piece.scalars = leaf.scalars[start..<index]

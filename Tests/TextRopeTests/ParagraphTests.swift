@@ -48,4 +48,38 @@ import _EngineTestSupport
       try expectMatchesNSString(Rope(text), text)
     }
   }
+
+  /// The separator before each offset, against the UTF-16 units themselves
+  /// (CR LF is one separator of 2 units; an offset inside a surrogate pair
+  /// or out of the text has none), in ropes cut at random scalars.
+  @Test func theSeparatorBeforeAnOffset() throws {
+    var rng = SeededRandom(seed: TestSettings.seed("separator before an offset"))
+    let pieces = ["a", "\n", "\r", "\r\n", "\u{2029}", "\u{2028}", "😀", "e\u{301}", "\u{85}"]
+    for _ in 0..<TestSettings.iterations(200) {
+      var text = ""
+      for _ in 0..<Int.random(in: 0...12, using: &rng) {
+        text += pieces[Int.random(in: 0..<pieces.count, using: &rng)]
+      }
+      let scalars = text.unicodeScalars.count
+      let cuts = (0..<Int.random(in: 0...4, using: &rng)).map { _ in
+        Int.random(in: 0...scalars, using: &rng)
+      }
+      let rope = chunkedRope(text, cutAtScalars: Array(Set(cuts)).sorted())
+      let units = Array(text.utf16)
+      for offset in -1...(units.count + 1) {
+        var expected = 0
+        if offset > 0 && offset <= units.count {
+          switch units[offset - 1] {
+          case 0x0A: expected = offset > 1 && units[offset - 2] == 0x0D ? 2 : 1
+          case 0x0D, 0x2029: expected = 1
+          default: expected = 0
+          }
+        }
+        #expect(
+          rope.separatorLength(before: offset) == expected,
+          "offset \(offset) of \(text.debugDescription)")
+      }
+    }
+    #expect(Rope.isParagraphSeparator("\u{2029}") && !Rope.isParagraphSeparator("\u{2028}"))
+  }
 }

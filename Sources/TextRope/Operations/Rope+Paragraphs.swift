@@ -115,3 +115,28 @@ extension Rope {
     }
   }
 }
+
+// MARK: - The separators, for other modules
+
+extension Rope {
+  /// Whether `scalar` is one of the rope's paragraph separators: LF, CR or
+  /// U+2029 (a CR LF pair is one separator). The one definition of a line
+  /// break that the engine's other modules use.
+  @inlinable
+  public static func isParagraphSeparator(_ scalar: Unicode.Scalar) -> Bool {
+    scalar == "\n" || scalar == "\r" || scalar == "\u{2029}"
+  }
+
+  /// The length in UTF-16 units of the paragraph separator that ends right
+  /// before UTF-16 `offset` (2 for CR LF), or 0: none ends there, or the
+  /// offset is not in the text.
+  public func separatorLength(before offset: Int) -> Int {
+    guard offset > 0, offset <= utf16Count,
+      let last = (try? string((offset - 1)..<offset))?.unicodeScalars.first,
+      Self.isParagraphSeparator(last)
+    else { return 0 }
+    guard last == "\n", offset > 1, (try? string((offset - 2)..<(offset - 1))) == "\r"
+    else { return 1 }
+    return 2
+  }
+}
