@@ -105,7 +105,8 @@ extension _MarkdownWriter {
       let depth = leaf.containers.count
       guard isHTML(leaf), previous.containers.count > depth + 1,
         previous.containers[..<depth].elementsEqual(leaf.containers),
-        previous.containers[depth].kind.isListContainer, previous.containers[depth + 1].kind.isListItem
+        previous.containers[depth].kind.isListContainer,
+        previous.containers[depth + 1].kind.isListItem
       else { continue }
       let spaces = leaf.scalars.prefix { $0 == " " }.count
       widths.append((previous.containers[depth + 1], spaces + 1))

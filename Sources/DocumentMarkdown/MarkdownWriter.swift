@@ -177,8 +177,7 @@ struct _MarkdownWriter {
     let end = leaf.scalars.endIndex
     while index < end {
       let scalar = leaf.scalars[index]
-      if Rope.isParagraphSeparator(scalar), styleInlines[Int(leaf.styles[index])] & html == 0
-      {
+      if Rope.isParagraphSeparator(scalar), styleInlines[Int(leaf.styles[index])] & html == 0 {
         var piece = leaf
         piece.scalars = leaf.scalars[start..<index]
         piece.styles = leaf.styles[start..<index]
