@@ -176,8 +176,10 @@ extension _MarkdownWriter {
   }
 
   /// The leaf's pieces: one per run of a style, a run of code or HTML
-  /// whole, a run with line breaks cut at each. A line break takes the marks
-  /// its neighbours share, so that no delimiter stands next to a line end.
+  /// whole, a run with line breaks cut at each. A soft line break keeps its
+  /// own marks (a delimiter next to its line end gets an empty link between
+  /// them: see `inlineTokens`); a hard one takes what it shares with the
+  /// side after it.
   func pieces(
     _ scalars: UnsafeBufferPointer<Unicode.Scalar>, _ styleIndices: UnsafeBufferPointer<Int32>,
     mode: InlineMode, urls: inout [String]
@@ -236,33 +238,25 @@ extension _MarkdownWriter {
       start = end
     }
     if anyBreak {
-      // A soft line break's emphasis is what both sides share (none at the
-      // paragraph's edges: emphasis can not start or end with one), a hard
-      // one's what it shares with the side after it; its link is its own (a
+      // A soft line break's emphasis is its own (an empty link lets a
+      // delimiter stand on the other side of its line end), a hard one's
+      // what it shares with the side after it; its link is its own (a
       // link's brackets are no delimiters: they can stand before or after a
       // line end).
-      var before: MarkSet?
       for index in pieces.indices {
-        guard case .lineBreak = pieces[index].kind else {
-          before = pieces[index].marks
-          continue
-        }
+        // A soft break keeps its own marks.
+        guard case .lineBreak(hard: true) = pieces[index].kind else { continue }
         var next = index + 1
         while next < pieces.count, case .lineBreak = pieces[next].kind { next += 1 }
         let after = next < pieces.count ? pieces[next].marks : nil
         let own = pieces[index].marks
         // A hard break is written `\` and a line end: emphasis can open
-        // before its backslash, not close after its line end.
-        // A link of its own that starts (ends) at the break stands between
-        // it and an opening (closing) delimiter: `*[` line end `](u)*`.
-        let linkStarts = own.link >= 0 && before?.link != own.link
+        // before its backslash, not close after its line end. A link of its
+        // own that ends at the break stands between it and a closing
+        // delimiter: `*[a\` line end `](u)*`.
         let linkEnds = own.link >= 0 && after?.link != own.link
-        var shared = own.bits & (linkEnds ? own.bits : after?.bits ?? 0)
-        if case .lineBreak(hard: false) = pieces[index].kind, !linkStarts {
-          shared &= before?.bits ?? 0
-        }
+        let shared = own.bits & (linkEnds ? own.bits : after?.bits ?? 0)
         pieces[index].marks = MarkSet(bits: shared, link: own.link)
-        before = pieces[index].marks
       }
     }
     return pieces
@@ -338,6 +332,24 @@ extension _MarkdownWriter {
       }
     }
     for mark in stack.reversed() { tokens.append(.closer(mark)) }
+    // A delimiter next to a soft line end would neighbour whitespace, and
+    // neither open (before it) nor close (after it): an empty link between
+    // them is punctuation, and reads as nothing (`_h` line end `[]()_`).
+    var index = 0
+    while index < tokens.count {
+      if case .lineEnd(hard: false) = tokens[index] {
+        if index + 1 < tokens.count, case .closer(let mark) = tokens[index + 1],
+          mark.isEmphasisLike
+        {
+          tokens.insert(raw("[]()".utf8), at: index + 1)
+        }
+        if index > 0, case .opener(let mark) = tokens[index - 1], mark.isEmphasisLike {
+          tokens.insert(raw("[]()".utf8), at: index)
+          index += 1
+        }
+      }
+      index += 1
+    }
     for index in tokens.indices {
       if case .closer(.link(let link)) = tokens[index] {
         tokens[index] = raw(Self.linkEnd(urls[Int(link)], inCell: mode == .cell))

@@ -21,7 +21,9 @@ extension AttributedText {
   /// characters a delimiter needs to be punctuation, are written as
   /// character references (`&#32;`). An empty paragraph is written as
   /// `[]()`, and so is what goes first on a paragraph's line that would
-  /// otherwise start a block or end the paragraph (HTML, nothing); an HTML
+  /// otherwise start a block or end the paragraph (HTML, nothing), and
+  /// what stands between an emphasis delimiter and a soft line end (`_h`,
+  /// line end, `[]()_`: emphasis that ends with the break); an HTML
   /// tag's later lines are indented by four spaces.
   ///
   /// A text that does not follow the rules is written as well as Markdown

@@ -144,7 +144,9 @@ import Testing
   /// first on a paragraph's indented line, a line with nothing on it, an
   /// indented HTML block after a list or first in a list item, a header's
   /// inline HTML over two lines, emphasis on a line end that is a whole
-  /// link, HTML first on a line inside a link.
+  /// link, HTML first on a line inside a link, an HTML block in a list item
+  /// in a quote before another quote, emphasis that ends or starts with a
+  /// soft line break.
   @Test(arguments: [
     "&#65535;", "*&#xFFFE;* b", "&#65279;a", "| &#12;a | &#11; |\n| --- | --- |\n",
     "[a](<&#32;x&#9;>)", "+ * +\n", "[a](<&#38;amp;>)\n\n```&#38;amp;\n```\n", "~~I~~*a*",
@@ -158,6 +160,8 @@ import Testing
     "*[\n]()*", "a *[\n]()*", "**[\n](u)**\nb", "*[\\\n](u)*", "[\n<x>]()",
     "> [a\n<div>\nb](u)", "[a\\\n<x>](u)",
     "> - <!--b\n\n> c", "> - <div>\n\n> c", "- > <!--b\n\n- > c", "> - a\n>   <!--b\n\n> > c",
+    "_h\n[]()_", "**h\n[]()**", "_h\n[]()_b", "_[]()\nh_", "a_[]()\nh_", "~~h\n[]()~~b",
+    "***a\n[]()**\n[]()*", "*a\n[]()*\n[]()*b*", "- _x\n  []()_\n\n  y",
   ])
   func formerFindingsReadBackTheSame(markdown: String) {
     let read = AttributedText(markdown: markdown)
