@@ -162,6 +162,12 @@ extension _MarkdownWriter {
   /// first line that keeps its indentation (an HTML block's) is written
   /// on the line after the item's marker instead.
   mutating func writeLine(_ line: [UInt8], in open: inout [OpenContainer]) {
+    if line.first == Self.lazyLine {
+      // A paragraph's lazy line: no prefix (see `keepsItsIndentation`).
+      output.append(contentsOf: line.dropFirst())
+      output.append(UInt8(ascii: "\n"))
+      return
+    }
     if line.first == UInt8(ascii: " "), let last = open.indices.last,
       !open[last].wroteFirstLine, open[last].component.kind.isListItem
     {

@@ -688,7 +688,7 @@ extension _MarkdownWriter {
     /// Whether the last thing written is a `!` written as itself (it would
     /// make a link after it an image).
     var plainBang = false
-    for token in tokens {
+    for (number, token) in tokens.enumerated() {
       switch token {
       case .text(let start, let end, let inLink):
         for index in Int(start)..<Int(end) {
@@ -734,10 +734,20 @@ extension _MarkdownWriter {
       case .htmlLineEnd:
         // The next line of a tag over two lines, indented by four spaces:
         // so it starts no block (a list item, a quote), and a paragraph's
-        // line loses its indentation before the tag is read.
+        // line loses its indentation before the tag is read. A next line
+        // that has spaces of its own before a letter kept them because it
+        // was a lazy line (without its containers' prefixes: the only line
+        // of a paragraph whose indentation cmark-gfm keeps), and is written
+        // so again (`lazyLine`).
         lines.append(line)
         line.removeAll(keepingCapacity: true)
-        line.append(contentsOf: "    ".utf8)
+        if number + 1 < tokens.count, case .raw(let start, let end) = tokens[number + 1],
+          Self.keepsItsIndentation(rawBytes[Int(start)..<Int(end)])
+        {
+          line.append(Self.lazyLine)
+        } else {
+          line.append(contentsOf: "    ".utf8)
+        }
       case .lineEnd(let hard):
         if hard { line.append(UInt8(ascii: "\\")) }
         lines.append(line)
@@ -747,6 +757,21 @@ extension _MarkdownWriter {
     }
     lines.append(line)
     return lines
+  }
+}
+
+extension _MarkdownWriter {
+  /// The first byte of a line written without its containers' prefixes
+  /// (never in UTF-8; `writeLine` drops it).
+  static let lazyLine: UInt8 = 0xFF
+
+  /// Whether a tag's next line starts with spaces or tabs and then a
+  /// letter: written as a lazy line, it starts no block and keeps them.
+  static func keepsItsIndentation(_ bytes: ArraySlice<UInt8>) -> Bool {
+    guard let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t"),
+      let text = bytes.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") })
+    else { return false }
+    return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(text | 0x20)
   }
 }
 

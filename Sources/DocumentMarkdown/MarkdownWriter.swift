@@ -24,7 +24,9 @@ extension AttributedText {
   /// otherwise start a block or end the paragraph (HTML, nothing), and
   /// what stands between an emphasis delimiter and a soft line end (`_h`,
   /// line end, `[]()_`: emphasis that ends with the break); an HTML
-  /// tag's later lines are indented by four spaces.
+  /// tag's later lines are indented by four spaces, or, if they start with
+  /// spaces of their own and a letter, written as lazy lines (without the
+  /// containers' prefixes), which keep them.
   ///
   /// A text that does not follow the rules is written as well as Markdown
   /// can say it: text without a presentation intent is paragraphs, one per

@@ -146,7 +146,7 @@ import Testing
   /// inline HTML over two lines, emphasis on a line end that is a whole
   /// link, HTML first on a line inside a link, an HTML block in a list item
   /// in a quote before another quote, emphasis that ends or starts with a
-  /// soft line break.
+  /// soft line break, a tag's next line that a lazy line kept indented.
   @Test(arguments: [
     "&#65535;", "*&#xFFFE;* b", "&#65279;a", "| &#12;a | &#11; |\n| --- | --- |\n",
     "[a](<&#32;x&#9;>)", "+ * +\n", "[a](<&#38;amp;>)\n\n```&#38;amp;\n```\n", "~~I~~*a*",
@@ -162,6 +162,7 @@ import Testing
     "> - <!--b\n\n> c", "> - <div>\n\n> c", "- > <!--b\n\n- > c", "> - a\n>   <!--b\n\n> > c",
     "_h\n[]()_", "**h\n[]()**", "_h\n[]()_b", "_[]()\nh_", "a_[]()\nh_", "~~h\n[]()~~b",
     "***a\n[]()**\n[]()*", "*a\n[]()*\n[]()*b*", "- _x\n  []()_\n\n  y",
+    "><i\n v>", "- a <i\n v>", "> - a <i\n v>", "- > a <i\n v>", "> a <i\n\t v x=\"1\">\nb",
   ])
   func formerFindingsReadBackTheSame(markdown: String) {
     let read = AttributedText(markdown: markdown)
