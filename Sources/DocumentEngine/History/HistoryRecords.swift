@@ -163,8 +163,15 @@ struct _PendingHunk: Sendable {
   /// Whether `edit` goes on where the hunk left off: typing at its end, or
   /// deleting next to its point (backspace or forward delete).
   func isContinued(by edit: _EditStep) -> Bool {
-    if edit.n > 0 { return edit.s == edit.e && edit.s == start + inserted }
-    return inserted == 0 && (edit.e == start || edit.s == start)
+    Self.isContinued(start: start, inserted: inserted, by: edit)
+  }
+
+  /// Whether `edit` goes on where a hunk that starts at `start` and put
+  /// in `inserted` units left off (the rule ``_TypingRun`` reads too).
+  @inline(__always)
+  static func isContinued(start: Int, inserted: Int, by edit: _EditStep) -> Bool {
+    if edit.n > 0 { return edit.s == edit.e && edit.s == start &+ inserted }
+    return edit.s < edit.e && inserted == 0 && (edit.e == start || edit.s == start)
   }
 
   /// Takes a keystroke that goes on with it (``isContinued(by:)``).
@@ -382,10 +389,10 @@ struct _Histories: Sendable {
   /// left where it was, for the caller to write the next one over it
   /// (a lazy hunk still, of the same storage).
   mutating func journalPending(keepingPlace: Bool = false) -> Bool {
-    guard pending?.isLazy == true, let action = pending?.action, personOpen?.action != action
+    guard let storage = pending?.storage, pending?.isLazy == true, let action = pending?.action,
+      personOpen?.action != action
     else { return false }
     let dropped = action <= lazyDropped
-    guard let storage = pending?.storage else { return false }
     makeHot(storage)
     // (Checked just above: read in place rather than copied out.)
     let cost = hotJournal.append(pending.unsafelyUnwrapped, dropped: dropped)
@@ -545,8 +552,7 @@ struct _TypingRun: Sendable {
   func goesOn(_ edit: _EditStep, in id: StorageID, now: Int64) -> Bool {
     guard isLive, now &- lastTime <= interval, (edit.n == 0) == isDeletion, storage == id
     else { return false }
-    if edit.n > 0 { return edit.s == edit.e && edit.s == start &+ inserted }
-    return edit.s < edit.e && inserted == 0 && (edit.e == start || edit.s == start)
+    return _PendingHunk.isContinued(start: start, inserted: inserted, by: edit)
   }
 }
 
