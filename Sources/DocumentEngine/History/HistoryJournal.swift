@@ -350,8 +350,8 @@ extension DocumentState {
     history.pushGroup(action)
     clearRedo()
     if recorded.personOpen?.storage == id {
-      // Field by field: the group before it in the same storage leaves its
-      // place (no copy made and destroyed).
+      // The group before it in the same storage leaves its place, written
+      // field by field (what this is worth: docs/benchmarks.md, issue 30).
       recorded.personOpen?.action = action
       recorded.personOpen?.isDeletion = edit.n == 0
       recorded.personOpen?.lastTime = now
@@ -388,7 +388,6 @@ extension DocumentState {
       return
     }
     retirePending()
-    // (Made in place: a hunk made aside would be copied in.)
     recorded.pending = _PendingHunk(
       storage: id, action: action, edit, removed: removed, isLazy: true, selection: selection)
   }
