@@ -132,6 +132,20 @@ import TextRope
     #expect(try text(document) == "«Start. One two 3")
   }
 
+  @Test func anEditPutBeforeTheOpenGroupMovesTheSelectionItKept() throws {
+    let document = Document()
+    try document.add("body", text: Rope("0123456789 end"))
+    try document.select([SelectionRange("body", 11..<14)])
+    _ = try document.edit("body", range: 11..<14, with: "fin")
+    // The peer's edit goes in the journal before the person's open group,
+    // so the selection kept for that group moves with it.
+    _ = try document.edit("body", range: 0..<0, with: "«»", origin: "peer")
+    #expect(isJournaled(document))
+    let undone = try document.undo()
+    #expect(try text(document) == "«»0123456789 end")
+    #expect(undone.selection == [SelectionRange("body", 13..<16)])
+  }
+
   @Test func aPeersTypingInOnePlaceIsOneOfItsGroupsThroughTheJournal() throws {
     let document = Document()
     try document.add("body", text: Rope("abc"))
