@@ -8,14 +8,8 @@ import Foundation
 #endif
 
 extension WritingContext {
-  /// The context's text with its attribute runs: what the host puts into
-  /// the context's attributed string.
-  public var attributedText: AttributedText {
-    AttributedText(unchecked: String(text), runs: attributes)
-  }
-
   /// The context's text written as Markdown, for a tool that reads
-  /// Markdown (a language model): ``AttributedText/markdown`` of
+  /// Markdown (a language model): ``DocumentEngine/AttributedText/markdown`` of
   /// `attributedText` without the line break that ends its last
   /// paragraph, if it ends with one (Markdown's blocks have none;
   /// `Document.replace(context:range:markdown:basis:policy:)` keeps it).
@@ -68,7 +62,7 @@ extension WritingContext {
 
 extension Document {
   /// Replaces `range` of a context's text with the attributed text that
-  /// `markdown` stands for (``AttributedText/init(markdown:)``): a tool that
+  /// `markdown` stands for (``DocumentEngine/AttributedText/init(markdown:)``): a tool that
   /// speaks Markdown answers in it, and its answer lands as an attributed
   /// replacement, through the same conflict checks, result options and undo
   /// as `replace(context:range:with:attributes:basis:policy:)`.
@@ -116,9 +110,9 @@ extension Document {
           answer.appendSeparator()
         }
       }
-      return (range, answer.text, answer.runs)
+      return (range, answer)
     }
-    return (landed.result, AttributedText(unchecked: landed.text, runs: landed.runs))
+    return landed
   }
 }
 

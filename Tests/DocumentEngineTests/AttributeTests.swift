@@ -403,17 +403,18 @@ import _EngineTestSupport
 /// The example of the RichText DocC article, step by step, so that what
 /// the article says is what the engine does.
 @Suite struct RichTextArticleTests {
-  @Test func theArticlesSession() throws {
-    let header = AttributeValue.presentationIntent(
-      PresentationIntent([.init(.header(level: 1), identity: 1)]))
-    let item = AttributeValue.presentationIntent(
-      PresentationIntent([
-        .init(.unorderedList, identity: 2), .init(.listItem(ordinal: 1), identity: 3),
-        .init(.paragraph, identity: 4),
-      ]))
-    let bold = AttributeValue.inlinePresentationIntent(.stronglyEmphasized)
-    let italic = AttributeValue.inlinePresentationIntent(.emphasized)
+  static let header = AttributeValue.presentationIntent(
+    PresentationIntent([.init(.header(level: 1), identity: 1)]))
+  static let item = AttributeValue.presentationIntent(
+    PresentationIntent([
+      .init(.unorderedList, identity: 2), .init(.listItem(ordinal: 1), identity: 3),
+      .init(.paragraph, identity: 4),
+    ]))
+  static let bold = AttributeValue.inlinePresentationIntent(.stronglyEmphasized)
+  static let italic = AttributeValue.inlinePresentationIntent(.emphasized)
 
+  @Test func theArticlesSession() throws {
+    let (header, item, bold, italic) = (Self.header, Self.item, Self.bold, Self.italic)
     let document = Document()
     try document.add(
       "body", text: "Groceries\nmilk and bread\n",
@@ -464,5 +465,69 @@ import _EngineTestSupport
         AttributeRun(11..<15, [.presentationIntent: item, .inlinePresentationIntent: bold]),
         AttributeRun(15..<26, [.presentationIntent: item]),
       ])
+  }
+
+  /// The article's replacement as one value: an ``AttributedText`` in, the
+  /// attributed text that landed out (the runs the result options kept,
+  /// and the edit rule's for the rest), and undo puts back the same shape.
+  @Test func theArticlesReplacementAsOneValue() throws {
+    let (item, bold, italic) = (Self.item, Self.bold, Self.italic)
+    let document = Document()
+    try document.add(
+      "body", text: "Groceries\nmilk and bread\n",
+      attributes: [
+        AttributeRun(0..<10, [.presentationIntent: Self.header]),
+        AttributeRun(10..<14, [.presentationIntent: item, .inlinePresentationIntent: bold]),
+        AttributeRun(14..<25, [.presentationIntent: item]),
+      ])
+    try document.select([SelectionRange("body", 15..<18)])
+    // Without lists among the options, the tool's list item is dropped and
+    // the edit rule's kept; its link is kept (rich text).
+    let session = try document.startSession(scope: .userSelection, resultOptions: [.richText])
+    let context = try #require(session.contexts.first)
+    #expect(
+      context.attributedText
+        == (try AttributedText(
+          "milk and bread\n",
+          runs: [
+            AttributeRun(0..<4, [.presentationIntent: item, .inlinePresentationIntent: bold]),
+            AttributeRun(4..<15, [.presentationIntent: item]),
+          ])))
+    let link = AttributeValue.link("https://example.com/butter")
+    let answer = try AttributedText(
+      "butter 🧈",
+      runs: [
+        AttributeRun(0..<6, [.inlinePresentationIntent: italic]),
+        AttributeRun(7..<9, [.link: link, .presentationIntent: Self.header]),
+      ])
+    let (result, landed) = try document.replace(
+      context: context.id, range: 9..<14, with: answer)
+    #expect(result.storageRange == 19..<28)
+    #expect(
+      landed
+        == (try AttributedText(
+          "butter 🧈",
+          runs: [
+            AttributeRun(0..<6, [.presentationIntent: item, .inlinePresentationIntent: italic]),
+            AttributeRun(6..<7, [.presentationIntent: item]),
+            AttributeRun(7..<9, [.presentationIntent: item, .link: link]),
+          ])))
+    let body = try document.content.storage("body")
+    #expect(body.attributedText(in: 19..<28) == landed)
+    // Out of range, the storage's text is clamped, not trapped on.
+    #expect(body.attributedText(in: 26..<99).text == "🧈\n")
+    #expect(body.attributedText(in: -5..<2).text == "Gr")
+
+    try document.undo()
+    let undone = try document.content.storage("body")
+    #expect(
+      undone.attributedText(in: 0..<undone.length)
+        == (try AttributedText(
+          "Groceries\nmilk and bread\n",
+          runs: [
+            AttributeRun(0..<10, [.presentationIntent: Self.header]),
+            AttributeRun(10..<14, [.presentationIntent: item, .inlinePresentationIntent: bold]),
+            AttributeRun(14..<25, [.presentationIntent: item]),
+          ])))
   }
 }

@@ -400,39 +400,53 @@ public final class Document: @unchecked Sendable {
     }
   }
 
-  /// Replaces a range of a context's text as
-  /// ``replace(context:range:with:attributes:basis:policy:)`` does, with the
-  /// range and the text decided by `prepare` from the context as it is
-  /// (under the same lock: no other call can change the context between
-  /// what `prepare` reads and the replacement), and gives back what landed:
-  /// the storage's text and attribute runs where the replacement is now
-  /// (the session's ``ResultOptions`` may have filtered the runs given).
+  /// Replaces `range` of a context's text with an attributed text, as
+  /// ``replace(context:range:with:attributes:basis:policy:)`` does with its
+  /// text and runs, and gives back what landed.
+  ///
+  /// - Returns: what the replacement did, and the attributed text that
+  ///   landed: the storage's text and runs where the replacement is now
+  ///   (the session's ``ResultOptions`` may have filtered the runs given,
+  ///   and the edit rule given attributes to the rest).
+  /// - Throws: what ``replace(context:range:with:attributes:basis:policy:)``
+  ///   throws; nothing changes.
+  @discardableResult
+  public func replace(
+    context: UUID, range: Range<Int>, with text: AttributedText,
+    basis: ContextVersion? = nil, policy: ReplacementPolicy = .refuse
+  ) throws(DocumentError) -> (result: ReplacementResult, text: AttributedText) {
+    try replace(context: context, basis: basis, policy: policy) { _ in (range, text) }
+  }
+
+  /// Replaces a range of a context's text with an attributed text, as
+  /// ``replace(context:range:with:basis:policy:)`` does, with the range
+  /// and the text decided by `prepare` from the context as it is (under the
+  /// same lock: no other call can change the context between what
+  /// `prepare` reads and the replacement), and gives back what landed.
   /// What a converter that trims or completes its text against the
   /// context's (DocumentMarkdown's `replace(context:range:markdown:…)`)
   /// calls. `prepare` must not call the document.
   ///
-  /// - Returns: what the replacement did, and the text and runs (relative
-  ///   to that text) that landed.
+  /// - Returns: what the replacement did, and the attributed text that
+  ///   landed.
   /// - Throws: what `prepare` throws, and what
   ///   ``replace(context:range:with:attributes:basis:policy:)`` throws;
   ///   nothing changes.
   public func replace(
     context: UUID, basis: ContextVersion? = nil, policy: ReplacementPolicy = .refuse,
     preparing prepare: (LiveContext) throws(DocumentError) -> (
-      range: Range<Int>, text: String, attributes: [AttributeRun]?
+      range: Range<Int>, text: AttributedText
     )
-  ) throws(DocumentError) -> (result: ReplacementResult, text: String, runs: [AttributeRun]) {
+  ) throws(DocumentError) -> (result: ReplacementResult, text: AttributedText) {
     let landed = try withStateAndEvents { (state) throws(DocumentError) in
       let prepared = try prepare(try state.liveContext(context))
       let result = try state.replace(
-        context, prepared.range, prepared.text, attributes: prepared.attributes, basis: basis,
-        policy: policy)
+        context, prepared.range, prepared.text.text, attributes: prepared.text.runs,
+        basis: basis, policy: policy)
       let storage = try state.content.storage(result.storage)
-      return _Landed(
-        result: result, text: storage.text.string(in: result.storageRange),
-        runs: storage.attributeRuns(in: result.storageRange))
+      return _Landed(result: result, text: storage.attributedText(in: result.storageRange))
     }
-    return (landed.result, landed.text, landed.runs)
+    return (landed.result, landed.text)
   }
 
   /// Selects ranges of a context's text (Writing Tools' `select`): sets the
@@ -716,8 +730,7 @@ extension UndoResult: _EventfulResult {
 /// A replacement and what landed.
 struct _Landed: _EventfulResult {
   var result: ReplacementResult
-  var text: String
-  var runs: [AttributeRun]
+  var text: AttributedText
   var published: [DocumentEvent] { result.published }
 }
 

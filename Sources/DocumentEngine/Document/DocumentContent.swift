@@ -72,23 +72,21 @@ public struct DocumentContent: Sendable {
 
   /// The text of `range` of storage `id` with its attribute runs (relative
   /// to it), read where the storage lies: no copy of the storage.
-  mutating func textAndRuns(
+  mutating func attributedText(
     of id: StorageID, in range: Range<Int>
-  ) -> (text: String, runs: [AttributeRun]) {
+  ) -> AttributedText {
     let slot: Dictionary<StorageID, _Entry>.Index
     if let last = lastEdited, last.id == id {
       slot = last.slot
     } else {
-      guard let found = entries.index(forKey: id) else { return ("", []) }
+      guard let found = entries.index(forKey: id) else { return .empty }
       slot = found
     }
     return Self.read(&entries.values[slot].storage, range)
   }
 
-  private static func read(
-    _ storage: inout TextStorage, _ range: Range<Int>
-  ) -> (text: String, runs: [AttributeRun]) {
-    (storage.text.string(in: range), storage.attributeRuns(in: range))
+  private static func read(_ storage: inout TextStorage, _ range: Range<Int>) -> AttributedText {
+    AttributedText(maximal: storage.text.string(in: range), runs: storage.attributeRuns(in: range))
   }
 
   /// Brings the entries' positions in step with the index from `position`

@@ -397,15 +397,14 @@ extension DocumentState {
     // `historyFast`.
     var goesOn = false
     var fast = false
-    var removed: _RemovedText? = nil
+    var removed: AttributedText? = nil
     var now: Int64 = 0
     if asPerson {
       now = recorded.now()
       if batchActions == nil, recorded.typing.goesOn(edit, in: id, now: now) {
         goesOn = true
         if edit.s < edit.e {
-          let (text, runs) = content.textAndRuns(of: id, in: edit.s..<edit.e)
-          removed = _RemovedText(text: text, runs: runs)
+          removed = content.attributedText(of: id, in: edit.s..<edit.e)
         }
       } else {
         fast = historyFast(edit, in: id, now: now)
@@ -522,7 +521,10 @@ extension DocumentState {
       }
       place(edit, in: id, own: made, isNew: true, before: before)
     case .swap(let index, let toOriginal, let removed):
-      session?.replacements[index].swappedRuns = removed
+      if let placed = session?.replacements[index].aside.text {
+        session?.replacements[index].inPlace = placed
+      }
+      session?.replacements[index].aside = removed
       place(edit, in: id, own: index, isNew: false, before: before)
       if let local = session?.replacements[index].local {
         content.moveTracked(local, in: id, to: edit.s..<(edit.s + edit.n))
@@ -607,7 +609,7 @@ extension DocumentState {
   mutating func apply(
     _ id: StorageID, _ operation: _Operation, text: String, original: _Operation?,
     basis: StorageVersion, attributes: _NewTextAttributes? = nil,
-    tool: (context: UUID, replaced: [_RemovedText])? = nil, reason: ChangeReason = .typing
+    tool: (context: UUID, replaced: [AttributedText])? = nil, reason: ChangeReason = .typing
   ) throws(DocumentError) -> (
     version: StorageVersion, events: [DocumentEvent], tracked: TrackedChanges
   ) {

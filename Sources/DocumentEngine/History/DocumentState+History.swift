@@ -58,8 +58,7 @@ extension DocumentState {
       }
     }
     if edit.s < edit.e {
-      let (text, runs) = content.textAndRuns(of: id, in: edit.s..<edit.e)
-      plan.removed = _RemovedText(text: text, runs: runs)
+      plan.removed = content.attributedText(of: id, in: edit.s..<edit.e)
     }
     return plan
   }
@@ -280,7 +279,7 @@ extension DocumentState {
   /// on with it, or a new one (the last put in its tree first). Returns
   /// false if it cannot (the caller follows the marks).
   mutating func pend(
-    _ action: Int, _ edit: _EditStep, _ removed: _RemovedText, in id: StorageID
+    _ action: Int, _ edit: _EditStep, _ removed: AttributedText, in id: StorageID
   ) -> Bool {
     if let p = recorded.pending {
       if p.action == action && p.storage == id && p.isContinued(by: edit) {
@@ -333,7 +332,7 @@ extension DocumentState {
   ///   piece's point.
   @discardableResult
   mutating func followMarks(
-    _ step: _EditStep, in id: StorageID, recording: _Recording?, removed: _RemovedText
+    _ step: _EditStep, in id: StorageID, recording: _Recording?, removed: AttributedText
   ) -> (added: _MarkRef?, piece: _MarkRef?) {
     // The storage's marks are taken out of the table while they change
     // (one lookup, and no copy of the tree), and put back at the end.
@@ -688,8 +687,8 @@ extension DocumentState {
   /// action's own, relative to the text), with the inner marks' offsets
   /// in what is left.
   func withoutOwnUnits(
-    _ removed: _RemovedText, _ inner: [_InnerMark], cuts: [Range<Int>]
-  ) -> (_RemovedText, [_InnerMark]) {
+    _ removed: AttributedText, _ inner: [_InnerMark], cuts: [Range<Int>]
+  ) -> (AttributedText, [_InnerMark]) {
     guard !cuts.isEmpty else { return (removed, inner) }
     let sorted = cuts.sorted { $0.lowerBound < $1.lowerBound }
     var merged: [Range<Int>] = []
@@ -700,7 +699,7 @@ extension DocumentState {
         merged.append(cut)
       }
     }
-    var parts: [_RemovedText] = []
+    var parts: [AttributedText] = []
     var at = 0
     for cut in merged {
       if cut.lowerBound > at { parts.append(removed.slice(at..<cut.lowerBound)) }
@@ -723,7 +722,7 @@ extension DocumentState {
       mapped.range = map(mark.range.lowerBound)..<map(mark.range.upperBound)
       return mapped
     }.filter { $0.owner.isPoint || !$0.range.isEmpty }
-    return (_RemovedText.joined(parts), marks)
+    return (AttributedText.concatenated(parts), marks)
   }
 
   /// Adds `bytes` to what action `action` (and the histories) cost.

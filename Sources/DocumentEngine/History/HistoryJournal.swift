@@ -27,7 +27,7 @@ struct _JournalHunk: Sendable {
   var action: Int
   var start: Int
   var inserted: Int
-  var removed: _RemovedText
+  var removed: AttributedText
   var selection: _JournalSelection?
   /// What it costs in the history's bytes (its encoding and its runs).
   var cost = 0
@@ -116,7 +116,7 @@ struct _Journal: Sendable {
   /// The hunk's numbers (flags, deltas, the removed text's length, the
   /// selection) written at once, then the removed text's UTF-8.
   private mutating func append(
-    action: Int, start: Int, inserted: Int, removed: _RemovedText,
+    action: Int, start: Int, inserted: Int, removed: AttributedText,
     selection: _JournalSelection?, eager: Bool = false, dropped: Bool
   ) -> Int {
     let was = bytes.count
@@ -257,17 +257,19 @@ struct _Journal: Sendable {
       if flags & Flag.selectionRange != 0 { end = s &+ Self.unzigzag(Self.take(bytes, &at)) }
       selection = _JournalSelection(start: s, end: end)
     }
-    var removed = _RemovedText.empty
+    var text = ""
     if textCount != 0 {
       let n = max(0, min(textCount, bytes.count - at))
-      removed.text = String(decoding: bytes[at..<(at + n)], as: UTF8.self)
+      text = String(decoding: bytes[at..<(at + n)], as: UTF8.self)
       at += n
     }
     var run = cursor.run
+    var removedRuns: [AttributeRun] = []
     if flags & Flag.runs != 0, run < runs.count {
-      removed.runs = runs[run]
+      removedRuns = runs[run]
       run += 1
     }
+    let removed = AttributedText(maximal: text, runs: removedRuns)
     cursor = _JournalCursor(
       offset: at, run: run, action: action, end: position &+ inserted)
     return _JournalHunk(
@@ -367,7 +369,7 @@ extension DocumentState {
 
   /// Starts the pending hunk of a lazy group with its first edit.
   mutating func startLazyHunk(
-    _ action: Int, _ edit: _EditStep, _ removed: _RemovedText, selection: _JournalSelection?,
+    _ action: Int, _ edit: _EditStep, _ removed: AttributedText, selection: _JournalSelection?,
     in id: StorageID
   ) {
     recorded.typing.isLive = false
@@ -423,7 +425,7 @@ extension DocumentState {
   /// then wait on, and the tree records the origin's group when it takes
   /// them. Returns false if it did not (the caller records it).
   mutating func journalOrigin(
-    _ action: Int, _ edit: _EditStep, removed: _RemovedText, in id: StorageID
+    _ action: Int, _ edit: _EditStep, removed: AttributedText, in id: StorageID
   ) -> Bool {
     journalAside(edit, in: id) { recorded, step in
       recorded.journalEager(
@@ -644,8 +646,7 @@ extension DocumentState {
     recorded.fast.opens = !goesOn
     recorded.fast.selection = selection
     if edit.s < edit.e {
-      let (text, runs) = content.textAndRuns(of: id, in: edit.s..<edit.e)
-      recorded.fast.removed = _RemovedText(text: text, runs: runs)
+      recorded.fast.removed = content.attributedText(of: id, in: edit.s..<edit.e)
     } else if !recorded.fast.removed.text.isEmpty || !recorded.fast.removed.runs.isEmpty {
       recorded.fast.removed = .empty
     }
@@ -668,7 +669,7 @@ extension DocumentState {
 
   /// The storage took a keystroke ``historyFast(_:in:now:)`` said goes on:
   /// only the pending hunk changes.
-  mutating func historyGoOn(_ edit: _EditStep, removed: _RemovedText, now: Int64) {
+  mutating func historyGoOn(_ edit: _EditStep, removed: AttributedText, now: Int64) {
     recorded.personOpen?.lastTime = now
     recorded.typing.isLive = false
     recorded.pending?.take(edit, removed: removed)
@@ -679,7 +680,7 @@ extension _Histories {
   /// The storage took a keystroke that goes on with the typing run
   /// (``_TypingRun/goesOn(_:in:now:)``): the open group's time and the
   /// pending hunk take it, and so does the run.
-  mutating func typingGoesOn(_ edit: _EditStep, removed: _RemovedText?, now: Int64) {
+  mutating func typingGoesOn(_ edit: _EditStep, removed: AttributedText?, now: Int64) {
     personOpen?.lastTime = now
     if edit.n > 0 {
       pending?.inserted += edit.n
@@ -696,7 +697,7 @@ extension _Histories {
 /// What ``DocumentState/historyFast(_:in:now:)`` decided for a keystroke of the
 /// person's.
 struct _FastStep {
-  var removed: _RemovedText
+  var removed: AttributedText
   /// On the history's clock, in nanoseconds.
   var now: Int64
   /// Whether it opens a new lazy group (else it goes on with the open one).

@@ -61,7 +61,7 @@ struct _PieceRef: Hashable, Sendable {
 struct _RemovedPiece: Sendable {
   /// The point (`nil` once the piece went back, or its storage went).
   var mark: _MarkRef?
-  var text: _RemovedText
+  var text: AttributedText
   var inner: [_InnerMark]
 }
 
@@ -72,7 +72,7 @@ struct _HistoryPlan {
   var recording: _Recording? = nil
   var party: _HistoryParty? = nil
   var selection: _SelectionBefore? = nil
-  var removed = _RemovedText.empty
+  var removed = AttributedText.empty
   /// On the history's clock, in nanoseconds.
   var now: Int64 = 0
 }
@@ -135,7 +135,7 @@ struct _PendingHunk: Sendable {
   var inserted: Int
   /// The text it removed, in order (a backspace's goes in front, a
   /// forward delete's at the end).
-  var removed = _RemovedText.empty
+  var removed = AttributedText.empty
   var removedLength = 0
   /// Whether its action was opened lazily: it is not in the table of
   /// actions yet, and goes in its storage's journal when the hunk is done.
@@ -145,7 +145,7 @@ struct _PendingHunk: Sendable {
 
   /// A hunk of `action` with its first edit.
   init(
-    storage: StorageID, action: Int, _ edit: _EditStep, removed: _RemovedText,
+    storage: StorageID, action: Int, _ edit: _EditStep, removed: AttributedText,
     isLazy: Bool = false, selection: _JournalSelection? = nil
   ) {
     self.storage = storage
@@ -175,7 +175,7 @@ struct _PendingHunk: Sendable {
   }
 
   /// Takes a keystroke that goes on with it (``isContinued(by:)``).
-  mutating func take(_ edit: _EditStep, removed text: _RemovedText) {
+  mutating func take(_ edit: _EditStep, removed text: AttributedText) {
     if edit.n > 0 {
       inserted += edit.n
     } else if edit.e == start {
@@ -553,73 +553,5 @@ struct _TypingRun: Sendable {
     guard isLive, now &- lastTime <= interval, (edit.n == 0) == isDeletion, storage == id
     else { return false }
     return _PendingHunk.isContinued(start: start, inserted: inserted, by: edit)
-  }
-}
-
-extension _RemovedText {
-  static let empty = _RemovedText(text: "", runs: [])
-
-  var length: Int { text.utf16.count }
-
-  /// The texts one after the other, with their runs.
-  static func joined(_ parts: some Sequence<_RemovedText>) -> _RemovedText {
-    var text = ""
-    var runs: [AttributeRun] = []
-    var offset = 0
-    for part in parts {
-      text += part.text
-      for run in part.runs {
-        let shifted = AttributeRun(
-          (run.range.lowerBound + offset)..<(run.range.upperBound + offset), run.attributes)
-        if let last = runs.last, last.range.upperBound == shifted.range.lowerBound,
-          last.attributes == shifted.attributes
-        {
-          runs[runs.count - 1].range = last.range.lowerBound..<shifted.range.upperBound
-        } else {
-          runs.append(shifted)
-        }
-      }
-      offset += part.length
-    }
-    return _RemovedText(text: text, runs: runs)
-  }
-
-  /// Puts `other` after this text.
-  mutating func append(_ other: _RemovedText) {
-    if !other.runs.isEmpty || !runs.isEmpty {
-      self = .joined([self, other])
-      return
-    }
-    text += other.text
-  }
-
-  /// Puts `other` before this text.
-  mutating func prepend(_ other: _RemovedText) {
-    if !other.runs.isEmpty || !runs.isEmpty {
-      self = .joined([other, self])
-      return
-    }
-    text = other.text + text
-  }
-
-  /// The part in `range` (UTF-16, on scalar boundaries).
-  func slice(_ range: Range<Int>) -> _RemovedText {
-    let utf16 = text.utf16
-    let a =
-      utf16.index(utf16.startIndex, offsetBy: max(0, range.lowerBound), limitedBy: utf16.endIndex)
-      ?? utf16.endIndex
-    let b =
-      utf16.index(a, offsetBy: max(0, range.count), limitedBy: utf16.endIndex) ?? utf16.endIndex
-    let part = String(utf16[a..<b]) ?? String(decoding: Array(utf16[a..<b]), as: UTF16.self)
-    var runs: [AttributeRun] = []
-    for run in self.runs {
-      let lo = max(run.range.lowerBound, range.lowerBound)
-      let hi = min(run.range.upperBound, range.upperBound)
-      if lo < hi {
-        runs.append(
-          AttributeRun((lo - range.lowerBound)..<(hi - range.lowerBound), run.attributes))
-      }
-    }
-    return _RemovedText(text: part, runs: runs)
   }
 }

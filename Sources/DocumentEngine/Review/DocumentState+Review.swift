@@ -329,10 +329,8 @@ extension DocumentState {
   // MARK: Helpers
 
   /// The text of `range` of storage `id`, with its attributes.
-  func removedText(in id: StorageID, range: Range<Int>) -> _RemovedText {
-    guard let storage = content.storageIfAny(id) else { return _RemovedText(text: "", runs: []) }
-    return _RemovedText(
-      text: storage.text.string(in: range), runs: storage.attributeRuns(in: range))
+  func removedText(in id: StorageID, range: Range<Int>) -> AttributedText {
+    content.storageIfAny(id)?.attributedText(in: range) ?? .empty
   }
 
   /// The engine's own edit of `range` of storage `id` over the text of

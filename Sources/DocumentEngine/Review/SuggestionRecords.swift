@@ -10,7 +10,7 @@ struct _SuggestionRecord: Sendable {
   let candidates: [SuggestionCandidate]
   /// While a candidate is previewed: which, and the text it replaced,
   /// with its attributes (what a reject puts back).
-  var preview: (candidate: Int, replaced: _RemovedText)? = nil
+  var preview: (candidate: Int, replaced: AttributedText)? = nil
 }
 
 /// The suggestions' records: for each storage (by serial), an array
@@ -85,9 +85,9 @@ struct _AcceptedSuggestion: Sendable {
   let storage: StorageID
   let local: UInt32
   /// The text it replaced, with its attributes.
-  let original: _RemovedText
+  let original: AttributedText
   /// The text it put in, with its attributes.
-  let accepted: _RemovedText
+  let accepted: AttributedText
   var undone = false
   /// False once its storage was removed.
   var alive = true

@@ -54,7 +54,7 @@ extension DocumentState {
     _ live: _TrackedContext, _ range: Range<Int>, _ n: Int, basis: ContextVersion?,
     policy: ReplacementPolicy
   ) throws(DocumentError) -> (
-    operation: _Operation, original: _Operation, basis: StorageVersion, replaced: [_RemovedText]
+    operation: _Operation, original: _Operation, basis: StorageVersion, replaced: [AttributedText]
   ) {
     let session = try liveSession()
     let contextID = live.id
@@ -127,7 +127,7 @@ extension DocumentState {
 
   /// Puts a replacement's original text back (undo, revert), or its new
   /// text (redo), if it can go: the session's records let it
-  /// (``_LiveSession/swapEdit(of:toOriginal:)``) and its range holds exactly the
+  /// (``_LiveSession/canSwap(_:toOriginal:)``) and its range holds exactly the
   /// text it should. Otherwise nothing changes: the text is never swapped
   /// where it would scramble.
   ///
@@ -136,18 +136,19 @@ extension DocumentState {
   mutating func swapText(
     _ index: Int, toOriginal: Bool
   ) -> (events: [DocumentEvent], tracked: TrackedChanges)? {
-    guard let swap = session?.swapEdit(of: index, toOriginal: toOriginal),
+    guard session?.canSwap(index, toOriginal: toOriginal) == true,
+      let swap = session?.replacements[index],
       let storage = content.storageIfAny(swap.storage),
       let range = storage.tracked.range(swap.local),
-      let now = try? storage.text.slice(range), String(now) == swap.expected
+      let now = try? storage.text.slice(range), String(now) == swap.inPlace
     else { return nil }
-    let removed = storage.attributeRuns(in: range)
+    let removed = storage.attributedText(in: range)
     // The range holds the expected text, so it is valid: this cannot throw.
     guard
       let (_, events, tracked) = try? apply(
-        swap.storage, range, swap.text, insertedLength: swap.text.utf16.count,
+        swap.storage, range, swap.aside.text, insertedLength: swap.aside.length,
         info: .person, actor: .swap(index, toOriginal: toOriginal, removed: removed),
-        attributes: .exactly(swap.runs), reason: .undoRedo)
+        attributes: .exactly(swap.aside.runs), reason: .undoRedo)
     else { return nil }
     return (events, tracked)
   }

@@ -63,13 +63,14 @@ struct _Replacement: Sendable {
   let context: UUID
   /// Its tracked range's number in the storage (while ``intact``).
   let local: UInt32
-  let oldText: String
-  let newText: String
-  /// The attributes of the text that is not in place now: the original's
-  /// while the tool's text is in place, the tool's while the original is
-  /// back. The next swap puts them back, and keeps those of the text it
-  /// removes.
-  var swappedRuns: [AttributeRun]
+  /// The text its range holds while it is intact: the tool's, or the
+  /// original while it is undone.
+  var inPlace: String
+  /// The text that is not in place now, with its attributes: the
+  /// original while the tool's text is in place, the tool's while the
+  /// original is back. A swap puts it in and keeps, in its place, the text
+  /// it removes.
+  var aside: AttributedText
   /// False once an edit of someone else touched its text, or its storage
   /// was removed: it is then left alone (and no longer tracked).
   var intact = true
@@ -99,25 +100,18 @@ enum _Actor: Equatable {
   /// own (so that undo can take back a replacement that a concurrent
   /// insertion split), and ``DocumentState`` closes the pieces into one
   /// undo group once the last is in (``_LiveSession/close(_:made:at:range:)``).
-  case tool(context: UUID, replaced: _RemovedText)
+  case tool(context: UUID, replaced: AttributedText)
   /// The session swapping the text of its replacement `index`: back to the
-  /// original (undo, revert) or forth to the tool's (redo); `removed` are
-  /// the attributes of the text the swap takes out. Its context hears of
+  /// original (undo, revert) or forth to the tool's (redo); `removed` is
+  /// the text the swap takes out, with its attributes. Its context hears of
   /// it like of any edit.
-  case swap(Int, toOriginal: Bool, removed: [AttributeRun])
+  case swap(Int, toOriginal: Bool, removed: AttributedText)
 
   /// Whether the session makes the edit.
   var isOwn: Bool {
     if case .other = self { return false }
     return true
   }
-}
-
-/// The text an edit of the session's removes, with its attributes: what
-/// undo puts back.
-struct _RemovedText: Hashable, Sendable {
-  var text: String
-  var runs: [AttributeRun]
 }
 
 /// The live part of a Writing Tools session: its contexts, the replacements
@@ -372,12 +366,11 @@ extension _LiveSession {
   /// Records a new replacement of the tool's (its text tracked as number
   /// `local`); returns its index.
   mutating func record(
-    in id: StorageID, context: UUID, local: UInt32, replaced: _RemovedText, text: String
+    in id: StorageID, context: UUID, local: UInt32, replaced: AttributedText, text: String
   ) -> Int {
     replacements.append(
       _Replacement(
-        storage: id, context: context, local: local, oldText: replaced.text, newText: text,
-        swappedRuns: replaced.runs))
+        storage: id, context: context, local: local, inPlace: text, aside: replaced))
     replacementsByLocal[id, default: [:]][local] = replacements.count - 1
     return replacements.count - 1
   }
@@ -434,25 +427,11 @@ extension _LiveSession {
   /// (`toOriginal`) or forth to the tool's, if the session's records let it
   /// go: it is intact, not already there, and (going back) every later
   /// replacement that changed part of its text is undone. The caller finds
-  /// its range, checks that it holds `expected`, and puts in `text` with
-  /// `runs`.
-  func swapEdit(
-    of index: Int, toOriginal: Bool
-  ) -> (
-    storage: StorageID, local: UInt32, expected: String, text: String, runs: [AttributeRun]
-  )? {
+  /// its range (``_Replacement/local``), checks that it holds
+  /// ``_Replacement/inPlace``, and puts in ``_Replacement/aside``.
+  func canSwap(_ index: Int, toOriginal: Bool) -> Bool {
     let replacement = replacements[index]
-    guard replacement.intact, replacement.undone != toOriginal,
-      !toOriginal || replacement.coveredBy.allSatisfy({ replacements[$0].undone })
-    else { return nil }
-    return toOriginal
-      ? (
-        replacement.storage, replacement.local, replacement.newText, replacement.oldText,
-        replacement.swappedRuns
-      )
-      : (
-        replacement.storage, replacement.local, replacement.oldText, replacement.newText,
-        replacement.swappedRuns
-      )
+    return replacement.intact && replacement.undone != toOriginal
+      && (!toOriginal || replacement.coveredBy.allSatisfy({ replacements[$0].undone }))
   }
 }
