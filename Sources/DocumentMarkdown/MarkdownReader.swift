@@ -354,8 +354,13 @@ struct _MarkdownReader {
   }
 
   mutating func openLeaf(_ kind: PresentationIntent.Kind) {
-    let component = newComponent(kind)
-    startLeaf(PresentationIntent(open.map(\.component) + [component]))
+    // (One array, made at its size: a document of many small blocks makes
+    // one for each.)
+    var components: [PresentationIntent.Component] = []
+    components.reserveCapacity(open.count + 1)
+    for entry in open { components.append(entry.component) }
+    components.append(newComponent(kind))
+    startLeaf(PresentationIntent(components))
   }
 
   /// Writes the separator the last leaf owes, then makes `intent` the
@@ -449,10 +454,8 @@ struct _MarkdownReader {
     for segment in segments {
       if segment.leaf != leaf {
         leaf = segment.leaf
-        blockOnly = [:]
-        if leaf >= 0 {
-          blockOnly[.presentationIntent] = .presentationIntent(leaves[Int(leaf)])
-        }
+        blockOnly =
+          leaf >= 0 ? [.presentationIntent: .presentationIntent(leaves[Int(leaf)])] : [:]
       }
       var attributes = blockOnly
       if segment.inline != 0 {

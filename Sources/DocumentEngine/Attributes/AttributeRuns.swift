@@ -271,18 +271,18 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
     _ head: SummaryTree<_AttributeRun<Value>>, _ middle: [_AttributeRun<Value>],
     _ tail: SummaryTree<_AttributeRun<Value>>
   ) -> SummaryTree<_AttributeRun<Value>> {
-    var pieces: [_AttributeRun<Value>] = []
-    if let last = last(of: head) { pieces.append(last) }
-    pieces += middle
-    if let first = first(of: tail) { pieces.append(first) }
     var merged: [_AttributeRun<Value>] = []
-    for piece in pieces {
+    merged.reserveCapacity(middle.count + 2)
+    func take(_ piece: _AttributeRun<Value>) {
       if let previous = merged.last, previous.value == piece.value {
         merged[merged.count - 1].length += piece.length
       } else {
         merged.append(piece)
       }
     }
+    if let last = last(of: head) { take(last) }
+    for piece in middle { take(piece) }
+    if let first = first(of: tail) { take(first) }
     var result = dropLast(head)
     result.append(contentsOf: SummaryTree(merged))
     result.append(contentsOf: dropFirst(tail))

@@ -8,16 +8,24 @@ import TextRope
 struct _NewTextAttributes: Hashable, Sendable {
   /// The runs, relative to the new text, checked.
   var runs: [AttributeRun]
-  /// The keys the runs decide; `nil`: every key.
-  var decided: Set<AttributeKey>?
+  /// The keys the runs decide; `nil`: every key. (A few keys: a run's
+  /// keys are compared with them, not hashed.)
+  var decided: [AttributeKey]?
   /// The keys the runs overlay on the edit rule's values.
-  var overlaid: Set<AttributeKey> = []
+  var overlaid: [AttributeKey] = []
 
   /// Whether the runs decide `key`.
   func decides(_ key: AttributeKey) -> Bool { decided?.contains(key) ?? true }
 
   /// Whether the runs give values of `key`.
   func gives(_ key: AttributeKey) -> Bool { decides(key) || overlaid.contains(key) }
+
+  /// Whether the runs give every key of `attributes`.
+  func givesEvery(_ attributes: [AttributeKey: AttributeValue]) -> Bool {
+    guard decided != nil else { return true }
+    for key in attributes.keys where !gives(key) { return false }
+    return true
+  }
 
   /// New text of `length` units with exactly `attributes` (none if empty).
   static func uniform(_ attributes: [AttributeKey: AttributeValue], length: Int) -> Self {
@@ -101,6 +109,8 @@ extension TextStorage {
           base = inherited.filter { !decided.contains($0.key) }
         }
         let pieces = Self.pieces(of: given.runs, length: newLength, gap: base) { run in
+          // Nothing underneath and every key the run's: its own set.
+          if base.isEmpty, given.givesEvery(run.attributes) { return run.attributes }
           var set = base
           for (key, value) in run.attributes where given.gives(key) { set[key] = value }
           return set

@@ -63,7 +63,13 @@ extension _NewTextAttributes {
     guard options.allowsRichText else { return nil }
     let blocks = options.contains(.presentationIntent)
     var kept: [AttributeRun] = []
+    kept.reserveCapacity(runs.count)
     for run in runs {
+      if Self.keepsAsIs(run.attributes, blocks: blocks, options: options) {
+        // (The common run: its set is kept, not rebuilt.)
+        if !run.attributes.isEmpty { kept.append(run) }
+        continue
+      }
       var attributes: [AttributeKey: AttributeValue] = [:]
       attributes[.inlinePresentationIntent] = run.attributes[.inlinePresentationIntent]
       attributes[.link] = run.attributes[.link]
@@ -81,5 +87,24 @@ extension _NewTextAttributes {
     return _NewTextAttributes(
       runs: kept, decided: [.inlinePresentationIntent, .link],
       overlaid: blocks ? [.presentationIntent] : [])
+  }
+
+  /// Whether `options` keep every attribute of `attributes` as it is: only
+  /// inline intents and links, and (with `blocks`) a block intent none of
+  /// whose components the options leave out.
+  static func keepsAsIs(
+    _ attributes: [AttributeKey: AttributeValue], blocks: Bool, options: ResultOptions
+  ) -> Bool {
+    for (key, value) in attributes {
+      if key == .inlinePresentationIntent || key == .link { continue }
+      guard blocks, key == .presentationIntent, case .presentationIntent(let intent) = value,
+        !intent.components.isEmpty,
+        intent.components.allSatisfy({
+          (!$0.kind.isList || options.contains(.list))
+            && (!$0.kind.isTable || options.contains(.table))
+        })
+      else { return false }
+    }
+    return true
   }
 }
