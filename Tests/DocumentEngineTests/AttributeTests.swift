@@ -119,6 +119,46 @@ import _EngineTestSupport
   /// The rule, case by case: the first replaced unit, the unit before an
   /// insertion, the unit after an insertion at the start, none in an empty
   /// text; the exclusion keeps its own rule.
+  /// Runs are joined by comparing their sets key by key, not by hashing
+  /// (``_sameAttributes(_:_:)``): it says what `==` says, on sets of a few
+  /// keys and of many, with equal and differing values.
+  @Test func setsCompareKeyByKeyAsEqualityDoes() {
+    let seed = TestSettings.seed("AttributeTests.setsCompareKeyByKeyAsEqualityDoes")
+    var rng = SeededRandom(seed: seed)
+    let keys: [AttributeKey] = [
+      .inlinePresentationIntent, .link, .presentationIntent, "font", "color", "size", "lang",
+    ]
+    let values: [AttributeValue] = [
+      .link("a"), .link("b"), .string("x"), .integer(1), .integer(2), .boolean(true),
+    ]
+    func randomSet() -> [AttributeKey: AttributeValue]? {
+      if rng.next() % 8 == 0 { return nil }
+      var set: [AttributeKey: AttributeValue] = [:]
+      for _ in 0..<Int(rng.next() % 7) {
+        set[keys[Int(rng.next() % UInt64(keys.count))]] = values[Int(rng.next() % 6)]
+      }
+      return set
+    }
+    var equalPairs = 0
+    for _ in 0..<4_000 {
+      let a = randomSet()
+      // Half the time the same set, built again in another order, maybe
+      // with one value changed.
+      var b = randomSet()
+      if rng.next() % 2 == 0, let a {
+        var rebuilt: [AttributeKey: AttributeValue] = [:]
+        for key in a.keys.reversed() { rebuilt[key] = a[key] }
+        if rng.next() % 3 == 0, let key = a.keys.first { rebuilt[key] = .integer(99) }
+        b = rebuilt
+      }
+      if a == b { equalPairs += 1 }
+      #expect(
+        _sameAttributes(a, b) == (a == b),
+        "\(String(describing: a)) \(String(describing: b)), SEED=\(seed)")
+    }
+    #expect(equalPairs > 500)
+  }
+
   @Test func theEditRuleCaseByCase() throws {
     let document = Document()
     try document.add(
@@ -362,6 +402,13 @@ import _EngineTestSupport
     for runs in badRuns {
       #expect(throws: DocumentError.self, "\(runs)") {
         try document.add("t", text: "a😀b", attributes: runs)
+      }
+    }
+    // A text without surrogate pairs has no bound to seek: a run past its
+    // end is refused all the same.
+    for runs in badRuns where runs.count == 1 && runs[0].range.upperBound > 3 {
+      #expect(throws: DocumentError.self, "\(runs)") {
+        try document.add("t", text: "abc", attributes: runs)
       }
     }
     #expect(throws: DocumentError.overlappingRuns(1..<3)) {

@@ -53,23 +53,30 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
   ///
   /// - Complexity: O(log r + k) for k runs in the range.
   public func runs(in range: Range<Int>) -> [(range: Range<Int>, value: Value)] {
-    if neverSet { return [] }
     var result: [(range: Range<Int>, value: Value)] = []
-    guard !range.isEmpty, range.lowerBound < length else { return result }
+    forEachRun(in: range) { result.append(($0, $1)) }
+    return result
+  }
+
+  /// Calls `body` with each run with a value that overlaps `range`, clipped
+  /// to it, in order (what ``runs(in:)`` lists, without the list).
+  func forEachRun(in range: Range<Int>, _ body: (Range<Int>, Value) -> Void) {
+    if neverSet { return }
+    guard !range.isEmpty, range.lowerBound < length else { return }
     if tree.summary.count == 1 {
       // One run over everything (the usual case: nothing excluded).
-      guard let value = Self.first(of: tree)?.value else { return result }
-      return [(max(range.lowerBound, 0)..<min(range.upperBound, length), value)]
+      guard let value = Self.first(of: tree)?.value else { return }
+      body(max(range.lowerBound, 0)..<min(range.upperBound, length), value)
+      return
     }
     var cursor = tree.cursor(_LengthMetric.self, at: max(range.lowerBound, 0), bias: .right)
     while let run = cursor.item {
       let start = cursor.prefix.length
       if start >= range.upperBound { break }
       let clipped = max(start, range.lowerBound)..<min(start + run.length, range.upperBound)
-      if let value = run.value, !clipped.isEmpty { result.append((clipped, value)) }
+      if let value = run.value, !clipped.isEmpty { body(clipped, value) }
       cursor.moveNext()
     }
-    return result
   }
 
   /// Gives every unit in `range` the value `value` (`nil` to clear it).
@@ -274,7 +281,7 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
     var merged: [_AttributeRun<Value>] = []
     merged.reserveCapacity(middle.count + 2)
     func take(_ piece: _AttributeRun<Value>) {
-      if let previous = merged.last, previous.value == piece.value {
+      if let previous = merged.last, isSame(previous.value, piece.value) {
         merged[merged.count - 1].length += piece.length
       } else {
         merged.append(piece)
@@ -287,6 +294,18 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
     result.append(contentsOf: SummaryTree(merged))
     result.append(contentsOf: dropFirst(tail))
     return result
+  }
+
+  /// Whether two runs' values are equal: for attribute sets, compared key
+  /// by key when they have a few (``_sameAttributes(_:_:)``), not hashed.
+  @inline(__always)
+  static func isSame(_ a: Value?, _ b: Value?) -> Bool {
+    typealias Attributes = [AttributeKey: AttributeValue]
+    if Value.self == Attributes.self {
+      return _sameAttributes(
+        unsafeBitCast(a, to: Attributes?.self), unsafeBitCast(b, to: Attributes?.self))
+    }
+    return a == b
   }
 
   /// Cuts `tree` at unit `offset`, splitting a run that straddles it.
@@ -336,4 +355,22 @@ struct _AttributeRun<Value: Hashable & Sendable>: TreeItem {
 
   @usableFromInline
   var summary: _CountAndLength { _CountAndLength(count: 1, length: length) }
+}
+
+/// Whether two attribute sets are equal, compared key by key when they have
+/// a few keys (a key is a string: comparing it is cheaper than hashing it).
+func _sameAttributes(
+  _ a: [AttributeKey: AttributeValue]?, _ b: [AttributeKey: AttributeValue]?
+) -> Bool {
+  guard let a, let b else { return a == nil && b == nil }
+  guard a.count == b.count else { return false }
+  guard a.count <= 4 else { return a == b }
+  next: for (key, value) in a {
+    for (other, otherValue) in b where other == key {
+      if otherValue != value { return false }
+      continue next
+    }
+    return false
+  }
+  return true
 }

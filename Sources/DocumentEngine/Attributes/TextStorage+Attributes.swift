@@ -48,15 +48,21 @@ extension AttributeRun {
   ///   ``DocumentError/invalidRange(_:_:)`` (of storage `id`).
   static func check(_ runs: [AttributeRun], in text: Rope, of id: StorageID) throws(DocumentError) {
     var end = 0
+    // A text without surrogate pairs (as many scalars as UTF-16 units) has
+    // no bound inside one: a run in it needs no seek.
+    let length = text.utf16Count
+    let hasPairs = text.scalarCount != length
     for run in runs {
       for (key, value) in run.attributes {
         if let reason = value.problem(under: key) { throw .invalidAttribute(key, reason: reason) }
       }
       guard run.range.lowerBound >= end else { throw .overlappingRuns(run.range) }
-      do {
-        _ = try text.utf8Range(of: run.range, in: .utf16)
-      } catch {
-        throw .invalidRange(id, error)
+      if hasPairs || run.range.upperBound > length {
+        do {
+          _ = try text.utf8Range(of: run.range, in: .utf16)
+        } catch {
+          throw .invalidRange(id, error)
+        }
       }
       end = run.range.upperBound
     }

@@ -187,9 +187,11 @@ public struct TextStorage: Sendable {
   public func attributeRuns(in range: Range<Int>) -> [AttributeRun] {
     guard let attributes else { return [] }
     let start = max(0, range.lowerBound)
-    return attributes.runs(in: start..<max(start, min(range.upperBound, length))).map {
-      AttributeRun(($0.range.lowerBound - start)..<($0.range.upperBound - start), $0.value)
+    var runs: [AttributeRun] = []
+    attributes.forEachRun(in: start..<max(start, min(range.upperBound, length))) {
+      runs.append(AttributeRun(($0.lowerBound - start)..<($0.upperBound - start), $1))
     }
+    return runs
   }
 
   /// The excluded ranges, in order.

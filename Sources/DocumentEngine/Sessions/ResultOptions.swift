@@ -62,6 +62,14 @@ extension _NewTextAttributes {
   static func forReplacement(_ runs: [AttributeRun], options: ResultOptions) -> Self? {
     guard options.allowsRichText else { return nil }
     let blocks = options.contains(.presentationIntent)
+    let decided: [AttributeKey] = [.inlinePresentationIntent, .link]
+    let overlaid: [AttributeKey] = blocks ? [.presentationIntent] : []
+    if runs.allSatisfy({
+      !$0.attributes.isEmpty && Self.keepsAsIs($0.attributes, blocks: blocks, options: options)
+    }) {
+      // (The common answer: every run kept whole, the runs as given.)
+      return _NewTextAttributes(runs: runs, decided: decided, overlaid: overlaid)
+    }
     var kept: [AttributeRun] = []
     kept.reserveCapacity(runs.count)
     for run in runs {
@@ -84,9 +92,7 @@ extension _NewTextAttributes {
       }
       if !attributes.isEmpty { kept.append(AttributeRun(run.range, attributes)) }
     }
-    return _NewTextAttributes(
-      runs: kept, decided: [.inlinePresentationIntent, .link],
-      overlaid: blocks ? [.presentationIntent] : [])
+    return _NewTextAttributes(runs: kept, decided: decided, overlaid: overlaid)
   }
 
   /// Whether `options` keep every attribute of `attributes` as it is: only
