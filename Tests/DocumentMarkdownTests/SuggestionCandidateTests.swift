@@ -25,6 +25,28 @@ import TextRope
     #expect(storage.attributeRuns(in: 0..<storage.length).first == AttributeRun(0..<3, strong))
   }
 
+  /// A candidate is an attributed text, or plain text (none): the one
+  /// shape goes in and comes out whole.
+  @Test func aCandidateIsAnAttributedText() throws {
+    let rich = try AttributedText(
+      "🇫🇷 e\u{301}",
+      runs: [AttributeRun(0..<4, [.link: .link("https://fr.example")])])
+    let candidate = SuggestionCandidate(rich)
+    #expect(candidate.text == rich.text)
+    #expect(candidate.attributes == rich.runs)
+    #expect(candidate.attributedText == rich)
+    #expect(SuggestionCandidate("plain").attributedText == nil)
+    #expect(SuggestionCandidate(try AttributedText("none")).attributedText?.runs == [])
+    #expect(
+      SuggestionCandidate(markdown: "**the** cat").attributedText
+        == (try AttributedText(
+          "the cat",
+          runs: [
+            AttributeRun(
+              0..<3, [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)])
+          ])))
+  }
+
   @Test func aCandidateOfBlocksKeepsThem() {
     let candidate = SuggestionCandidate(markdown: "# Title\n\nBody")
     #expect(candidate.text.contains("\n"))

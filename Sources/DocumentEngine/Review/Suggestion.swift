@@ -37,6 +37,18 @@ public struct SuggestionCandidate: Hashable, Sendable {
     self.text = text
     self.attributes = attributes
   }
+
+  /// A candidate of exactly this attributed text (its runs, and no
+  /// attributes where it has none).
+  public init(_ text: AttributedText) {
+    self.init(text.text, attributes: text.runs)
+  }
+
+  /// The candidate as an attributed text: `nil` for plain text (whose
+  /// attributes the edit rule gives where it lands).
+  public var attributedText: AttributedText? {
+    attributes.map { AttributedText(unchecked: text, runs: $0) }
+  }
 }
 
 /// A checker's finding for the person to review: where it is now, what it
