@@ -75,7 +75,7 @@ extension _MarkdownWriter {
             containers[depth], in: parent, after: depth == common ? closedListMark : 0,
             depthOfBulletedLists: bulletedLists))
         if containers[depth].kind == .unorderedList { bulletedLists += 1 }
-        if let width = widths.first(where: { $0.item == containers[depth] })?.width {
+        if !widths.isEmpty, let width = widths[containers[depth]] {
           open[depth].pad(to: width)
         }
       }
@@ -89,7 +89,8 @@ extension _MarkdownWriter {
   }
 
   /// The list items that an indented HTML block right after their list
-  /// would fall into, with the marker width that keeps it out.
+  /// would fall into, with the marker width that keeps it out (found by
+  /// the item: a document of many such lists stays linear).
   ///
   /// An HTML block's first line keeps up to three spaces of indentation.
   /// Written after a list, a line indented as far as the last item's
@@ -97,8 +98,8 @@ extension _MarkdownWriter {
   /// marker takes more spaces (`-   i`): one more than the block's.
   static func itemWidthsBeforeIndentedHTML(
     _ leaves: [Leaf], isHTML: (Leaf) -> Bool
-  ) -> [(item: PresentationIntent.Component, width: Int)] {
-    var widths: [(item: PresentationIntent.Component, width: Int)] = []
+  ) -> [PresentationIntent.Component: Int] {
+    var widths: [PresentationIntent.Component: Int] = [:]
     for index in leaves.indices.dropFirst() where leaves[index].scalars.first == " " {
       let leaf = leaves[index]
       let previous = leaves[index - 1]
@@ -109,7 +110,8 @@ extension _MarkdownWriter {
         previous.containers[depth + 1].kind.isListItem
       else { continue }
       let spaces = leaf.scalars.prefix { $0 == " " }.count
-      widths.append((previous.containers[depth + 1], spaces + 1))
+      let item = previous.containers[depth + 1]
+      if widths[item] == nil { widths[item] = spaces + 1 }
     }
     return widths
   }

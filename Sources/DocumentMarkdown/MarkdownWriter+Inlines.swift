@@ -335,20 +335,26 @@ extension _MarkdownWriter {
     // A delimiter next to a soft line end would neighbour whitespace, and
     // neither open (before it) nor close (after it): an empty link between
     // them is punctuation, and reads as nothing (`_h` line end `[]()_`).
-    var index = 0
-    while index < tokens.count {
-      if case .lineEnd(hard: false) = tokens[index] {
-        if index + 1 < tokens.count, case .closer(let mark) = tokens[index + 1],
+    // (Made in one pass over the tokens, not inserted one by one: a
+    // paragraph of many such line ends stays linear.)
+    if tokens.contains(where: { if case .lineEnd(hard: false) = $0 { true } else { false } }) {
+      var made: [Token] = []
+      made.reserveCapacity(tokens.count + 8)
+      for index in tokens.indices {
+        let token = tokens[index]
+        let isSoftEnd: Bool
+        if case .lineEnd(hard: false) = token { isSoftEnd = true } else { isSoftEnd = false }
+        if isSoftEnd, index > 0, case .opener(let mark) = tokens[index - 1], mark.isEmphasisLike {
+          made.append(raw("[]()".utf8))
+        }
+        made.append(token)
+        if isSoftEnd, index + 1 < tokens.count, case .closer(let mark) = tokens[index + 1],
           mark.isEmphasisLike
         {
-          tokens.insert(raw("[]()".utf8), at: index + 1)
-        }
-        if index > 0, case .opener(let mark) = tokens[index - 1], mark.isEmphasisLike {
-          tokens.insert(raw("[]()".utf8), at: index)
-          index += 1
+          made.append(raw("[]()".utf8))
         }
       }
-      index += 1
+      tokens = made
     }
     for index in tokens.indices {
       if case .closer(.link(let link)) = tokens[index] {
@@ -590,36 +596,38 @@ extension _MarkdownWriter {
     if mode == .paragraph {
       // A line with nothing on it would end the paragraph, and HTML first
       // on a line after the first could start an HTML block (it was
-      // indented, or a lazy line, where it was read): an empty link first.
-      // In a link, where no link can be, HTML gets four spaces instead: a
-      // paragraph's line loses its indentation, and four spaces start no
-      // block inside a paragraph.
-      var index = 1
+      // indented, or a lazy line, where it was read): an empty link first,
+      // which reads as nothing. In a link, where no link can be, an empty
+      // image (which may be, and reads as nothing too).
+      // (Made in one pass, not inserted one by one: a paragraph of many
+      // such lines stays linear.)
+      var made: [Token] = []
       var inLink = false
-      if case .opener(.link(_))? = tokens.first { inLink = true }
-      while index < tokens.count {
-        if case .lineEnd = tokens[index - 1] {
+      for index in tokens.indices {
+        if index > 0, case .lineEnd = tokens[index - 1] {
           var startsBlock = false
-          var isHTML = false
           switch tokens[index] {
           case .lineEnd: startsBlock = true
           case .raw(let start, let end):
             startsBlock = start < end && rawBytes[Int(start)] == UInt8(ascii: "<")
-            isHTML = startsBlock
           default: break
           }
           if startsBlock {
-            tokens.insert(raw((inLink && isHTML ? "    " : "[]()").utf8), at: index)
-            index += 1
+            if made.isEmpty {
+              made.reserveCapacity(tokens.count + 8)
+              made.append(contentsOf: tokens[..<index])
+            }
+            made.append(raw((inLink ? "![]()" : "[]()").utf8))
           }
         }
+        if !made.isEmpty { made.append(tokens[index]) }
         switch tokens[index] {
         case .opener(.link(_)): inLink = true
         case .closer(.link(_)): inLink = false
         default: break
         }
-        index += 1
       }
+      if !made.isEmpty { tokens = made }
       if case .lineEnd? = tokens.last { tokens.append(raw("[]()".utf8)) }
       if case .lineEnd? = tokens.first { tokens.insert(raw("[]()".utf8), at: 0) }
       // HTML first in a paragraph too: a paragraph cut from another at a
@@ -765,14 +773,27 @@ extension _MarkdownWriter {
   /// (never in UTF-8; `writeLine` drops it).
   static let lazyLine: UInt8 = 0xFF
 
-  /// Whether a tag's next line starts with spaces or tabs and then a
-  /// letter: written as a lazy line, it starts no block and keeps them.
+  /// Whether a tag's next line starts with spaces or tabs and then
+  /// something no block starts with (a letter, a digit that is not a list
+  /// item's number, or punctuation no block marker uses): written as a lazy
+  /// line, it starts no block and keeps them.
   static func keepsItsIndentation(_ bytes: ArraySlice<UInt8>) -> Bool {
     guard let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t"),
-      let text = bytes.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") })
+      let at = bytes.firstIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") })
     else { return false }
-    return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(text | 0x20)
+    let text = bytes[at]
+    if (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(text | 0x20) { return true }
+    if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(text) {
+      // A number then `.` or `)` starts a list item.
+      let after = bytes[at...].first { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+      return after != UInt8(ascii: ".") && after != UInt8(ascii: ")")
+    }
+    return Self.startsNoBlock.contains(text)
   }
+
+  /// Punctuation no block marker (quote, list item, heading, fence,
+  /// thematic break, setext underline, table row, HTML) starts with.
+  static let startsNoBlock: Set<UInt8> = Set("\"'/(){},;?!@$%^&.".utf8)
 }
 
 extension _MarkdownWriter.Token {

@@ -163,6 +163,10 @@ import Testing
     "_h\n[]()_", "**h\n[]()**", "_h\n[]()_b", "_[]()\nh_", "a_[]()\nh_", "~~h\n[]()~~b",
     "***a\n[]()**\n[]()*", "*a\n[]()*\n[]()*b*", "- _x\n  []()_\n\n  y",
     "><i\n v>", "- a <i\n v>", "> - a <i\n v>", "- > a <i\n v>", "> a <i\n\t v x=\"1\">\nb",
+    // Findings 35–38: a tag's lazy next line before punctuation or a
+    // digit, and an empty line inside a link.
+    "><i\n />", "><a x=\n \"1\">", "> a <a x=\n 1>", "> a <a x=\n 1. b>", "> a <a x=\n 1) b>",
+    "- a <i\n  (x)>", "[a\n![]()\nb](u)", "[a\n<b>\nc](u)", "[\n![]()\n](u) b",
   ])
   func formerFindingsReadBackTheSame(markdown: String) {
     let read = AttributedText(markdown: markdown)
