@@ -159,6 +159,41 @@ import _EngineTestSupport
     #expect(equalPairs > 500)
   }
 
+  /// A replacement's runs are checked against its text as a string (walked
+  /// once, not made a rope): the same runs pass, and the same are refused
+  /// with the same error, as against the rope of that text.
+  @Test func runsCheckedOnAStringAsOnARope() {
+    let seed = TestSettings.seed("AttributeTests.runsCheckedOnAStringAsOnARope")
+    var rng = SeededRandom(seed: seed)
+    var refused = 0
+    for _ in 0..<2_000 {
+      var text = ""
+      for _ in 0..<Int.random(in: 0...12, using: &rng) {
+        text += Self.alphabet[Int.random(in: 0..<Self.alphabet.count, using: &rng)]
+      }
+      let length = text.utf16.count
+      var runs: [AttributeRun] = []
+      var at = Int.random(in: -1...1, using: &rng)
+      for _ in 0..<Int.random(in: 0...4, using: &rng) {
+        let end = at + Int.random(in: 0...4, using: &rng)
+        if at <= end { runs.append(AttributeRun(at..<end, [.link: .link("u")])) }
+        at = end + Int.random(in: -1...2, using: &rng)
+        if at > length + 2 { break }
+      }
+      let onRope = Result { () throws(DocumentError) in
+        try AttributeRun.check(runs, in: Rope(text), of: "s")
+      }
+      let onString = Result { () throws(DocumentError) in
+        try AttributeRun.check(runs, in: text, of: "s")
+      }
+      if case .failure = onRope { refused += 1 }
+      #expect(
+        String(describing: onString) == String(describing: onRope),
+        "\(text.debugDescription) \(runs.map(\.range)), SEED=\(seed)")
+    }
+    #expect(refused > 200)
+  }
+
   @Test func theEditRuleCaseByCase() throws {
     let document = Document()
     try document.add(

@@ -68,6 +68,66 @@ extension AttributeRun {
     }
   }
 
+  /// Checks runs given for a text as the check against a rope does, but
+  /// against the text as a string: its UTF-8 walked once, forward, to each
+  /// bound in turn (no rope built to check it).
+  static func check(_ runs: [AttributeRun], in text: String, of id: StorageID) throws(DocumentError)
+  {
+    let firstOff = firstRunOffScalars(runs, in: text)
+    var end = 0
+    for (index, run) in runs.enumerated() {
+      for (key, value) in run.attributes {
+        if let reason = value.problem(under: key) { throw .invalidAttribute(key, reason: reason) }
+      }
+      guard run.range.lowerBound >= end else { throw .overlappingRuns(run.range) }
+      if index == firstOff {
+        // The rope says why, as for a storage's text.
+        do {
+          _ = try Rope(text).utf8Range(of: run.range, in: .utf16)
+        } catch {
+          throw .invalidRange(id, error)
+        }
+      }
+      end = run.range.upperBound
+    }
+  }
+
+  /// The index of the first run (in order, each starting at or after the
+  /// one before ends) with a bound that is not on a scalar of `text`: inside
+  /// a surrogate pair, before the start or past the end.
+  static func firstRunOffScalars(_ runs: [AttributeRun], in text: String) -> Int? {
+    var text = text
+    return text.withUTF8 { bytes -> Int? in
+      var byte = 0
+      var unit = 0
+      /// Walks to `bound`: whether it is a scalar's start (or the end).
+      func reaches(_ bound: Int) -> Bool {
+        while unit < bound && byte < bytes.count {
+          let lead = bytes[byte]
+          if lead < 0x80 {
+            byte += 1
+            unit += 1
+          } else if lead < 0xE0 {
+            byte += 2
+            unit += 1
+          } else if lead < 0xF0 {
+            byte += 3
+            unit += 1
+          } else {
+            // Four bytes: two UTF-16 units, with no bound between them.
+            byte += 4
+            unit += 2
+          }
+        }
+        return unit == bound
+      }
+      for (index, run) in runs.enumerated() {
+        guard reaches(run.range.lowerBound), reaches(run.range.upperBound) else { return index }
+      }
+      return nil
+    }
+  }
+
   /// Checks a set of attributes: each value is one its key takes.
   ///
   /// - Throws: ``DocumentError/invalidAttribute(_:reason:)``.

@@ -29,7 +29,7 @@ extension DocumentState {
     for suggestion in proposed {
       for candidate in suggestion.candidates {
         if let runs = candidate.attributes {
-          try AttributeRun.check(runs, in: Rope(candidate.text), of: id)
+          try AttributeRun.check(runs, in: candidate.text, of: id)
         }
       }
       if !ignored.isEmpty {

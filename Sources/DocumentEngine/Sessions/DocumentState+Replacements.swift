@@ -23,7 +23,7 @@ extension DocumentState {
     // copy the context's history).
     let (id, prepared, options, reason) = try { () throws(DocumentError) in
       let context = try trackedContext(contextID)
-      if let attributes { try AttributeRun.check(attributes, in: Rope(text), of: context.storage) }
+      if let attributes { try AttributeRun.check(attributes, in: text, of: context.storage) }
       return (
         context.storage, try prepareReplacement(context, range, n, basis: basis, policy: policy),
         try liveSession().handout.resultOptions, try liveSession().replacementReason
