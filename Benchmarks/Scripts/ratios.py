@@ -271,6 +271,8 @@ WRITE_RATIO = "write ÷ cmark-gfm HTML (×100)"
 NESTED_RATIO = "Markdown ratio/nested quotes"
 NESTED_GROWTH = "write 20,000 nested ÷ write 5,000 (×100)"
 NESTED_FLOOR = "write 20,000 nested ÷ cmark-gfm HTML (×100)"
+SHAPE_GROWTH = "write 32,000 ÷ write 8,000 (×100)"
+QUADRATIC_BEFORE = ("lists before indented HTML", "paragraph lines starting with HTML")
 
 
 def markdown_rows(r):
@@ -307,6 +309,12 @@ def markdown_rows(r):
         x = floor_ratio[0] / 100
         rows.append(("32. writing 20,000 nested quotes ≤ 2× cmark-gfm's parse and HTML of them", f"{x:.2f}×",
                      "cmark-gfm HTML (paired)", f"{x:.2f}× paired", mark(x <= 2)))
+    for shape in QUADRATIC_BEFORE:
+        growth = r.get(f"Markdown ratio/{shape}", {}).get(SHAPE_GROWTH)
+        if growth:
+            x = growth[0] / 100
+            rows.append((f"32. writing {shape}, 32,000 ≤ 5× 8,000 (linear: 4×)", f"{x:.2f}×",
+                         "writing 8,000 (paired)", f"{x:.2f}× paired", mark(x <= 5)))
     return rows
 
 

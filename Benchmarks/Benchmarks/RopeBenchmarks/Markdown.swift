@@ -30,6 +30,23 @@ let nestedOverFloor = BenchmarkMetric.custom(
   "write 20,000 nested ÷ cmark-gfm HTML (×100)", polarity: .prefersSmaller,
   useScalingFactor: false)
 
+let shapeGrowth = BenchmarkMetric.custom(
+  "write 32,000 ÷ write 8,000 (×100)", polarity: .prefersSmaller, useScalingFactor: false)
+
+/// Shapes whose writing was quadratic (a list item's width searched for in
+/// a list as long as the input; tokens inserted one by one), each written
+/// at 8,000 and at 32,000 repetitions: linear is 4×.
+let quadraticBefore: [(name: String, markdown: @Sendable (Int) -> String)] = [
+  (
+    "lists before indented HTML",
+    { count in (0..<count).map { "-  i\n  <d\($0)>\n\n" }.joined() }
+  ),
+  (
+    "paragraph lines starting with HTML",
+    { count in "x\n" + String(repeating: "y\n<a>\n", count: count) }
+  ),
+]
+
 /// The Markdown the benchmarks read: about 1 MB.
 let markdownByteCount = 1 * megabyte
 
@@ -99,5 +116,23 @@ func registerMarkdownBenchmarks() {
     // What the benchmark writes must read back as itself.
     precondition(AttributedText(markdown: text.markdown) == text, "the round trip failed")
     return (AttributedText(markdown: small), text, large)
+  }
+
+  let shapes = configuration(
+    metrics: [.wallClock, shapeGrowth], timeUnits: .milliseconds,
+    maxDuration: .seconds(5), maxIterations: 50)
+  for shape in quadraticBefore {
+    Benchmark("Markdown ratio/\(shape.name)", configuration: shapes) { benchmark, state in
+      let (small, large) = state
+      let clock = ContinuousClock()
+      let smallTime = timed(clock) { small.markdown }
+      let largeTime = timed(clock) { large.markdown }
+      benchmark.measurement(shapeGrowth, percent(largeTime, of: smallTime))
+    } setup: { () -> (AttributedText, AttributedText) in
+      let large = AttributedText(markdown: shape.markdown(32_000))
+      // What the benchmark writes must read back as itself.
+      precondition(AttributedText(markdown: large.markdown) == large, "the round trip failed")
+      return (AttributedText(markdown: shape.markdown(8_000)), large)
+    }
   }
 }
