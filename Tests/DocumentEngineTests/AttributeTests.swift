@@ -485,15 +485,9 @@ import _EngineTestSupport
 /// The example of the RichText DocC article, step by step, so that what
 /// the article says is what the engine does.
 @Suite struct RichTextArticleTests {
-  static let header = AttributeValue.presentationIntent(
-    PresentationIntent([.init(.header(level: 1), identity: 1)]))
-  static let item = AttributeValue.presentationIntent(
-    PresentationIntent([
-      .init(.unorderedList, identity: 2), .init(.listItem(ordinal: 1), identity: 3),
-      .init(.paragraph, identity: 4),
-    ]))
-  static let bold = AttributeValue.inlinePresentationIntent(.stronglyEmphasized)
-  static let italic = AttributeValue.inlinePresentationIntent(.emphasized)
+  // The article's attributes are those of the suite above.
+  static let (header, item) = (AttributeTests.header, AttributeTests.item)
+  static let (bold, italic) = (AttributeTests.bold, AttributeTests.italic)
 
   @Test func theArticlesSession() throws {
     let (header, item, bold, italic) = (Self.header, Self.item, Self.bold, Self.italic)
