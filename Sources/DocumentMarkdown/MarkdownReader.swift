@@ -354,8 +354,6 @@ struct _MarkdownReader {
   }
 
   mutating func openLeaf(_ kind: PresentationIntent.Kind) {
-    // (One array, made at its size: a document of many small blocks makes
-    // one for each.)
     var components: [PresentationIntent.Component] = []
     components.reserveCapacity(open.count + 1)
     for entry in open { components.append(entry.component) }

@@ -89,8 +89,7 @@ extension _MarkdownWriter {
   }
 
   /// The list items that an indented HTML block right after their list
-  /// would fall into, with the marker width that keeps it out (found by
-  /// the item: a document of many such lists stays linear).
+  /// would fall into, with the marker width that keeps it out, by item.
   ///
   /// An HTML block's first line keeps up to three spaces of indentation.
   /// Written after a list, a line indented as far as the last item's

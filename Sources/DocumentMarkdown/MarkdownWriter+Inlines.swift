@@ -335,8 +335,6 @@ extension _MarkdownWriter {
     // A delimiter next to a soft line end would neighbour whitespace, and
     // neither open (before it) nor close (after it): an empty link between
     // them is punctuation, and reads as nothing (`_h` line end `[]()_`).
-    // (Made in one pass over the tokens, not inserted one by one: a
-    // paragraph of many such line ends stays linear.)
     if tokens.contains(where: { if case .lineEnd(hard: false) = $0 { true } else { false } }) {
       var made: [Token] = []
       made.reserveCapacity(tokens.count + 8)
@@ -599,8 +597,6 @@ extension _MarkdownWriter {
       // indented, or a lazy line, where it was read): an empty link first,
       // which reads as nothing. In a link, where no link can be, an empty
       // image (which may be, and reads as nothing too).
-      // (Made in one pass, not inserted one by one: a paragraph of many
-      // such lines stays linear.)
       var made: [Token] = []
       var inLink = false
       for index in tokens.indices {

@@ -296,8 +296,9 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
     return result
   }
 
-  /// Whether two runs' values are equal: for attribute sets, compared key
-  /// by key when they have a few (``_sameAttributes(_:_:)``), not hashed.
+  /// Whether two runs' values are equal: for attribute sets,
+  /// ``_sameAttributes(_:_:)`` (what it is worth: docs/benchmarks.md,
+  /// issue 32's landing rows).
   @inline(__always)
   static func isSame(_ a: Value?, _ b: Value?) -> Bool {
     typealias Attributes = [AttributeKey: AttributeValue]
@@ -357,8 +358,8 @@ struct _AttributeRun<Value: Hashable & Sendable>: TreeItem {
   var summary: _CountAndLength { _CountAndLength(count: 1, length: length) }
 }
 
-/// Whether two attribute sets are equal, compared key by key when they have
-/// a few keys (a key is a string: comparing it is cheaper than hashing it).
+/// Whether two attribute sets are equal (as `==` says), compared key by
+/// key when they have a few.
 func _sameAttributes(
   _ a: [AttributeKey: AttributeValue]?, _ b: [AttributeKey: AttributeValue]?
 ) -> Bool {

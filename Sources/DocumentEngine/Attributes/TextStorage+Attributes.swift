@@ -8,8 +8,7 @@ import TextRope
 struct _NewTextAttributes: Hashable, Sendable {
   /// The runs, relative to the new text, checked.
   var runs: [AttributeRun]
-  /// The keys the runs decide; `nil`: every key. (A few keys: a run's
-  /// keys are compared with them, not hashed.)
+  /// The keys the runs decide; `nil`: every key.
   var decided: [AttributeKey]?
   /// The keys the runs overlay on the edit rule's values.
   var overlaid: [AttributeKey] = []
@@ -47,33 +46,33 @@ extension AttributeRun {
   ///   ``DocumentError/overlappingRuns(_:)``, or
   ///   ``DocumentError/invalidRange(_:_:)`` (of storage `id`).
   static func check(_ runs: [AttributeRun], in text: Rope, of id: StorageID) throws(DocumentError) {
-    var end = 0
-    // A text without surrogate pairs (as many scalars as UTF-16 units) has
-    // no bound inside one: a run in it needs no seek.
+    // A text with as many scalars as UTF-16 units has no surrogate pair.
     let length = text.utf16Count
     let hasPairs = text.scalarCount != length
-    for run in runs {
-      for (key, value) in run.attributes {
-        if let reason = value.problem(under: key) { throw .invalidAttribute(key, reason: reason) }
-      }
-      guard run.range.lowerBound >= end else { throw .overlappingRuns(run.range) }
-      if hasPairs || run.range.upperBound > length {
-        do {
-          _ = try text.utf8Range(of: run.range, in: .utf16)
-        } catch {
-          throw .invalidRange(id, error)
-        }
-      }
-      end = run.range.upperBound
+    let firstOff = runs.firstIndex { run in
+      hasPairs
+        ? (try? text.utf8Range(of: run.range, in: .utf16)) == nil
+        : run.range.lowerBound < 0 || run.range.upperBound > length
     }
+    try check(runs, firstOffScalars: firstOff, in: { text }, of: id)
   }
 
-  /// Checks runs given for a text as the check against a rope does, but
-  /// against the text as a string: its UTF-8 walked once, forward, to each
-  /// bound in turn (no rope built to check it).
+  /// Checks runs given for a text as the check against a rope does, with
+  /// the text as a string (``firstRunOffScalars(_:in:)``: no rope is built
+  /// unless a run is refused).
   static func check(_ runs: [AttributeRun], in text: String, of id: StorageID) throws(DocumentError)
   {
-    let firstOff = firstRunOffScalars(runs, in: text)
+    try check(
+      runs, firstOffScalars: firstRunOffScalars(runs, in: text), in: { Rope(text) }, of: id)
+  }
+
+  /// The checks in order, run by run: values, then order, then (at run
+  /// `firstOff`, the first with a bound off the text's scalars) the rope's
+  /// error for its range.
+  private static func check(
+    _ runs: [AttributeRun], firstOffScalars firstOff: Int?, in text: () -> Rope,
+    of id: StorageID
+  ) throws(DocumentError) {
     var end = 0
     for (index, run) in runs.enumerated() {
       for (key, value) in run.attributes {
@@ -81,9 +80,8 @@ extension AttributeRun {
       }
       guard run.range.lowerBound >= end else { throw .overlappingRuns(run.range) }
       if index == firstOff {
-        // The rope says why, as for a storage's text.
         do {
-          _ = try Rope(text).utf8Range(of: run.range, in: .utf16)
+          _ = try text().utf8Range(of: run.range, in: .utf16)
         } catch {
           throw .invalidRange(id, error)
         }
@@ -175,7 +173,7 @@ extension TextStorage {
           base = inherited.filter { !decided.contains($0.key) }
         }
         let pieces = Self.pieces(of: given.runs, length: newLength, gap: base) { run in
-          // Nothing underneath and every key the run's: its own set.
+          // Nothing underneath and every key the run's: its own set, as is.
           if base.isEmpty, given.givesEvery(run.attributes) { return run.attributes }
           var set = base
           for (key, value) in run.attributes where given.gives(key) { set[key] = value }

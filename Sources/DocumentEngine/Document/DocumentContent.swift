@@ -86,7 +86,7 @@ public struct DocumentContent: Sendable {
   }
 
   private static func read(_ storage: inout TextStorage, _ range: Range<Int>) -> AttributedText {
-    AttributedText(maximal: storage.text.string(in: range), runs: storage.attributeRuns(in: range))
+    storage.attributedText(in: range)
   }
 
   /// Brings the entries' positions in step with the index from `position`

@@ -44,6 +44,12 @@ public struct ResultOptions: OptionSet, Hashable, Sendable {
   /// The names of the options set, in the order of their bits.
   public var names: [String] { Self.named.filter { contains($0.option) }.map(\.name) }
 
+  /// Whether a block component the tool gives is kept: list components
+  /// only with ``list``, table components only with ``table``.
+  func keeps(_ component: PresentationIntent.Component) -> Bool {
+    (!component.kind.isList || contains(.list)) && (!component.kind.isTable || contains(.table))
+  }
+
   /// Whether the tool may give rich text (``richText``, or an option that
   /// implies it).
   public var allowsRichText: Bool {
@@ -67,14 +73,12 @@ extension _NewTextAttributes {
     if runs.allSatisfy({
       !$0.attributes.isEmpty && Self.keepsAsIs($0.attributes, blocks: blocks, options: options)
     }) {
-      // (The common answer: every run kept whole, the runs as given.)
       return _NewTextAttributes(runs: runs, decided: decided, overlaid: overlaid)
     }
     var kept: [AttributeRun] = []
     kept.reserveCapacity(runs.count)
     for run in runs {
       if Self.keepsAsIs(run.attributes, blocks: blocks, options: options) {
-        // (The common run: its set is kept, not rebuilt.)
         if !run.attributes.isEmpty { kept.append(run) }
         continue
       }
@@ -82,10 +86,7 @@ extension _NewTextAttributes {
       attributes[.inlinePresentationIntent] = run.attributes[.inlinePresentationIntent]
       attributes[.link] = run.attributes[.link]
       if blocks, case .presentationIntent(let intent)? = run.attributes[.presentationIntent] {
-        let components = intent.components.filter {
-          (!$0.kind.isList || options.contains(.list))
-            && (!$0.kind.isTable || options.contains(.table))
-        }
+        let components = intent.components.filter(options.keeps)
         if !components.isEmpty {
           attributes[.presentationIntent] = .presentationIntent(PresentationIntent(components))
         }
@@ -105,10 +106,7 @@ extension _NewTextAttributes {
       if key == .inlinePresentationIntent || key == .link { continue }
       guard blocks, key == .presentationIntent, case .presentationIntent(let intent) = value,
         !intent.components.isEmpty,
-        intent.components.allSatisfy({
-          (!$0.kind.isList || options.contains(.list))
-            && (!$0.kind.isTable || options.contains(.table))
-        })
+        intent.components.allSatisfy(options.keeps)
       else { return false }
     }
     return true
