@@ -35,18 +35,30 @@ import _EngineTestSupport
         let text = rng.randomText(pieces: Int.random(in: 1...3, using: &rng))
         try rope.insert(text, at: range.lowerBound, in: unit)
         model.replace(lo.scalar..<lo.scalar, with: text)
-      case 3:  // delete a short stretch
+      case 3:  // delete a short stretch, handing back what it removed
         let end = min(lo.scalar + Int.random(in: 1...4, using: &rng), model.scalars.count)
         let endOffset = offset(bounds[end])
-        try rope.delete(range.lowerBound..<endOffset, in: unit)
+        var removed = "stale"
+        try rope.replace(range.lowerBound..<endOffset, in: unit, with: "", removed: &removed)
+        var gone = String.UnicodeScalarView()
+        gone.append(contentsOf: model.scalars[lo.scalar..<end])
+        #expect(removed == String(gone))
         model.replace(lo.scalar..<end, with: "")
-      case 4, 5:  // replace a range
+      case 4, 5:  // replace a range, handing back what it removed
         let text = rng.randomText(pieces: Int.random(in: 0...12, using: &rng))
-        try rope.replace(range, in: unit, with: text)
+        var removed = "stale"
+        try rope.replace(range, in: unit, with: text, removed: &removed)
+        #expect(removed == String(expected))
         model.replace(lo.scalar..<hi.scalar, with: text)
-      case 6:  // paste a large block
+      case 6:  // paste a large block (the general path), half of them handing back
         let text = rng.randomText(pieces: Int.random(in: 20...200, using: &rng))
-        try rope.replace(range, in: unit, with: text)
+        if Bool.random(using: &rng) {
+          var removed = "stale"
+          try rope.replace(range, in: unit, with: text, removed: &removed)
+          #expect(removed == String(expected))
+        } else {
+          try rope.replace(range, in: unit, with: text)
+        }
         model.replace(lo.scalar..<hi.scalar, with: text)
       case 7:  // keep only a slice
         if model.scalars.count > 400 || Bool.random(using: &rng) {

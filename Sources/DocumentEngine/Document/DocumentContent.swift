@@ -236,9 +236,10 @@ public struct DocumentContent: Sendable {
       return try checked(range, in: id).version
     }
     var report: [_TrackedChange] = []
+    var unused: AttributedText? = nil
     return try edit(
       id, range: range, with: text, insertedLength: text.utf16.count, info: .person,
-      keepingHistory: false, report: &report)
+      keepingHistory: false, report: &report, capturing: false, removed: &unused)
   }
 
   /// Edits a storage and records the edit (`insertedLength` is `text`'s
@@ -246,11 +247,13 @@ public struct DocumentContent: Sendable {
   /// `keepingHistory`, the history no pin needs is dropped (see
   /// ``ChangeLog/record(_:insertedLength:info:keepingHistory:)``). The new
   /// text takes `attributes` (checked) for the keys they decide, and the
-  /// edit rule's for the others.
+  /// edit rule's for the others. With `capturing`, the text the edit
+  /// removed, with its runs, goes in `removed` (the history keeps it): the
+  /// rope hands it back from the edit's own descent.
   mutating func edit(
     _ id: StorageID, range: Range<Int>, with text: String, insertedLength: Int,
     info: borrowing _RecordInfo, keepingHistory: Bool, attributes: _NewTextAttributes? = nil,
-    report: inout [_TrackedChange]
+    report: inout [_TrackedChange], capturing: Bool, removed: inout AttributedText?
   ) throws(DocumentError) -> StorageVersion {
     // One lookup finds the storage and its position in the index; the
     // storage is edited where it lies in the dictionary, so its rope's nodes
@@ -265,7 +268,8 @@ public struct DocumentContent: Sendable {
     }
     let (version, length) = try Self.edit(
       &entries.values[slot].storage, range: range, with: text, insertedLength: insertedLength,
-      info: info, keepingHistory: keepingHistory, attributes: attributes, report: &report)
+      info: info, keepingHistory: keepingHistory, attributes: attributes, report: &report,
+      capturing: capturing, removed: &removed)
     index.setLength(at: entries.values[slot].position, to: length)
     _invariantCheck(id)
     return version
@@ -275,10 +279,18 @@ public struct DocumentContent: Sendable {
   static func edit(
     _ storage: inout TextStorage, range: Range<Int>, with text: String, insertedLength: Int,
     info: borrowing _RecordInfo, keepingHistory: Bool, attributes: _NewTextAttributes?,
-    report: inout [_TrackedChange]
+    report: inout [_TrackedChange], capturing: Bool, removed: inout AttributedText?
   ) throws(DocumentError) -> (version: StorageVersion, length: Int) {
     do {
-      try storage.text.replace(range, with: text)
+      if capturing {
+        // The runs first: the edit changes them.
+        let runs = range.isEmpty ? [] : storage.attributeRuns(in: range)
+        var gone = ""
+        try storage.text.replace(range, with: text, removed: &gone)
+        removed = AttributedText(maximal: gone, runs: runs)
+      } else {
+        try storage.text.replace(range, with: text)
+      }
     } catch {
       throw .invalidRange(storage.id, error)
     }

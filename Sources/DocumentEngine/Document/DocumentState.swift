@@ -393,23 +393,22 @@ extension DocumentState {
     // (The request's case is tested in place: `!= nil` would copy it out.)
     var records = asPerson
     // The keystroke that goes on with the person's typing run reads only
-    // the run (and, deleting, the text it removes); any other asks
-    // `historyFast`.
+    // the run; any other asks `historyFast`.
     var goesOn = false
     var fast = false
-    var removed: AttributedText? = nil
     var now: Int64 = 0
     if asPerson {
       now = recorded.now()
       if batchActions == nil, recorded.typing.goesOn(edit, in: id, now: now) {
         goesOn = true
-        if edit.s < edit.e {
-          removed = content.attributedText(of: id, in: edit.s..<edit.e)
-        }
       } else {
         fast = historyFast(edit, in: id, now: now)
       }
     }
+    // The text a keystroke of either path removes: the rope hands it back
+    // from the edit's own descent.
+    let captures = (goesOn || fast) && edit.s < edit.e
+    var removed: AttributedText? = nil
     records = records && !goesOn
     if asPerson && !fast && !goesOn { recording = .party(.person) }
     defer { if asPerson && !fast && !goesOn { recording = nil } }
@@ -418,11 +417,11 @@ extension DocumentState {
     let version = try content.edit(
       id, range: range, with: text, insertedLength: insertedLength, info: info,
       keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
-      report: &trackedReport)
+      report: &trackedReport, capturing: captures, removed: &removed)
     if goesOn {
       recorded.typingGoesOn(edit, removed: removed, now: now)
     } else if fast {
-      historyFastFollow(edit, in: id)
+      historyFastFollow(edit, in: id, removed: removed)
     } else if plan != nil || !recorded.marks.isEmpty || recorded.pending != nil
       || !recorded.journaled.isEmpty
     {

@@ -611,7 +611,7 @@ extension DocumentState {
   /// the interval), or it opens a new lazy group (the selection before it
   /// none or in the same storage). `false`: ``historyPlan(_:in:)`` decides.
   /// Asked for the person's edits only, while the history is on.
-  /// Decided, as the plan is, before the edit; ``historyFastFollow(_:in:_:)``
+  /// Decided, as the plan is, before the edit; ``historyFastFollow(_:in:removed:)``
   /// records it once the storage took the edit.
   /// The step is left in ``_Histories/fast`` (a stored place: nothing big
   /// is returned through an optional on every keystroke).
@@ -645,24 +645,18 @@ extension DocumentState {
     recorded.fast.now = now
     recorded.fast.opens = !goesOn
     recorded.fast.selection = selection
-    if edit.s < edit.e {
-      recorded.fast.removed = content.attributedText(of: id, in: edit.s..<edit.e)
-    } else if !recorded.fast.removed.text.isEmpty || !recorded.fast.removed.runs.isEmpty {
-      recorded.fast.removed = .empty
-    }
     return true
   }
 
   /// Records a keystroke ``historyFast(_:in:now:)`` decided, once the storage
-  /// took it.
-  mutating func historyFastFollow(_ edit: _EditStep, in id: StorageID) {
+  /// took it and handed back the text it `removed`.
+  mutating func historyFastFollow(_ edit: _EditStep, in id: StorageID, removed: AttributedText?) {
     let now = recorded.fast.now
     if recorded.fast.opens {
       let action = openLazyGroup(in: id, edit, now: now)
-      startLazyHunk(
-        action, edit, recorded.fast.removed, selection: recorded.fast.selection, in: id)
+      startLazyHunk(action, edit, removed ?? .empty, selection: recorded.fast.selection, in: id)
     } else {
-      historyGoOn(edit, removed: recorded.fast.removed, now: now)
+      historyGoOn(edit, removed: removed ?? .empty, now: now)
     }
     recorded.refreshTyping()
   }
@@ -697,7 +691,6 @@ extension _Histories {
 /// What ``DocumentState/historyFast(_:in:now:)`` decided for a keystroke of the
 /// person's.
 struct _FastStep {
-  var removed: AttributedText
   /// On the history's clock, in nanoseconds.
   var now: Int64
   /// Whether it opens a new lazy group (else it goes on with the open one).

@@ -372,7 +372,7 @@ struct _Histories: Sendable {
   var lastLazy = -1
   /// What ``DocumentState/historyFast(_:in:now:)`` decided for the keystroke
   /// being made.
-  var fast = _FastStep(removed: .empty, now: 0, opens: false, selection: nil)
+  var fast = _FastStep(now: 0, opens: false, selection: nil)
   /// The storages whose journals are not empty.
   var journaled: Set<StorageID> = []
   /// The journals (see ``_Journal``): for each storage, the person's groups

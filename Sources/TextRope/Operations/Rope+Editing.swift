@@ -14,11 +14,34 @@ extension Rope {
   public mutating func replace(
     _ range: Range<Int>, in unit: TextUnit = .utf16, with replacement: String
   ) throws(RopeError) {
+    var discarded = _DiscardedText()
+    try replace(range, in: unit, with: replacement, sink: &discarded)
+  }
+
+  /// Replaces the text in `range` (of `unit`) with `replacement`, and puts
+  /// the text it removed in `removed`: read from the chunk while the edit
+  /// has it in hand when the edit is done in place (a keystroke), else read
+  /// before the general path.
+  ///
+  /// - Throws: as ``replace(_:in:with:)``; the rope is then unchanged and
+  ///   `removed` says nothing.
+  package mutating func replace(
+    _ range: Range<Int>, in unit: TextUnit = .utf16, with replacement: String,
+    removed: inout String
+  ) throws(RopeError) {
+    try replace(range, in: unit, with: replacement, sink: &removed)
+  }
+
+  /// The edit of both: the text it removed goes in `removed` if that keeps
+  /// it (the one that does not is specialized away).
+  private mutating func replace<Sink: _RemovedTextSink>(
+    _ range: Range<Int>, in unit: TextUnit, with replacement: String, sink removed: inout Sink
+  ) throws(RopeError) {
     var failure: RopeError? = nil
     // A native string lends its UTF-8 without a copy (or a retain).
     let done: Void? = replacement.utf8.withContiguousStorageIfAvailable { bytes in
       do throws(RopeError) {
-        try replace(range, in: unit, validUTF8: bytes)
+        try replace(range, in: unit, validUTF8: bytes, removed: &removed)
       } catch {
         failure = error
       }
@@ -27,7 +50,7 @@ extension Rope {
       var copy = replacement
       copy.withUTF8 { bytes in
         do throws(RopeError) {
-          try replace(range, in: unit, validUTF8: bytes)
+          try replace(range, in: unit, validUTF8: bytes, removed: &removed)
         } catch {
           failure = error
         }
@@ -103,18 +126,31 @@ extension Rope {
   mutating func replace(
     _ range: Range<Int>, in unit: TextUnit, validUTF8 new: UnsafeBufferPointer<UInt8>
   ) throws(RopeError) {
+    var discarded = _DiscardedText()
+    try replace(range, in: unit, validUTF8: new, removed: &discarded)
+  }
+
+  /// The same, the text it removed put in `removed` if that keeps it (see
+  /// ``replace(_:in:with:removed:)``).
+  mutating func replace<Sink: _RemovedTextSink>(
+    _ range: Range<Int>, in unit: TextUnit, validUTF8 new: UnsafeBufferPointer<UInt8>,
+    removed: inout Sink
+  ) throws(RopeError) {
     try checkBounds(range.lowerBound, unit)
     try checkBounds(range.upperBound, unit)
     if range.isEmpty && new.isEmpty {
       // Nothing to do, but the offset must still be a valid one.
       _ = try utf8Offset(of: range.lowerBound, in: unit)
+      if Sink.keeps { removed.keep("") }
       return
     }
     let outcome: _InPlaceEdit
     switch unit {
-    case .utf8: outcome = editInPlace(UTF8Metric.self, range, unit, with: new)
-    case .utf16: outcome = editInPlace(UTF16Metric.self, range, unit, with: new)
-    case .unicodeScalars: outcome = editInPlace(ScalarMetric.self, range, unit, with: new)
+    case .utf8: outcome = editInPlace(UTF8Metric.self, range, unit, with: new, removed: &removed)
+    case .utf16:
+      outcome = editInPlace(UTF16Metric.self, range, unit, with: new, removed: &removed)
+    case .unicodeScalars:
+      outcome = editInPlace(ScalarMetric.self, range, unit, with: new, removed: &removed)
     }
     switch outcome {
     case .done:
@@ -122,8 +158,13 @@ extension Rope {
     case .refused(let error):
       throw error
     case .notInPlace:
-      replaceBySplicing(try utf8Range(of: range, in: unit), with: new)
+      let bytes = try utf8Range(of: range, in: unit)
+      if Sink.keeps { removed.keep(stringUTF8(bytes)) }
+      replaceBySplicing(bytes, with: new)
     case .spansPast(let chunkEnd):
+      // (A bad bound is for the general path to report, as without
+      // `removed`.)
+      if Sink.keeps { removed.keep((try? utf8Range(of: range, in: unit)).map(stringUTF8) ?? "") }
       try replaceAcrossTwoChunks(range, in: unit, chunkEnd: chunkEnd, with: new)
     }
   }
@@ -207,6 +248,17 @@ extension Rope {
     _ metric: M.Type, _ range: Range<Int>, _ unit: TextUnit,
     with new: UnsafeBufferPointer<UInt8>
   ) -> _InPlaceEdit where M.Summary == TextSummary {
+    var discarded = _DiscardedText()
+    return editInPlace(metric, range, unit, with: new, removed: &discarded)
+  }
+
+  /// The same; once the edit is sure to be done in place, the bytes it
+  /// removes go in `removed` if that keeps them (the chunk is in hand, the
+  /// bounds found).
+  mutating func editInPlace<M: TreeMetric, Sink: _RemovedTextSink>(
+    _ metric: M.Type, _ range: Range<Int>, _ unit: TextUnit,
+    with new: UnsafeBufferPointer<UInt8>, removed: inout Sink
+  ) -> _InPlaceEdit where M.Summary == TextSummary {
     if range.isEmpty && new.isEmpty { return .done }
     if tree.isEmpty { return .notInPlace }
     let total = tree.summary.utf8
@@ -256,6 +308,13 @@ extension Rope {
       if end == oldCount && prefix.utf8 + oldCount < total {
         let last = new.isEmpty ? chunk.bytes[start - 1] : new[new.count - 1]
         if last == 0x0D { return (.notInPlace, .keep) }
+      }
+      if Sink.keeps {
+        removed.keep(
+          end > start
+            ? chunk.bytes.withUnsafeBufferPointer {
+              String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self)
+            } : "")
       }
       if newCount > _ChunkLimits.maxBytes {
         // Too big for one chunk: cut the edited bytes into new chunks.
@@ -314,4 +373,23 @@ enum _InPlaceEdit {
   /// The range starts in a chunk and ends past it, where the chunk ends at
   /// `chunkEnd` (in the edit's unit); nothing changed.
   case spansPast(chunkEnd: Int)
+}
+
+/// Where an edit puts the text it removed: nowhere (``_DiscardedText``, the
+/// edit of every caller but the history's), or a string.
+protocol _RemovedTextSink {
+  /// Whether it keeps the text (if not, the edit reads none).
+  static var keeps: Bool { get }
+  mutating func keep(_ text: String)
+}
+
+/// The sink of an edit whose removed text nobody reads.
+struct _DiscardedText: _RemovedTextSink {
+  static var keeps: Bool { false }
+  func keep(_ text: String) {}
+}
+
+extension String: _RemovedTextSink {
+  static var keeps: Bool { true }
+  mutating func keep(_ text: String) { self = text }
 }

@@ -25,7 +25,12 @@ extension Rope {
       // Within one chunk (a keystroke's deletion): one descent.
       return short
     }
-    let bytes = try utf8Range(of: range, in: unit)
+    return stringUTF8(try utf8Range(of: range, in: unit))
+  }
+
+  /// The text in the valid UTF-8 range `bytes`, copied from the chunks it
+  /// covers.
+  func stringUTF8(_ bytes: Range<Int>) -> String {
     if bytes.isEmpty { return "" }
     var cursor = tree.cursor(UTF8Metric.self, at: bytes.lowerBound, bias: .right)
     return String(unsafeUninitializedCapacity: bytes.count) { buffer in
