@@ -413,19 +413,29 @@ extension DocumentState {
     if asPerson && !fast && !goesOn { recording = .party(.person) }
     defer { if asPerson && !fast && !goesOn { recording = nil } }
     if !asPerson, case .some = recording { records = true }
-    let plan = records && !fast ? historyPlan(edit, in: id) : nil
-    let version = try content.edit(
-      id, range: range, with: text, insertedLength: insertedLength, info: info,
-      keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
-      report: &trackedReport, capturing: captures, removed: &removed)
-    if goesOn {
-      recorded.typingGoesOn(edit, removed: removed, now: now)
-    } else if fast {
-      historyFastFollow(edit, in: id, removed: removed)
-    } else if plan != nil || !recorded.marks.isEmpty || recorded.pending != nil
-      || !recorded.journaled.isEmpty
-    {
-      historyFollow(edit, in: id, plan: plan)
+    let version: StorageVersion
+    if goesOn || fast {
+      // The person's keystroke: no plan (nor an optional one to let go of).
+      version = try content.edit(
+        id, range: range, with: text, insertedLength: insertedLength, info: info,
+        keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
+        report: &trackedReport, capturing: captures, removed: &removed)
+      if goesOn {
+        recorded.typingGoesOn(edit, removed: removed, now: now)
+      } else {
+        historyFastFollow(edit, in: id, removed: removed)
+      }
+    } else {
+      let plan = records ? historyPlan(edit, in: id) : nil
+      version = try content.edit(
+        id, range: range, with: text, insertedLength: insertedLength, info: info,
+        keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
+        report: &trackedReport, capturing: false, removed: &removed)
+      if plan != nil || !recorded.marks.isEmpty || recorded.pending != nil
+        || !recorded.journaled.isEmpty
+      {
+        historyFollow(edit, in: id, plan: plan)
+      }
     }
     let events =
       hasSession
