@@ -420,7 +420,9 @@ extension DocumentState {
         id, range: range, with: text, insertedLength: insertedLength, info: info,
         keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
         report: &trackedReport, capturing: captures, removed: &removed)
-      if goesOn {
+      if goesOn && edit.n > 0 {
+        recorded.typingTypes(edit.n, now: now)
+      } else if goesOn {
         recorded.typingGoesOn(edit, removed: removed, now: now)
       } else {
         historyFastFollow(edit, in: id, removed: removed)

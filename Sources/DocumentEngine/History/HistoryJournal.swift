@@ -675,16 +675,24 @@ extension _Histories {
   /// (``_TypingRun/goesOn(_:in:now:)``): the open group's time and the
   /// pending hunk take it, and so does the run.
   mutating func typingGoesOn(_ edit: _EditStep, removed: AttributedText?, now: Int64) {
-    personOpen?.lastTime = now
     if edit.n > 0 {
-      pending?.inserted += edit.n
-      typing.inserted &+= edit.n
-      typing.lastTime = now
-      typing.isLive = true
+      typingTypes(edit.n, now: now)
     } else {
+      personOpen?.lastTime = now
       pending?.take(edit, removed: removed ?? .empty)
       refreshTyping()
     }
+  }
+
+  /// The common keystroke: `n` units typed on with the typing run, written
+  /// where the keystroke is decided (no call).
+  @inline(__always)
+  mutating func typingTypes(_ n: Int, now: Int64) {
+    personOpen?.lastTime = now
+    pending?.inserted += n
+    typing.inserted &+= n
+    typing.lastTime = now
+    typing.isLive = true
   }
 }
 

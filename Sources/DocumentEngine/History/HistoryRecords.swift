@@ -488,6 +488,7 @@ struct _Histories: Sendable {
   /// method that is not, called from the document's mutating edit, is
   /// handed a copy of all the histories (hundreds of bytes, every
   /// keystroke).
+  @inline(__always)
   mutating func now() -> Int64 {
     clockIsSystem ? HistoryOptions.systemNanoseconds() : Self.nanoseconds(options.clock())
   }
