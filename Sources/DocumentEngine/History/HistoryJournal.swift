@@ -53,7 +53,10 @@ struct _JournalCursor: Sendable {
 /// history's limit): they still move the tree's marks when it takes them,
 /// and record nothing.
 struct _Journal: Sendable {
+  /// The encoded hunks in `bytes[..<used]`; the rest is room, zeroed, so
+  /// that a hunk is written in place through one pointer (no append).
   private var bytes: [UInt8] = []
+  private var used = 0
   private var runs: [[AttributeRun]] = []
   /// The state before the first byte.
   private var base = _JournalCursor()
@@ -92,11 +95,18 @@ struct _Journal: Sendable {
   /// Appends an edit of no action (it only moves the marks when the tree
   /// takes it).
   mutating func appendPlain(start: Int, removedLength: Int, inserted: Int) {
-    bytes.append(Flag.plain)
-    Self.put(Self.zigzag(start &- last.end), &bytes)
-    Self.put(UInt64(truncatingIfNeeded: inserted), &bytes)
-    Self.put(UInt64(truncatingIfNeeded: removedLength), &bytes)
-    last.offset = bytes.count
+    makeRoom(32)
+    let delta = Self.zigzag(start &- last.end)
+    used = bytes.withUnsafeMutableBufferPointer { buffer in
+      var n = used
+      buffer[n] = Flag.plain
+      n += 1
+      Self.put(delta, buffer, &n)
+      Self.put(UInt64(truncatingIfNeeded: inserted), buffer, &n)
+      Self.put(UInt64(truncatingIfNeeded: removedLength), buffer, &n)
+      return n
+    }
+    last.offset = used
     last.end = start &+ inserted
     count += 1
     if droppedCount == count - 1 {
@@ -119,7 +129,7 @@ struct _Journal: Sendable {
     action: Int, start: Int, inserted: Int, removed: AttributedText,
     selection: _JournalSelection?, eager: Bool = false, dropped: Bool
   ) -> Int {
-    let was = bytes.count
+    let was = used
     var flags: UInt8 = eager ? Flag.eager : 0
     let utf8Count = removed.text.utf8.count
     let hasRuns = !removed.runs.isEmpty
@@ -129,38 +139,42 @@ struct _Journal: Sendable {
       flags |= Flag.selection
       if selection.end != nil { flags |= Flag.selectionRange }
     }
-    // Grown by a quarter, not doubled: the journal is most of what a long
-    // session's history keeps.
-    let needed = bytes.count + 64 + utf8Count
-    if needed > bytes.capacity {
-      bytes.reserveCapacity(max(needed, bytes.capacity + bytes.capacity / 4))
-    }
-    // The numbers go through a buffer on the stack: one append.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { scratch in
-      var n = 0
-      scratch[0] = flags
-      n = 1
-      Self.put(UInt64(truncatingIfNeeded: action &- last.action), scratch, &n)
-      Self.put(Self.zigzag(start &- last.end), scratch, &n)
-      Self.put(UInt64(truncatingIfNeeded: inserted), scratch, &n)
-      if utf8Count > 0 { Self.put(UInt64(utf8Count), scratch, &n) }
+    makeRoom(64 + utf8Count)
+    let actionDelta = UInt64(truncatingIfNeeded: action &- last.action)
+    let startDelta = Self.zigzag(start &- last.end)
+    // The numbers, then the text, written in place.
+    used = bytes.withUnsafeMutableBufferPointer { buffer in
+      var n = used
+      buffer[n] = flags
+      n += 1
+      Self.put(actionDelta, buffer, &n)
+      Self.put(startDelta, buffer, &n)
+      Self.put(UInt64(truncatingIfNeeded: inserted), buffer, &n)
+      if utf8Count > 0 { Self.put(UInt64(utf8Count), buffer, &n) }
       if let selection {
-        Self.put(Self.zigzag(selection.start &- start), scratch, &n)
-        if let end = selection.end { Self.put(Self.zigzag(end &- selection.start), scratch, &n) }
+        Self.put(Self.zigzag(selection.start &- start), buffer, &n)
+        if let end = selection.end { Self.put(Self.zigzag(end &- selection.start), buffer, &n) }
       }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<n]))
+      return n
     }
     if utf8Count > 0 {
       var text = removed.text
-      text.withUTF8 { bytes.append(contentsOf: $0) }
+      text.withUTF8 { source in
+        bytes.withUnsafeMutableBufferPointer { buffer in
+          if let to = buffer.baseAddress, let from = source.baseAddress {
+            (to + used).update(from: from, count: source.count)
+          }
+        }
+      }
+      used += utf8Count
     }
     if hasRuns { runs.append(removed.runs) }
-    last.offset = bytes.count
+    last.offset = used
     last.run = runs.count
     last.action = action
     last.end = start &+ inserted
     count += 1
-    let cost = bytes.count - was + 48 * removed.runs.count
+    let cost = used - was + 48 * removed.runs.count
     if dropped {
       if droppedCount == count - 1 {
         kept = last
@@ -218,6 +232,7 @@ struct _Journal: Sendable {
     var cursor = base
     while cursor.offset < kept.offset, let hunk = decode(&cursor) { taken.append(hunk) }
     bytes.removeFirst(kept.offset)
+    used -= kept.offset
     runs.removeFirst(kept.run)
     last.offset -= kept.offset
     last.run -= kept.run
@@ -230,7 +245,7 @@ struct _Journal: Sendable {
 
   /// The hunk at `cursor`, which moves past it.
   private func decode(_ cursor: inout _JournalCursor) -> _JournalHunk? {
-    guard cursor.offset < last.offset, cursor.offset < bytes.count else { return nil }
+    guard cursor.offset < last.offset, cursor.offset < used else { return nil }
     let start = cursor.offset
     var at = cursor.offset
     let flags = bytes[at]
@@ -259,7 +274,7 @@ struct _Journal: Sendable {
     }
     var text = ""
     if textCount != 0 {
-      let n = max(0, min(textCount, bytes.count - at))
+      let n = max(0, min(textCount, used - at))
       text = String(decoding: bytes[at..<(at + n)], as: UTF8.self)
       at += n
     }
@@ -288,6 +303,17 @@ struct _Journal: Sendable {
     Int(truncatingIfNeeded: Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1))))
   }
 
+  /// Makes room for `count` more bytes after `used`: grown by a quarter,
+  /// not doubled (the journal is most of what a long session's history
+  /// keeps).
+  private mutating func makeRoom(_ count: Int) {
+    let needed = used + count
+    guard needed > bytes.count else { return }
+    let size = max(needed, bytes.count + bytes.count / 4)
+    bytes.reserveCapacity(size)
+    bytes.append(contentsOf: repeatElement(0, count: size - bytes.count))
+  }
+
   /// Writes `v` at `n` in `buffer` (room for 10 bytes is there).
   private static func put(_ v: UInt64, _ buffer: UnsafeMutableBufferPointer<UInt8>, _ n: inout Int)
   {
@@ -299,15 +325,6 @@ struct _Journal: Sendable {
     }
     buffer[n] = UInt8(v)
     n += 1
-  }
-
-  private static func put(_ v: UInt64, _ bytes: inout [UInt8]) {
-    var v = v
-    while v >= 0x80 {
-      bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
-      v >>= 7
-    }
-    bytes.append(UInt8(v))
   }
 
   private static func take(_ bytes: [UInt8], _ at: inout Int) -> UInt64 {
