@@ -115,9 +115,10 @@ struct _Journal: Sendable {
     }
   }
 
-  /// Appends the pending hunk `p`.
+  /// Appends the pending hunk `p` (borrowed where it lies: no copy).
   @discardableResult
-  mutating func append(_ p: _PendingHunk, dropped: Bool) -> Int {
+  @inline(__always)
+  mutating func append(_ p: borrowing _PendingHunk, dropped: Bool) -> Int {
     append(
       action: p.action, start: p.start, inserted: p.inserted, removed: p.removed,
       selection: p.selection, dropped: dropped)
