@@ -24,7 +24,7 @@ extension _MarkdownWriter {
   }
 
   mutating func writeBlocks(_ leaves: [Leaf]) {
-    var open: [OpenContainer] = []
+    open = []
     let widths = Self.itemWidthsBeforeIndentedHTML(leaves, isHTML: isWholeHTMLBlock)
     var index = 0
     while index < leaves.count {
@@ -63,7 +63,10 @@ extension _MarkdownWriter {
         let nextItemOfOpenList =
           common < containers.count && common > 0
           && containers[common].kind.isListItem && open[common - 1].component.kind.isListContainer
-        if !nextItemOfOpenList && !leavesHTMLBlock { writeLine([], in: &open) }
+        if !nextItemOfOpenList && !leavesHTMLBlock {
+          beginLine()
+          endLine()
+        }
       }
       // How many bulleted lists are open, counted once and kept as more
       // open (not counted again at each depth: nesting stays linear).
@@ -80,9 +83,9 @@ extension _MarkdownWriter {
         }
       }
       if leaf.table != nil {
-        for line in tableLines(leaves[index..<end]) { writeLine(line, in: &open) }
+        writeTable(leaves[index..<end])
       } else {
-        for line in lines(of: leaf) { writeLine(line, in: &open) }
+        writeLeaf(leaf)
       }
       index = end
     }
@@ -155,30 +158,34 @@ extension _MarkdownWriter {
     }
   }
 
-  /// Writes one line with the prefixes of the containers it is in (a list
-  /// item's marker on its first line, spaces after); an empty line without
-  /// trailing spaces.
+  // MARK: - Lines
+
+  /// Starts a line: with the prefixes of the containers it is in (a list
+  /// item's marker on its first line, spaces after), or, for a
+  /// paragraph's lazy line, none. The only code that writes prefixes.
   ///
   /// A list item's content starts where its first line's text does, so a
-  /// first line that keeps its indentation (an HTML block's) is written
-  /// on the line after the item's marker instead.
-  mutating func writeLine(_ line: [UInt8], in open: inout [OpenContainer]) {
-    if line.first == Self.lazyLine {
-      // A paragraph's lazy line: no prefix (see `keepsItsIndentation`).
-      output.append(contentsOf: line.dropFirst())
-      output.append(UInt8(ascii: "\n"))
+  /// first line that keeps its indentation (`keepsIndentation`: it starts
+  /// with a space, as an HTML block's may) is written on the line after
+  /// the item's marker instead.
+  mutating func beginLine(_ start: LineStart = .normal, keepsIndentation: Bool = false) {
+    lineIsLazy = start == .lazy
+    if lineIsLazy {
+      lineStart = output.count
+      contentStart = output.count
       return
     }
-    if line.first == UInt8(ascii: " "), let last = open.indices.last,
+    if keepsIndentation, let last = open.indices.last,
       !open[last].wroteFirstLine, open[last].component.kind.isListItem
     {
       // An item that starts with an empty line has its content one
       // column after its marker, whatever the spaces after it.
       let width = open[last].marker.count { $0 != UInt8(ascii: " ") } + 1
       open[last].continuation = [UInt8](repeating: UInt8(ascii: " "), count: width)
-      writeLine([], in: &open)
+      beginLine()
+      endLine()
     }
-    let start = output.count
+    lineStart = output.count
     for index in open.indices {
       if open[index].wroteFirstLine {
         output.append(contentsOf: open[index].continuation)
@@ -187,27 +194,39 @@ extension _MarkdownWriter {
         open[index].wroteFirstLine = true
       }
     }
-    if line.isEmpty {
-      while output.count > start, output[output.count - 1] == UInt8(ascii: " ") {
+    contentStart = output.count
+  }
+
+  /// Ends the line begun by `beginLine`: a line with nothing after its
+  /// prefixes loses their trailing spaces.
+  mutating func endLine() {
+    if !lineIsLazy, output.count == contentStart {
+      while output.count > lineStart, output[output.count - 1] == UInt8(ascii: " ") {
         output.removeLast()
       }
-    } else {
-      output.append(contentsOf: line)
     }
     output.append(UInt8(ascii: "\n"))
   }
 
+  /// Writes `bytes` as a line of their own.
+  mutating func writeLine<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+    beginLine()
+    output.append(contentsOf: bytes)
+    endLine()
+  }
+
   // MARK: - Leaves
 
-  /// The lines of a leaf block (not a table cell).
-  mutating func lines(of leaf: Leaf) -> [[UInt8]] {
+  /// Writes a leaf block (not a table cell).
+  mutating func writeLeaf(_ leaf: Leaf) {
     switch leaf.kind {
     case nil:
-      return [[]]
+      beginLine()
+      endLine()
     case .codeBlock(let language)?:
-      return codeBlockLines(leaf, language: language)
+      writeCodeBlock(leaf, language: language)
     case .thematicBreak? where leaf.scalars.isEmpty:
-      return [Array("___".utf8)]
+      writeLine("___".utf8)
     case .header(let level)?:
       let level = min(max(level, 1), 6)
       // A line end inside inline HTML (`<!E\n>`) needs more than one line
@@ -216,31 +235,36 @@ extension _MarkdownWriter {
         isBreak(at: $0, in: leaf) || leaf.scalars[$0] == "\n" || leaf.scalars[$0] == "\r"
       }
       if hasBreaks, level <= 2 {
-        var lines = inlineLines(leaf, mode: .paragraph)
-        lines.append(Array((level == 1 ? "===" : "---").utf8))
-        return lines
+        writeInline(leaf, mode: .paragraph)
+        writeLine((level == 1 ? "===" : "---").utf8)
+        return
       }
-      var line = [UInt8](repeating: UInt8(ascii: "#"), count: level)
-      let content = inlineLines(leaf, mode: .heading).first ?? []
-      if !content.isEmpty {
-        line.append(UInt8(ascii: " "))
-        line.append(contentsOf: content)
-      }
-      return [line]
+      beginLine()
+      output.append(contentsOf: repeatElement(UInt8(ascii: "#"), count: level))
+      output.append(UInt8(ascii: " "))
+      let contentStart = output.count
+      writeInline(leaf, mode: .heading)
+      if output.count == contentStart { output.removeLast() }
+      endLine()
     default:
       if isWholeHTMLBlock(leaf) {
-        var lines: [[UInt8]] = [[]]
+        beginLine(keepsIndentation: leaf.scalars.first == " ")
         for scalar in leaf.scalars {
           if scalar == "\n" {
-            lines.append([])
+            endLine()
+            beginLine()
           } else {
-            lines[lines.count - 1].appendUTF8(scalar)
+            output.appendUTF8(scalar)
           }
         }
-        return lines
+        endLine()
+        return
       }
-      if leaf.scalars.isEmpty { return [Array("[]()".utf8)] }
-      return inlineLines(leaf, mode: .paragraph)
+      if leaf.scalars.isEmpty {
+        writeLine("[]()".utf8)
+        return
+      }
+      writeInline(leaf, mode: .paragraph)
     }
   }
 
@@ -250,82 +274,87 @@ extension _MarkdownWriter {
   /// longer than 255: past that the other character is used if its runs are
   /// shorter, and then only the runs that could close the fence count (a
   /// line of only the run, after up to three spaces).
-  func codeBlockLines(_ leaf: Leaf, language: String?) -> [[UInt8]] {
-    var lines: [[UInt8]] = [[]]
-    var line: [UInt8] = []
+  mutating func writeCodeBlock(_ leaf: Leaf, language: String?) {
     var runs: (backticks: Int, tildes: Int) = (0, 0)
     var longest: (backticks: Int, tildes: Int) = (0, 0)
     for scalar in leaf.scalars {
       runs.backticks = scalar == "`" ? runs.backticks + 1 : 0
       runs.tildes = scalar == "~" ? runs.tildes + 1 : 0
       longest = (max(longest.backticks, runs.backticks), max(longest.tildes, runs.tildes))
-      // CR and CR LF end lines in Markdown too: the text's own are lost
-      // (a code block's text never has them).
-      if scalar == "\n" {
-        lines.append(line)
-        line.removeAll(keepingCapacity: true)
-      } else if scalar.isASCII {
-        line.append(UInt8(scalar.value))
-      } else {
-        line.appendUTF8(scalar)
-      }
     }
-    if !leaf.scalars.isEmpty { lines.append(line) }
     let useTildes =
       (language?.unicodeScalars.contains("`") ?? false)
       || (longest.backticks >= 255 && longest.tildes < longest.backticks)
     let fenceScalar: Unicode.Scalar = useTildes ? "~" : "`"
     var run = useTildes ? longest.tildes : longest.backticks
     if run >= 255 {
-      run = Self.longestClosingRun(of: UInt8(fenceScalar.value), in: lines.dropFirst())
+      run = Self.longestClosingRun(of: fenceScalar, in: leaf.scalars)
     }
     let fenceCharacter = UInt8(fenceScalar.value)
-    let fence = [UInt8](repeating: fenceCharacter, count: min(255, max(3, run + 1)))
-    var opening = fence
+    let fence = repeatElement(fenceCharacter, count: min(255, max(3, run + 1)))
+    beginLine()
+    output.append(contentsOf: fence)
     if let language, !language.isEmpty {
       // A space first if the info starts with the fence's character, so
       // that it does not lengthen the fence.
-      if language.utf8.first == fenceCharacter { opening.append(UInt8(ascii: " ")) }
+      if language.utf8.first == fenceCharacter { output.append(UInt8(ascii: " ")) }
       for scalar in language.unicodeScalars {
         switch scalar {
         case "\\", "`":
-          opening.append(UInt8(ascii: "\\"))
-          opening.appendUTF8(scalar)
+          output.append(UInt8(ascii: "\\"))
+          output.appendUTF8(scalar)
         case "\n", "\r", "&":
-          opening.append(contentsOf: "&#\(scalar.value);".utf8)
+          output.append(contentsOf: "&#\(scalar.value);".utf8)
         default:
-          opening.appendUTF8(scalar)
+          output.appendUTF8(scalar)
         }
       }
     }
-    lines[0] = opening
-    lines.append(fence)
-    return lines
+    endLine()
+    // CR and CR LF end lines in Markdown too: the text's own are lost
+    // (a code block's text never has them).
+    if !leaf.scalars.isEmpty {
+      beginLine()
+      for scalar in leaf.scalars {
+        if scalar == "\n" {
+          endLine()
+          beginLine()
+        } else {
+          output.appendUTF8(scalar)
+        }
+      }
+      endLine()
+    }
+    writeLine(fence)
   }
 
   /// The longest run of `character` that could close a fence of it: a
   /// line of only that run, after up to three spaces, before spaces or
   /// tabs.
-  static func longestClosingRun(of character: UInt8, in lines: ArraySlice<[UInt8]>) -> Int {
+  static func longestClosingRun(
+    of character: Unicode.Scalar, in scalars: ArraySlice<Unicode.Scalar>
+  ) -> Int {
     var longest = 0
-    for line in lines {
-      var i = 0
-      while i < line.count && i < 3 && line[i] == UInt8(ascii: " ") { i += 1 }
+    var i = scalars.startIndex
+    while i < scalars.endIndex {
+      let lineStart = i
+      while i < scalars.endIndex && i - lineStart < 3 && scalars[i] == " " { i += 1 }
       let start = i
-      while i < line.count && line[i] == character { i += 1 }
+      while i < scalars.endIndex && scalars[i] == character { i += 1 }
       let run = i - start
-      guard run > longest else { continue }
-      while i < line.count && (line[i] == UInt8(ascii: " ") || line[i] == UInt8(ascii: "\t")) {
-        i += 1
+      if run > longest {
+        while i < scalars.endIndex && (scalars[i] == " " || scalars[i] == "\t") { i += 1 }
+        if i == scalars.endIndex || scalars[i] == "\n" { longest = run }
       }
-      if i == line.count { longest = run }
+      while i < scalars.endIndex && scalars[i] != "\n" { i += 1 }
+      i += 1
     }
     return longest
   }
 
   /// A pipe table: its header row, the delimiter row with the columns'
   /// alignments, and its body rows.
-  mutating func tableLines(_ cells: ArraySlice<Leaf>) -> [[UInt8]] {
+  mutating func writeTable(_ cells: ArraySlice<Leaf>) {
     var rows: [(component: PresentationIntent.Component?, cells: [Leaf])] = []
     for cell in cells {
       if let last = rows.last, last.component == cell.row {
@@ -341,30 +370,30 @@ extension _MarkdownWriter {
     if rows.first?.component?.kind != .tableHeaderRow {
       rows.insert((nil, []), at: 0)
     }
-    var lines: [[UInt8]] = []
     for (number, row) in rows.enumerated() {
-      var line: [UInt8] = [UInt8(ascii: "|")]
+      beginLine()
+      output.append(UInt8(ascii: "|"))
       for column in 0..<max(row.cells.count, number == 0 ? alignments.count : 0) {
-        line.append(UInt8(ascii: " "))
+        output.append(UInt8(ascii: " "))
         if column < row.cells.count {
-          line.append(contentsOf: inlineLines(row.cells[column], mode: .cell).first ?? [])
+          writeInline(row.cells[column], mode: .cell)
         }
-        line.append(contentsOf: " |".utf8)
+        output.append(contentsOf: " |".utf8)
       }
-      lines.append(line)
+      endLine()
       if number == 0 {
-        var delimiter: [UInt8] = [UInt8(ascii: "|")]
+        beginLine()
+        output.append(UInt8(ascii: "|"))
         for alignment in alignments {
           switch alignment {
-          case .left: delimiter.append(contentsOf: " --- |".utf8)
-          case .center: delimiter.append(contentsOf: " :-: |".utf8)
-          case .right: delimiter.append(contentsOf: " --: |".utf8)
+          case .left: output.append(contentsOf: " --- |".utf8)
+          case .center: output.append(contentsOf: " :-: |".utf8)
+          case .right: output.append(contentsOf: " --: |".utf8)
           }
         }
-        lines.append(delimiter)
+        endLine()
       }
     }
-    return lines
   }
 
   func isBreak(at index: Int, in leaf: Leaf) -> Bool {

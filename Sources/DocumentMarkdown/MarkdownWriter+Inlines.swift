@@ -134,24 +134,24 @@ extension _MarkdownWriter {
   static let htmlBits =
     InlinePresentationIntent.inlineHTML.rawValue | InlinePresentationIntent.blockHTML.rawValue
 
-  /// The leaf's inline text as lines of Markdown.
-  mutating func inlineLines(_ leaf: Leaf, mode: InlineMode) -> [[UInt8]] {
+  /// Writes the leaf's inline text: in a paragraph, as lines of their own;
+  /// in a heading or a cell, its first line into the line being written.
+  mutating func writeInline(_ leaf: Leaf, mode: InlineMode) {
     rawBytes.removeAll(keepingCapacity: true)
     overrides.removeAll(keepingCapacity: true)
     overrides.append(contentsOf: repeatElement(0, count: leaf.scalars.count))
     var tokens = scratchTokens
     scratchTokens = []
     tokens.removeAll(keepingCapacity: true)
-    let lines = leaf.scalars.withUnsafeBufferPointer { scalars in
+    leaf.scalars.withUnsafeBufferPointer { scalars in
       leaf.styles.withUnsafeBufferPointer { styles in
         inlineTokens(scalars, styles, mode: mode, into: &tokens)
         fixFlanking(&tokens, scalars)
         fixLineEdges(&tokens, scalars, mode: mode)
-        return render(tokens, scalars)
+        render(tokens, scalars, wholeLines: mode == .paragraph)
       }
     }
     scratchTokens = tokens
-    return lines
   }
 
   /// `bytes` kept in `rawBytes`, as a raw token.
@@ -686,9 +686,18 @@ extension _MarkdownWriter {
 
   // MARK: - Rendering
 
-  func render(_ tokens: [Token], _ scalars: UnsafeBufferPointer<Unicode.Scalar>) -> [[UInt8]] {
-    var lines: [[UInt8]] = []
-    var line: [UInt8] = []
+  /// Writes the tokens: as lines of their own (`wholeLines`), or their
+  /// first line into the line being written.
+  mutating func render(
+    _ tokens: [Token], _ scalars: UnsafeBufferPointer<Unicode.Scalar>, wholeLines: Bool
+  ) {
+    if wholeLines {
+      var keepsIndentation = false
+      if case .raw(let start, let end)? = tokens.first, start < end {
+        keepsIndentation = rawBytes[Int(start)] == UInt8(ascii: " ")
+      }
+      beginLine(keepsIndentation: keepsIndentation)
+    }
     /// Whether the last thing written is a `!` written as itself (it would
     /// make a link after it an image).
     var plainBang = false
@@ -710,65 +719,62 @@ extension _MarkdownWriter {
               // cmark-gfm links an address in a text (`a@b.co`) after
               // reading it, escapes undone: only a node between its halves
               // stops it.
-              line.append(contentsOf: "[]()".utf8)
+              output.append(contentsOf: "[]()".utf8)
             }
             if scalar.isASCII {
-              line.append(UInt8(truncatingIfNeeded: scalar.value))
+              output.append(UInt8(truncatingIfNeeded: scalar.value))
             } else {
-              line.appendUTF8(scalar)
+              output.appendUTF8(scalar)
             }
           case .escaped:
-            line.append(UInt8(ascii: "\\"))
-            line.appendUTF8(scalar)
+            output.append(UInt8(ascii: "\\"))
+            output.appendUTF8(scalar)
           case .reference:
-            line.append(contentsOf: "&#\(scalar.value);".utf8)
+            output.append(contentsOf: "&#\(scalar.value);".utf8)
           }
           plainBang = scalar == "!" && encoding == .automatic
         }
         continue
       case .raw(let start, let end):
-        line.append(contentsOf: rawBytes[Int(start)..<Int(end)])
+        output.append(contentsOf: rawBytes[Int(start)..<Int(end)])
       case .opener(let mark):
         if case .link = mark, plainBang {
-          line.insert(UInt8(ascii: "\\"), at: line.count - 1)
+          output.insert(UInt8(ascii: "\\"), at: output.count - 1)
         }
-        mark.appendDelimiter(to: &line)
+        mark.appendDelimiter(to: &output)
       case .closer(let mark):
-        mark.appendDelimiter(to: &line)
+        mark.appendDelimiter(to: &output)
       case .htmlLineEnd:
+        guard wholeLines else { return }
         // The next line of a tag over two lines, indented by four spaces:
         // so it starts no block (a list item, a quote), and a paragraph's
         // line loses its indentation before the tag is read. A next line
         // that has spaces of its own before a letter kept them because it
         // was a lazy line (without its containers' prefixes: the only line
         // of a paragraph whose indentation cmark-gfm keeps), and is written
-        // so again (`lazyLine`).
-        lines.append(line)
-        line.removeAll(keepingCapacity: true)
+        // so again.
+        endLine()
         if number + 1 < tokens.count, case .raw(let start, let end) = tokens[number + 1],
           Self.keepsItsIndentation(rawBytes[Int(start)..<Int(end)])
         {
-          line.append(Self.lazyLine)
+          beginLine(.lazy)
         } else {
-          line.append(contentsOf: "    ".utf8)
+          beginLine()
+          output.append(contentsOf: "    ".utf8)
         }
       case .lineEnd(let hard):
-        if hard { line.append(UInt8(ascii: "\\")) }
-        lines.append(line)
-        line.removeAll(keepingCapacity: true)
+        if hard { output.append(UInt8(ascii: "\\")) }
+        guard wholeLines else { return }
+        endLine()
+        beginLine()
       }
       plainBang = false
     }
-    lines.append(line)
-    return lines
+    if wholeLines { endLine() }
   }
 }
 
 extension _MarkdownWriter {
-  /// The first byte of a line written without its containers' prefixes
-  /// (never in UTF-8; `writeLine` drops it).
-  static let lazyLine: UInt8 = 0xFF
-
   /// Whether a tag's next line starts with spaces or tabs and then
   /// something no block starts with (a letter, a digit that is not a list
   /// item's number, or punctuation no block marker uses): written as a lazy

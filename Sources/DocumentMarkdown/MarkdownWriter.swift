@@ -74,6 +74,21 @@ struct _MarkdownWriter {
   /// (an `Encoding`'s raw value; 0 for `render`'s own rules).
   var overrides: [UInt8] = []
 
+  /// The containers the line being written is in.
+  var open: [OpenContainer] = []
+  /// Where the current line starts in `output`, and its content after the
+  /// prefixes; whether it is a lazy line.
+  var lineStart = 0
+  var contentStart = 0
+  var lineIsLazy = false
+
+  /// How a line starts: with its containers' prefixes, or (a paragraph's
+  /// lazy line) without.
+  enum LineStart {
+    case normal
+    case lazy
+  }
+
   mutating func write(_ text: AttributedText) {
     let leaves = leaves(of: text)
     writeBlocks(leaves)
