@@ -1,30 +1,7 @@
 import DocumentEngine
 
 extension _MarkdownWriter {
-  /// A container the lines being written are in, with what each of its lines
-  /// starts with.
-  struct OpenContainer {
-    var component: PresentationIntent.Component
-    /// The first line's prefix (a list item's marker, a quote's `> `).
-    var marker: [UInt8]
-    /// Every later line's prefix.
-    var continuation: [UInt8]
-    var wroteFirstLine = false
-    /// A list's bullet or delimiter, to pick another for a list right after.
-    var listMark: UInt8 = 0
-
-    /// Pads a list item's marker with spaces to `width` (its content's
-    /// indentation), and its later lines with it.
-    mutating func pad(to width: Int) {
-      while marker.count < width {
-        marker.append(UInt8(ascii: " "))
-        continuation.append(UInt8(ascii: " "))
-      }
-    }
-  }
-
   mutating func writeBlocks(_ leaves: [Leaf]) {
-    open = []
     let widths = Self.itemWidthsBeforeIndentedHTML(leaves, isHTML: isWholeHTMLBlock)
     var index = 0
     while index < leaves.count {
@@ -39,12 +16,12 @@ extension _MarkdownWriter {
       }
       let containers = leaf.containers
       var common = 0
-      while common < open.count, common < containers.count,
-        open[common].component == containers[common]
+      while common < levels.count, common < containers.count,
+        levels[common].component == containers[common]
       {
         common += 1
       }
-      let closedListMark = open.count > common ? open[common].listMark : 0
+      let closedListMark = levels.count > common ? levels[common].listMark : 0
       // The blank line between two blocks is written with the prefixes
       // of the containers that stay open, and ends every closed one that
       // needs its own prefix on each line (a quote) with all inside it.
@@ -56,31 +33,20 @@ extension _MarkdownWriter {
       // line ends the quote and the HTML block in it, and is needed: the
       // next line would otherwise go on in that quote.
       let leavesHTMLBlock =
-        index > 0 && common < open.count && isWholeHTMLBlock(leaves[index - 1])
-        && !open[common...].contains { $0.component.kind == .blockQuote }
-      open.removeSubrange(common...)
+        index > 0 && common < levels.count && isWholeHTMLBlock(leaves[index - 1])
+        && !levels[common...].contains { $0.component.kind == .blockQuote }
+      pop(to: common)
       if index > 0 {
         let nextItemOfOpenList =
           common < containers.count && common > 0
-          && containers[common].kind.isListItem && open[common - 1].component.kind.isListContainer
-        if !nextItemOfOpenList && !leavesHTMLBlock {
-          beginLine()
-          endLine()
-        }
+          && containers[common].kind.isListItem
+          && levels[common - 1].component.kind.isListContainer
+        if !nextItemOfOpenList && !leavesHTMLBlock { writeBlankLine() }
       }
-      // How many bulleted lists are open, counted once and kept as more
-      // open (not counted again at each depth: nesting stays linear).
-      var bulletedLists = open.count { $0.component.kind == .unorderedList }
       for depth in common..<containers.count {
-        let parent = depth > 0 ? open[depth - 1] : nil
-        open.append(
-          Self.container(
-            containers[depth], in: parent, after: depth == common ? closedListMark : 0,
-            depthOfBulletedLists: bulletedLists))
-        if containers[depth].kind == .unorderedList { bulletedLists += 1 }
-        if !widths.isEmpty, let width = widths[containers[depth]] {
-          open[depth].pad(to: width)
-        }
+        push(
+          containers[depth], after: depth == common ? closedListMark : 0,
+          width: widths.isEmpty ? 0 : widths[containers[depth]] ?? 0)
       }
       if leaf.table != nil {
         writeTable(leaves[index..<end])
@@ -116,103 +82,6 @@ extension _MarkdownWriter {
       if widths[item] == nil { widths[item] = spaces + 1 }
     }
     return widths
-  }
-
-  /// The container a component opens, inside `parent`; `previousMark` is
-  /// the bullet or delimiter of a list of the same kind that just closed
-  /// at this depth (0 if none).
-  static func container(
-    _ component: PresentationIntent.Component, in parent: OpenContainer?, after previousMark: UInt8,
-    depthOfBulletedLists: Int
-  ) -> OpenContainer {
-    switch component.kind {
-    case .blockQuote:
-      return OpenContainer(
-        component: component, marker: Array("> ".utf8), continuation: Array("> ".utf8))
-    case .unorderedList:
-      // Bullets alternate with depth, so that a line of bullets alone
-      // (`- * -`) is never a thematic break; a list right after one of its
-      // kind takes `+`.
-      var list = OpenContainer(component: component, marker: [], continuation: [])
-      let bullet = depthOfBulletedLists % 2 == 0 ? UInt8(ascii: "-") : UInt8(ascii: "*")
-      list.listMark = previousMark == bullet ? UInt8(ascii: "+") : bullet
-      return list
-    case .orderedList:
-      var list = OpenContainer(component: component, marker: [], continuation: [])
-      list.listMark = previousMark == UInt8(ascii: ".") ? UInt8(ascii: ")") : UInt8(ascii: ".")
-      return list
-    case .listItem(let ordinal):
-      var marker: [UInt8]
-      if let parent, parent.component.kind == .orderedList {
-        marker = Array(String(min(max(ordinal, 0), 999_999_999)).utf8)
-        marker.append(parent.listMark)
-      } else {
-        marker = [parent?.listMark ?? UInt8(ascii: "-")]
-      }
-      marker.append(UInt8(ascii: " "))
-      return OpenContainer(
-        component: component, marker: marker,
-        continuation: [UInt8](repeating: UInt8(ascii: " "), count: marker.count))
-    default:
-      return OpenContainer(component: component, marker: [], continuation: [])
-    }
-  }
-
-  // MARK: - Lines
-
-  /// Starts a line: with the prefixes of the containers it is in (a list
-  /// item's marker on its first line, spaces after), or, for a
-  /// paragraph's lazy line, none. The only code that writes prefixes.
-  ///
-  /// A list item's content starts where its first line's text does, so a
-  /// first line that keeps its indentation (`keepsIndentation`: it starts
-  /// with a space, as an HTML block's may) is written on the line after
-  /// the item's marker instead.
-  mutating func beginLine(_ start: LineStart = .normal, keepsIndentation: Bool = false) {
-    lineIsLazy = start == .lazy
-    if lineIsLazy {
-      lineStart = output.count
-      contentStart = output.count
-      return
-    }
-    if keepsIndentation, let last = open.indices.last,
-      !open[last].wroteFirstLine, open[last].component.kind.isListItem
-    {
-      // An item that starts with an empty line has its content one
-      // column after its marker, whatever the spaces after it.
-      let width = open[last].marker.count { $0 != UInt8(ascii: " ") } + 1
-      open[last].continuation = [UInt8](repeating: UInt8(ascii: " "), count: width)
-      beginLine()
-      endLine()
-    }
-    lineStart = output.count
-    for index in open.indices {
-      if open[index].wroteFirstLine {
-        output.append(contentsOf: open[index].continuation)
-      } else {
-        output.append(contentsOf: open[index].marker)
-        open[index].wroteFirstLine = true
-      }
-    }
-    contentStart = output.count
-  }
-
-  /// Ends the line begun by `beginLine`: a line with nothing after its
-  /// prefixes loses their trailing spaces.
-  mutating func endLine() {
-    if !lineIsLazy, output.count == contentStart {
-      while output.count > lineStart, output[output.count - 1] == UInt8(ascii: " ") {
-        output.removeLast()
-      }
-    }
-    output.append(UInt8(ascii: "\n"))
-  }
-
-  /// Writes `bytes` as a line of their own.
-  mutating func writeLine<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
-    beginLine()
-    output.append(contentsOf: bytes)
-    endLine()
   }
 
   // MARK: - Leaves

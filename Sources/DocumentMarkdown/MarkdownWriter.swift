@@ -74,8 +74,14 @@ struct _MarkdownWriter {
   /// (an `Encoding`'s raw value; 0 for `render`'s own rules).
   var overrides: [UInt8] = []
 
-  /// The containers the line being written is in.
-  var open: [OpenContainer] = []
+  /// The containers the line being written is in, outermost first.
+  var levels: [Level] = []
+  /// The continuations of all open containers, outermost first.
+  var prefix: [UInt8] = []
+  /// The first-line markers of `levels[firstPending...]`, the containers
+  /// whose first line is not written yet.
+  var markers: [UInt8] = []
+  var firstPending = 0
   /// Where the current line starts in `output`, and its content after the
   /// prefixes; whether it is a lazy line.
   var lineStart = 0

@@ -1,0 +1,162 @@
+import DocumentEngine
+
+extension _MarkdownWriter {
+  /// An open container (a quote, a list, a list item) of the lines being
+  /// written. Its prefixes are not its own arrays but ranges of the shared
+  /// buffers: `prefix[..<prefixEnd]` is what every later line starts with
+  /// through this container, `markers[..<markerEnd]` the markers that the
+  /// first line writes for the containers not yet written, through this
+  /// one.
+  struct Level {
+    var component: PresentationIntent.Component
+    /// A list's bullet or delimiter, to pick another for a list right
+    /// after (0 for a quote or an item).
+    var listMark: UInt8
+    /// How many bulleted lists are open, this one included: bullets
+    /// alternate with it.
+    var bulletedLists: Int32
+    var prefixEnd: Int32
+    /// `prefixEnd` without the trailing spaces: a blank line's prefix.
+    var blankEnd: Int32
+    var markerEnd: Int32
+  }
+
+  /// Where the prefix through the level at `depth` ends (0 for none).
+  func prefixEnd(through depth: Int) -> Int {
+    depth >= 0 ? Int(levels[depth].prefixEnd) : 0
+  }
+
+  /// Where the pending markers before the level at `depth` end.
+  func markerStart(of depth: Int) -> Int {
+    depth > firstPending ? Int(levels[depth - 1].markerEnd) : 0
+  }
+
+  /// Opens the container `component` inside the innermost open one;
+  /// `previousMark` is the bullet or delimiter of a list of the same kind
+  /// that just closed at this depth (0 if none), `width` the least width
+  /// of a list item's marker (its content's indentation).
+  mutating func push(
+    _ component: PresentationIntent.Component, after previousMark: UInt8, width: Int
+  ) {
+    let parent = levels.last
+    let prefixStart = prefix.count
+    var level = Level(
+      component: component, listMark: 0, bulletedLists: parent?.bulletedLists ?? 0,
+      prefixEnd: 0, blankEnd: parent?.blankEnd ?? 0, markerEnd: 0)
+    switch component.kind {
+    case .blockQuote:
+      markers.append(contentsOf: "> ".utf8)
+      prefix.append(contentsOf: "> ".utf8)
+      level.blankEnd = Int32(prefixStart + 1)
+    case .unorderedList:
+      // Bullets alternate with depth, so that a line of bullets alone
+      // (`- * -`) is never a thematic break; a list right after one of its
+      // kind takes `+`.
+      let bullet = level.bulletedLists % 2 == 0 ? UInt8(ascii: "-") : UInt8(ascii: "*")
+      level.listMark = previousMark == bullet ? UInt8(ascii: "+") : bullet
+      level.bulletedLists += 1
+    case .orderedList:
+      level.listMark = previousMark == UInt8(ascii: ".") ? UInt8(ascii: ")") : UInt8(ascii: ".")
+    case .listItem(let ordinal):
+      let markerStart = markers.count
+      if let parent, parent.component.kind == .orderedList {
+        markers.append(contentsOf: String(min(max(ordinal, 0), 999_999_999)).utf8)
+        markers.append(parent.listMark)
+      } else {
+        markers.append(parent?.listMark ?? UInt8(ascii: "-"))
+      }
+      markers.append(UInt8(ascii: " "))
+      while markers.count - markerStart < width { markers.append(UInt8(ascii: " ")) }
+      prefix.append(
+        contentsOf: repeatElement(UInt8(ascii: " "), count: markers.count - markerStart))
+    default:
+      break
+    }
+    level.prefixEnd = Int32(prefix.count)
+    level.markerEnd = Int32(markers.count)
+    levels.append(level)
+  }
+
+  /// Closes the containers past the first `count`.
+  mutating func pop(to count: Int) {
+    guard count < levels.count else { return }
+    prefix.removeLast(prefix.count - prefixEnd(through: count - 1))
+    if count <= firstPending {
+      markers.removeAll(keepingCapacity: true)
+      firstPending = count
+    } else {
+      markers.removeLast(markers.count - Int(levels[count - 1].markerEnd))
+    }
+    levels.removeLast(levels.count - count)
+  }
+
+  // MARK: - Lines
+
+  /// Starts a line: with the prefixes of the containers it is in (the
+  /// markers of those whose first line it is, the continuations of the
+  /// others), or, for a paragraph's lazy line, none. The only code that
+  /// writes prefixes.
+  ///
+  /// A list item's content starts where its first line's text does, so a
+  /// first line that keeps its indentation (`keepsIndentation`: it starts
+  /// with a space, as an HTML block's may) is written on the line after
+  /// the item's marker instead, and the item's content is one column
+  /// past its marker.
+  mutating func beginLine(_ start: LineStart = .normal, keepsIndentation: Bool = false) {
+    lineIsLazy = start == .lazy
+    lineStart = output.count
+    contentStart = output.count
+    guard !lineIsLazy else { return }
+    if firstPending < levels.count {
+      let top = levels.count - 1
+      if keepsIndentation, levels[top].component.kind.isListItem {
+        let marker = markers[markerStart(of: top)...]
+        let width = marker.count { $0 != UInt8(ascii: " ") } + 1
+        prefix.removeLast(prefix.count - prefixEnd(through: top - 1))
+        prefix.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width))
+        levels[top].prefixEnd = Int32(prefix.count)
+        beginLine()
+        endLine()
+        lineStart = output.count
+      } else {
+        output.append(contentsOf: prefix[..<prefixEnd(through: firstPending - 1)])
+        output.append(contentsOf: markers)
+        markers.removeAll(keepingCapacity: true)
+        firstPending = levels.count
+        contentStart = output.count
+        return
+      }
+    }
+    output.append(contentsOf: prefix)
+    contentStart = output.count
+  }
+
+  /// Ends the line begun by `beginLine`: a line with nothing after its
+  /// prefixes loses their trailing spaces.
+  mutating func endLine() {
+    if !lineIsLazy, output.count == contentStart {
+      while output.count > lineStart, output[output.count - 1] == UInt8(ascii: " ") {
+        output.removeLast()
+      }
+    }
+    output.append(UInt8(ascii: "\n"))
+  }
+
+  /// Writes `bytes` as a line of their own.
+  mutating func writeLine<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+    beginLine()
+    output.append(contentsOf: bytes)
+    endLine()
+  }
+
+  /// Writes a blank line between two blocks, with the prefixes of the
+  /// containers still open.
+  mutating func writeBlankLine() {
+    guard firstPending == levels.count else {
+      writeLine(EmptyCollection())
+      return
+    }
+    output.append(contentsOf: prefix[..<(levels.last.map { Int($0.blankEnd) } ?? 0)])
+    output.append(UInt8(ascii: "\n"))
+  }
+}
