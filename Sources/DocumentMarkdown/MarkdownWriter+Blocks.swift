@@ -2,7 +2,6 @@ import DocumentEngine
 
 extension _MarkdownWriter {
   mutating func writeBlocks(_ leaves: [Leaf]) {
-    let widths = Self.itemWidthsBeforeIndentedHTML(leaves, isHTML: isWholeHTMLBlock)
     var index = 0
     while index < leaves.count {
       let leaf = leaves[index]
@@ -46,7 +45,7 @@ extension _MarkdownWriter {
       for depth in common..<containers.count {
         push(
           containers[depth], after: depth == common ? closedListMark : 0,
-          width: widths.isEmpty ? 0 : widths[containers[depth]] ?? 0)
+          width: itemWidths.isEmpty ? 0 : itemWidths[containers[depth]] ?? 0)
       }
       if leaf.table != nil {
         writeTable(leaves[index..<end])
@@ -55,33 +54,6 @@ extension _MarkdownWriter {
       }
       index = end
     }
-  }
-
-  /// The list items that an indented HTML block right after their list
-  /// would fall into, with the marker width that keeps it out, by item.
-  ///
-  /// An HTML block's first line keeps up to three spaces of indentation.
-  /// Written after a list, a line indented as far as the last item's
-  /// content continues that item (`- i` then `  <d>`), so that item's
-  /// marker takes more spaces (`-   i`): one more than the block's.
-  static func itemWidthsBeforeIndentedHTML(
-    _ leaves: [Leaf], isHTML: (Leaf) -> Bool
-  ) -> [PresentationIntent.Component: Int] {
-    var widths: [PresentationIntent.Component: Int] = [:]
-    for index in leaves.indices.dropFirst() where leaves[index].scalars.first == " " {
-      let leaf = leaves[index]
-      let previous = leaves[index - 1]
-      let depth = leaf.containers.count
-      guard isHTML(leaf), previous.containers.count > depth + 1,
-        previous.containers[..<depth].elementsEqual(leaf.containers),
-        previous.containers[depth].kind.isListContainer,
-        previous.containers[depth + 1].kind.isListItem
-      else { continue }
-      let spaces = leaf.scalars.prefix { $0 == " " }.count
-      let item = previous.containers[depth + 1]
-      if widths[item] == nil { widths[item] = spaces + 1 }
-    }
-    return widths
   }
 
   // MARK: - Leaves

@@ -82,6 +82,9 @@ struct _MarkdownWriter {
   /// whose first line is not written yet.
   var markers: [UInt8] = []
   var firstPending = 0
+  /// The least marker width of list items that need more than their
+  /// marker's (see `noteItemWidth`).
+  var itemWidths: [PresentationIntent.Component: Int] = [:]
   /// Where the current line starts in `output`, and its content after the
   /// prefixes; whether it is a lazy line.
   var lineStart = 0
@@ -181,13 +184,39 @@ struct _MarkdownWriter {
         scalars: scalars[range], styles: styleOfScalar[range])
       if case .codeBlock = shape.kind {
         result.append(leaf)
-      } else if shape.kind.isCell || isWholeHTMLBlock(leaf) {
+      } else if shape.kind.isCell {
+        result.append(leaf)
+      } else if isWholeHTMLBlock(leaf) {
+        noteItemWidth(before: leaf, after: result.last)
         result.append(leaf)
       } else {
-        result.append(contentsOf: split(leaf))
+        for piece in split(leaf) {
+          if isWholeHTMLBlock(piece) { noteItemWidth(before: piece, after: result.last) }
+          result.append(piece)
+        }
       }
     }
     return result
+  }
+
+  /// Notes the least marker width of the list item that an indented HTML
+  /// block right after its list would fall into (in `itemWidths`).
+  ///
+  /// An HTML block's first line keeps up to three spaces of indentation.
+  /// Written after a list, a line indented as far as the last item's
+  /// content continues that item (`- i` then `  <d>`), so that item's
+  /// marker takes more spaces (`-   i`): one more than the block's. The
+  /// item opens before the block is reached: the width is known ahead.
+  mutating func noteItemWidth(before html: Leaf, after previous: Leaf?) {
+    guard html.scalars.first == " ", let previous else { return }
+    let depth = html.containers.count
+    guard previous.containers.count > depth + 1,
+      previous.containers[..<depth].elementsEqual(html.containers),
+      previous.containers[depth].kind.isListContainer,
+      previous.containers[depth + 1].kind.isListItem
+    else { return }
+    let item = previous.containers[depth + 1]
+    if itemWidths[item] == nil { itemWidths[item] = html.scalars.prefix { $0 == " " }.count + 1 }
   }
 
   /// A paragraph-like leaf cut at each line break inside it (LF, CR, CR LF,
