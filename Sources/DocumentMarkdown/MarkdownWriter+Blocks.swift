@@ -2,6 +2,8 @@ import DocumentEngine
 
 extension _MarkdownWriter {
   mutating func writeBlocks(_ leaves: [Leaf]) {
+    /// Whether the block written last takes blank lines in.
+    var lastTakesBlankLines = false
     var index = 0
     while index < leaves.count {
       let leaf = leaves[index]
@@ -21,26 +23,22 @@ extension _MarkdownWriter {
         common += 1
       }
       let closedListMark = levels.count > common ? levels[common].listMark : 0
-      // The blank line between two blocks is written with the prefixes
-      // of the containers that stay open, and ends every closed one that
-      // needs its own prefix on each line (a quote) with all inside it.
-      // An HTML block ends only there (most go on over blank lines), and a
-      // closed list item goes on over a blank line: so after an HTML block
-      // whose closed containers are all lists and items, the blank line
-      // would go into the HTML block, and is left out (the next line,
-      // outside the item, ends it). If a quote is among them, the blank
-      // line ends the quote and the HTML block in it, and is needed: the
-      // next line would otherwise go on in that quote.
-      let leavesHTMLBlock =
-        index > 0 && common < levels.count && isWholeHTMLBlock(leaves[index - 1])
-        && !levels[common...].contains { $0.component.kind == .blockQuote }
+      // A blank line ends one block before the next, written with the
+      // prefixes of the containers that stay open. None is owed before a
+      // list's next item (its marker ends the item before, and the list
+      // stays tight). Nor after a block that takes blank lines in (an HTML
+      // block: most kinds go on over them) when what closes with it goes
+      // on over a blank line too (lists and items, not a quote): the blank
+      // line would go into the block, while the next line, outside the
+      // closed containers, ends them and the block.
+      let closesOnlyOpenEnded =
+        common < levels.count && !levels[common...].contains { $0.endsAtBlankLine }
       pop(to: common)
-      if index > 0 {
-        let nextItemOfOpenList =
-          common < containers.count && common > 0
-          && containers[common].kind.isListItem
-          && levels[common - 1].component.kind.isListContainer
-        if !nextItemOfOpenList && !leavesHTMLBlock { writeBlankLine() }
+      let opensSiblingItem =
+        common > 0 && common < containers.count && containers[common].kind.isListItem
+        && levels[common - 1].component.kind.isListContainer
+      if index > 0, !opensSiblingItem, !(lastTakesBlankLines && closesOnlyOpenEnded) {
+        writeBlankLine()
       }
       for depth in common..<containers.count {
         push(
@@ -49,8 +47,10 @@ extension _MarkdownWriter {
       }
       if leaf.table != nil {
         writeTable(leaves[index..<end])
+        lastTakesBlankLines = false
       } else {
         writeLeaf(leaf)
+        lastTakesBlankLines = isWholeHTMLBlock(leaf)
       }
       index = end
     }

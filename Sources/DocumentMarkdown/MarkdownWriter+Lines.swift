@@ -19,6 +19,10 @@ extension _MarkdownWriter {
     /// `prefixEnd` without the trailing spaces: a blank line's prefix.
     var blankEnd: Int32
     var markerEnd: Int32
+
+    /// Whether a blank line ends the container (a quote: a line without
+    /// its `>`), where a list or an item goes on over it.
+    var endsAtBlankLine: Bool { component.kind == .blockQuote }
   }
 
   /// Where the prefix through the level at `depth` ends (0 for none).
