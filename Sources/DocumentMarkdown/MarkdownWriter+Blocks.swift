@@ -1,6 +1,11 @@
 import DocumentEngine
 
 extension _MarkdownWriter {
+  /// Writes the leaves in one walk, keeping the stack of open containers
+  /// (`levels`): for each block (a leaf, or a table's cells), the
+  /// containers it is not in close, the blank line owed before it is
+  /// written, the containers it is in open, and its kind writes its lines
+  /// (the sink, `beginLine`, gives them their prefixes).
   mutating func writeBlocks(_ leaves: [Leaf]) {
     /// Whether the block written last takes blank lines in.
     var lastTakesBlankLines = false
@@ -45,68 +50,67 @@ extension _MarkdownWriter {
           containers[depth], after: depth == common ? closedListMark : 0,
           width: itemWidths.isEmpty ? 0 : itemWidths[containers[depth]] ?? 0)
       }
-      if leaf.table != nil {
-        writeTable(leaves[index..<end])
-        lastTakesBlankLines = false
-      } else {
-        writeLeaf(leaf)
-        lastTakesBlankLines = isWholeHTMLBlock(leaf)
-      }
+      writeBlock(leaves[index..<end])
+      lastTakesBlankLines = leaf.block.takesBlankLines
       index = end
     }
   }
 
   // MARK: - Leaves
 
-  /// Writes a leaf block (not a table cell).
-  mutating func writeLeaf(_ leaf: Leaf) {
-    switch leaf.kind {
-    case nil:
-      beginLine()
-      endLine()
-    case .codeBlock(let language)?:
-      writeCodeBlock(leaf, language: language)
-    case .thematicBreak? where leaf.scalars.isEmpty:
-      writeLine("___".utf8)
-    case .header(let level)?:
-      let level = min(max(level, 1), 6)
-      // A line end inside inline HTML (`<!E\n>`) needs more than one line
-      // too.
-      let hasBreaks = leaf.scalars.indices.contains {
-        isBreak(at: $0, in: leaf) || leaf.scalars[$0] == "\n" || leaf.scalars[$0] == "\r"
-      }
-      if hasBreaks, level <= 2 {
-        writeInline(leaf, mode: .paragraph)
-        writeLine((level == 1 ? "===" : "---").utf8)
-        return
-      }
-      beginLine()
-      output.append(contentsOf: repeatElement(UInt8(ascii: "#"), count: level))
-      output.append(UInt8(ascii: " "))
-      let contentStart = output.count
-      writeInline(leaf, mode: .heading)
-      if output.count == contentStart { output.removeLast() }
-      endLine()
-    default:
-      if isWholeHTMLBlock(leaf) {
-        beginLine(keepsIndentation: leaf.scalars.first == " ")
-        for scalar in leaf.scalars {
-          if scalar == "\n" {
-            endLine()
-            beginLine()
-          } else {
-            output.appendUTF8(scalar)
-          }
-        }
-        endLine()
-        return
-      }
-      if leaf.scalars.isEmpty {
-        writeLine("[]()".utf8)
-        return
-      }
+  /// Writes a block as its kind says: one leaf, or a table's cells.
+  mutating func writeBlock(_ leaves: ArraySlice<Leaf>) {
+    guard let leaf = leaves.first else { return }
+    switch leaf.block {
+    case .emptyContainer:
+      writeLine(EmptyCollection())
+    case .paragraph:
       writeInline(leaf, mode: .paragraph)
+    case .emptyParagraph:
+      writeLine("[]()".utf8)
+    case .header(let level, let underlined):
+      writeHeader(leaf, level: level, underlined: underlined)
+    case .codeBlock(let language):
+      writeCodeBlock(leaf, language: language)
+    case .thematicBreak:
+      writeLine("___".utf8)
+    case .htmlBlock:
+      writeHTMLBlock(leaf)
+    case .tableCell:
+      writeTable(leaves)
     }
+  }
+
+  /// A header: `#` to `######` and its one line, or, when it needs more
+  /// than one line, its lines underlined.
+  mutating func writeHeader(_ leaf: Leaf, level: Int, underlined: Bool) {
+    if underlined {
+      writeInline(leaf, mode: .paragraph)
+      writeLine((level == 1 ? "===" : "---").utf8)
+      return
+    }
+    beginLine()
+    output.append(contentsOf: repeatElement(UInt8(ascii: "#"), count: level))
+    output.append(UInt8(ascii: " "))
+    let contentStart = output.count
+    writeInline(leaf, mode: .heading)
+    if output.count == contentStart { output.removeLast() }
+    endLine()
+  }
+
+  /// An HTML block: its lines as they are, the first with its own
+  /// indentation.
+  mutating func writeHTMLBlock(_ leaf: Leaf) {
+    beginLine(keepsIndentation: leaf.scalars.first == " ")
+    for scalar in leaf.scalars {
+      if scalar == "\n" {
+        endLine()
+        beginLine()
+      } else {
+        output.appendUTF8(scalar)
+      }
+    }
+    endLine()
   }
 
   /// A fenced code block: backticks (tildes if the language has a

@@ -55,6 +55,37 @@ struct _MarkdownWriter {
     var row: PresentationIntent.Component?
     var scalars: ArraySlice<Unicode.Scalar>
     var styles: ArraySlice<Int32>
+    /// What the leaf is written as (decided when the text is cut).
+    var block: Block = .paragraph
+  }
+
+  /// What a leaf block is written as. Each kind says only what it writes
+  /// (`writeLeaf`) and whether it takes blank lines in; the containers'
+  /// prefixes and the blank lines between blocks are the walk's.
+  enum Block {
+    /// An empty quote, list or item: one line of its markers.
+    case emptyContainer
+    /// Inline text over lines (a thematic break's text too).
+    case paragraph
+    /// A paragraph without text: `[]()`.
+    case emptyParagraph
+    /// A header of level 1 to 6, underlined (setext) if it needs more than
+    /// one line.
+    case header(level: Int, underlined: Bool)
+    case codeBlock(language: String?)
+    /// `___`.
+    case thematicBreak
+    /// Raw lines; the first keeps up to three spaces of indentation.
+    case htmlBlock
+    /// A cell of a pipe table, written with its table's other cells.
+    case tableCell
+
+    /// Whether a blank line after the block is taken into it (most HTML
+    /// blocks go on over blank lines).
+    var takesBlankLines: Bool {
+      if case .htmlBlock = self { return true }
+      return false
+    }
   }
 
   /// The inline attributes that Markdown writes, by index.
@@ -183,20 +214,45 @@ struct _MarkdownWriter {
         containers: shape.containers, kind: shape.kind, table: shape.table, row: shape.row,
         scalars: scalars[range], styles: styleOfScalar[range])
       if case .codeBlock = shape.kind {
-        result.append(leaf)
-      } else if shape.kind.isCell {
-        result.append(leaf)
-      } else if isWholeHTMLBlock(leaf) {
-        noteItemWidth(before: leaf, after: result.last)
-        result.append(leaf)
+        append(leaf, to: &result)
+      } else if shape.kind.isCell || isWholeHTMLBlock(leaf) {
+        append(leaf, to: &result)
       } else {
-        for piece in split(leaf) {
-          if isWholeHTMLBlock(piece) { noteItemWidth(before: piece, after: result.last) }
-          result.append(piece)
-        }
+        for piece in split(leaf) { append(piece, to: &result) }
       }
     }
     return result
+  }
+
+  /// Appends `leaf` to `leaves` with its block kind.
+  mutating func append(_ leaf: Leaf, to leaves: inout [Leaf]) {
+    var leaf = leaf
+    switch leaf.kind {
+    case nil:
+      leaf.block = .emptyContainer
+    case .codeBlock(let language)?:
+      leaf.block = .codeBlock(language: language)
+    case .tableCell?:
+      leaf.block = .tableCell
+    case .thematicBreak? where leaf.scalars.isEmpty:
+      leaf.block = .thematicBreak
+    case .header(let level)?:
+      // A line end inside inline HTML (`<!E\n>`) needs more than one line
+      // too.
+      let level = min(max(level, 1), 6)
+      let hasBreaks = leaf.scalars.indices.contains {
+        isBreak(at: $0, in: leaf) || leaf.scalars[$0] == "\n" || leaf.scalars[$0] == "\r"
+      }
+      leaf.block = .header(level: level, underlined: hasBreaks && level <= 2)
+    default:
+      if isWholeHTMLBlock(leaf) {
+        leaf.block = .htmlBlock
+        noteItemWidth(before: leaf, after: leaves.last)
+      } else {
+        leaf.block = leaf.scalars.isEmpty ? .emptyParagraph : .paragraph
+      }
+    }
+    leaves.append(leaf)
   }
 
   /// Notes the least marker width of the list item that an indented HTML
