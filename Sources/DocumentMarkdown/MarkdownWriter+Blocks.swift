@@ -67,7 +67,9 @@ extension _MarkdownWriter {
     case .paragraph:
       writeInline(leaf, mode: .paragraph)
     case .emptyParagraph:
-      writeLine("[]()".utf8)
+      beginLine()
+      writeZeroWidth(.emptyLink)
+      endLine()
     case .header(let level, let underlined):
       writeHeader(leaf, level: level, underlined: underlined)
     case .codeBlock(let language):

@@ -28,6 +28,14 @@ extension _MarkdownWriter {
     case reference = 2
   }
 
+  /// The zero-width inline wanted before a token (in `zeroWidth`; see
+  /// `writeZeroWidth`).
+  enum ZeroWidth: UInt8 {
+    case none = 0
+    case emptyLink = 1
+    case emptyImage = 2
+  }
+
   /// A mark that spans inline text.
   enum Mark: Hashable {
     case strong
@@ -147,7 +155,7 @@ extension _MarkdownWriter {
       leaf.styles.withUnsafeBufferPointer { styles in
         inlineTokens(scalars, styles, mode: mode, into: &tokens)
         fixFlanking(&tokens, scalars)
-        fixLineEdges(&tokens, scalars, mode: mode)
+        fixLineEdges(tokens, scalars, mode: mode)
         render(tokens, scalars, wholeLines: mode == .paragraph)
       }
     }
@@ -332,27 +340,23 @@ extension _MarkdownWriter {
       }
     }
     for mark in stack.reversed() { tokens.append(.closer(mark)) }
+    zeroWidth.removeAll(keepingCapacity: true)
+    zeroWidth.append(contentsOf: repeatElement(ZeroWidth.none.rawValue, count: tokens.count + 1))
     // A delimiter next to a soft line end would neighbour whitespace, and
-    // neither open (before it) nor close (after it): an empty link between
-    // them is punctuation, and reads as nothing (`_h` line end `[]()_`).
-    if tokens.contains(where: { if case .lineEnd(hard: false) = $0 { true } else { false } }) {
-      var made: [Token] = []
-      made.reserveCapacity(tokens.count + 8)
-      for index in tokens.indices {
-        let token = tokens[index]
-        let isSoftEnd: Bool
-        if case .lineEnd(hard: false) = token { isSoftEnd = true } else { isSoftEnd = false }
-        if isSoftEnd, index > 0, case .opener(let mark) = tokens[index - 1], mark.isEmphasisLike {
-          made.append(raw("[]()".utf8))
-        }
-        made.append(token)
-        if isSoftEnd, index + 1 < tokens.count, case .closer(let mark) = tokens[index + 1],
-          mark.isEmphasisLike
-        {
-          made.append(raw("[]()".utf8))
-        }
+    // neither open (before it) nor close (after it): the zero-width inline
+    // between them is punctuation, and reads as nothing (`_h` line end
+    // `[]()_`). It is spelled `[]()` here even in a link (where
+    // `[a _![]()\nb_ c](u)` is written so that it reads back otherwise).
+    for index in tokens.indices {
+      guard case .lineEnd(hard: false) = tokens[index] else { continue }
+      if index > 0, case .opener(let mark) = tokens[index - 1], mark.isEmphasisLike {
+        zeroWidth[index] = ZeroWidth.emptyLink.rawValue
       }
-      tokens = made
+      if index + 1 < tokens.count, case .closer(let mark) = tokens[index + 1],
+        mark.isEmphasisLike
+      {
+        zeroWidth[index + 1] = ZeroWidth.emptyLink.rawValue
+      }
     }
     for index in tokens.indices {
       if case .closer(.link(let link)) = tokens[index] {
@@ -573,66 +577,13 @@ extension _MarkdownWriter {
 
   /// Spaces and tabs at either end of a line become references (Markdown
   /// strips them), and in a paragraph what would start a block at the start
-  /// of a line is escaped; an ATX header's closing `#` too.
+  /// of a line is escaped, or gets the zero-width inline before it; an ATX
+  /// header's closing `#` is escaped.
   mutating func fixLineEdges(
-    _ tokens: inout [Token], _ scalars: UnsafeBufferPointer<Unicode.Scalar>, mode: InlineMode
+    _ tokens: [Token], _ scalars: UnsafeBufferPointer<Unicode.Scalar>, mode: InlineMode
   ) {
-    // A paragraph that starts with a link whose text has a `]` in code or
-    // HTML could read as a link reference definition (`[a`]: b`](c)`): an
-    // empty link first makes it a paragraph.
-    if mode == .paragraph, case .opener(.link)? = tokens.first {
-      for token in tokens.dropFirst() {
-        guard case .raw(let start, let end) = token else { continue }
-        let bytes = rawBytes[Int(start)..<Int(end)]
-        if bytes.first == UInt8(ascii: "]") { break }
-        if bytes.contains(UInt8(ascii: "]")) {
-          tokens.insert(raw("[]()".utf8), at: 0)
-          break
-        }
-      }
-    }
     if mode == .paragraph {
-      // A line with nothing on it would end the paragraph, and HTML first
-      // on a line after the first could start an HTML block (it was
-      // indented, or a lazy line, where it was read): an empty link first,
-      // which reads as nothing. In a link, where no link can be, an empty
-      // image (which may be, and reads as nothing too).
-      var made: [Token] = []
-      var inLink = false
-      for index in tokens.indices {
-        if index > 0, case .lineEnd = tokens[index - 1] {
-          var startsBlock = false
-          switch tokens[index] {
-          case .lineEnd: startsBlock = true
-          case .raw(let start, let end):
-            startsBlock = start < end && rawBytes[Int(start)] == UInt8(ascii: "<")
-          default: break
-          }
-          if startsBlock {
-            if made.isEmpty {
-              made.reserveCapacity(tokens.count + 8)
-              made.append(contentsOf: tokens[..<index])
-            }
-            made.append(raw((inLink ? "![]()" : "[]()").utf8))
-          }
-        }
-        if !made.isEmpty { made.append(tokens[index]) }
-        switch tokens[index] {
-        case .opener(.link(_)): inLink = true
-        case .closer(.link(_)): inLink = false
-        default: break
-        }
-      }
-      if !made.isEmpty { tokens = made }
-      if case .lineEnd? = tokens.last { tokens.append(raw("[]()".utf8)) }
-      if case .lineEnd? = tokens.first { tokens.insert(raw("[]()".utf8), at: 0) }
-      // HTML first in a paragraph too: a paragraph cut from another at a
-      // line break can start with a tag that would start an HTML block.
-      if case .raw(let start, let end)? = tokens.first, start < end,
-        rawBytes[Int(start)] == UInt8(ascii: "<")
-      {
-        tokens.insert(raw("[]()".utf8), at: 0)
-      }
+      markLineStarts(tokens)
     }
     var lineStart = 0
     for index in 0...tokens.count {
@@ -642,6 +593,60 @@ extension _MarkdownWriter {
       }
       fixLine(tokens, lineStart..<index, scalars, mode: mode)
       lineStart = index + 1
+    }
+  }
+
+  /// Where a paragraph's line would start a block or end the paragraph,
+  /// the zero-width inline goes first (in `zeroWidth`):
+  /// - before a paragraph that starts with a link whose text has a `]` in
+  ///   code, HTML or a zero-width inline, which could read as a link
+  ///   reference definition (`[a`]: b`](c)`);
+  /// - before a line with nothing on it (it would end the paragraph), the
+  ///   first line and the last included;
+  /// - before HTML first on a line (it could start an HTML block: a
+  ///   paragraph cut from another at a line break, or a tag that was
+  ///   indented, or on a lazy line, where it was read). After the first
+  ///   link of the paragraph, where no link can be (in the link), this one
+  ///   is spelled as an empty image, which reads as nothing too.
+  mutating func markLineStarts(_ tokens: [Token]) {
+    guard !tokens.isEmpty else { return }
+    if case .opener(.link) = tokens[0] {
+      for index in tokens.indices.dropFirst() {
+        if zeroWidth[index] != ZeroWidth.none.rawValue {
+          zeroWidth[0] = ZeroWidth.emptyLink.rawValue
+          break
+        }
+        guard case .raw(let start, let end) = tokens[index] else { continue }
+        let bytes = rawBytes[Int(start)..<Int(end)]
+        if bytes.first == UInt8(ascii: "]") { break }
+        if bytes.contains(UInt8(ascii: "]")) {
+          zeroWidth[0] = ZeroWidth.emptyLink.rawValue
+          break
+        }
+      }
+    }
+    var afterLink = false
+    for index in tokens.indices {
+      if index > 0, case .lineEnd = tokens[index - 1], startsBlock(tokens[index]) {
+        zeroWidth[index] = (afterLink ? ZeroWidth.emptyImage : .emptyLink).rawValue
+      }
+      if case .opener(.link) = tokens[index] { afterLink = true }
+    }
+    if case .lineEnd = tokens[tokens.count - 1] {
+      zeroWidth[tokens.count] = ZeroWidth.emptyLink.rawValue
+    }
+    if zeroWidth[0] == ZeroWidth.none.rawValue, startsBlock(tokens[0]) {
+      zeroWidth[0] = ZeroWidth.emptyLink.rawValue
+    }
+  }
+
+  /// Whether a token first on a paragraph's line would end the paragraph
+  /// (a line end: the line is empty) or could start an HTML block.
+  func startsBlock(_ token: Token) -> Bool {
+    switch token {
+    case .lineEnd: true
+    case .raw(let start, let end): start < end && rawBytes[Int(start)] == UInt8(ascii: "<")
+    default: false
     }
   }
 
@@ -687,21 +692,22 @@ extension _MarkdownWriter {
   // MARK: - Rendering
 
   /// Writes the tokens: as lines of their own (`wholeLines`), or their
-  /// first line into the line being written.
+  /// first line into the line being written; the zero-width inline where
+  /// `zeroWidth` says.
   mutating func render(
     _ tokens: [Token], _ scalars: UnsafeBufferPointer<Unicode.Scalar>, wholeLines: Bool
   ) {
     if wholeLines {
       var keepsIndentation = false
-      if case .raw(let start, let end)? = tokens.first, start < end {
+      if zeroWidth[0] == ZeroWidth.none.rawValue, case .raw(let start, let end)? = tokens.first,
+        start < end
+      {
         keepsIndentation = rawBytes[Int(start)] == UInt8(ascii: " ")
       }
       beginLine(keepsIndentation: keepsIndentation)
     }
-    /// Whether the last thing written is a `!` written as itself (it would
-    /// make a link after it an image).
-    var plainBang = false
     for (number, token) in tokens.enumerated() {
+      writeZeroWidth(ZeroWidth(rawValue: zeroWidth[number]) ?? .none)
       switch token {
       case .text(let start, let end, let inLink):
         for index in Int(start)..<Int(end) {
@@ -709,6 +715,13 @@ extension _MarkdownWriter {
           var encoding = Encoding(rawValue: overrides[index]) ?? .automatic
           if encoding == .automatic {
             encoding = Self.automaticEncoding(at: index, of: scalars) ?? .automatic
+          }
+          if encoding == .automatic, scalar == "!", index == Int(end) - 1,
+            number + 1 < tokens.count, zeroWidth[number + 1] == ZeroWidth.none.rawValue,
+            case .opener(.link) = tokens[number + 1]
+          {
+            // A link right after it would be an image.
+            encoding = .escaped
           }
           switch encoding {
           case .automatic:
@@ -719,7 +732,7 @@ extension _MarkdownWriter {
               // cmark-gfm links an address in a text (`a@b.co`) after
               // reading it, escapes undone: only a node between its halves
               // stops it.
-              output.append(contentsOf: "[]()".utf8)
+              writeZeroWidth(.emptyLink)
             }
             if scalar.isASCII {
               output.append(UInt8(truncatingIfNeeded: scalar.value))
@@ -732,17 +745,10 @@ extension _MarkdownWriter {
           case .reference:
             output.append(contentsOf: "&#\(scalar.value);".utf8)
           }
-          plainBang = scalar == "!" && encoding == .automatic
         }
-        continue
       case .raw(let start, let end):
         output.append(contentsOf: rawBytes[Int(start)..<Int(end)])
-      case .opener(let mark):
-        if case .link = mark, plainBang {
-          output.insert(UInt8(ascii: "\\"), at: output.count - 1)
-        }
-        mark.appendDelimiter(to: &output)
-      case .closer(let mark):
+      case .opener(let mark), .closer(let mark):
         mark.appendDelimiter(to: &output)
       case .htmlLineEnd:
         guard wholeLines else { return }
@@ -754,7 +760,8 @@ extension _MarkdownWriter {
         // of a paragraph whose indentation cmark-gfm keeps), and is written
         // so again.
         endLine()
-        if number + 1 < tokens.count, case .raw(let start, let end) = tokens[number + 1],
+        if number + 1 < tokens.count, zeroWidth[number + 1] == ZeroWidth.none.rawValue,
+          case .raw(let start, let end) = tokens[number + 1],
           Self.keepsItsIndentation(rawBytes[Int(start)..<Int(end)])
         {
           beginLine(.lazy)
@@ -768,9 +775,22 @@ extension _MarkdownWriter {
         endLine()
         beginLine()
       }
-      plainBang = false
     }
+    writeZeroWidth(ZeroWidth(rawValue: zeroWidth[tokens.count]) ?? .none)
     if wholeLines { endLine() }
+  }
+
+  /// Writes the zero-width inline: an empty link `[]()`, or an empty image
+  /// `![]()` (where no link can be); each reads as nothing, and is
+  /// punctuation to the delimiters beside it. It stands where the reader
+  /// must find something that is not text: the writer's one way to say
+  /// "nothing here".
+  mutating func writeZeroWidth(_ kind: ZeroWidth) {
+    switch kind {
+    case .none: break
+    case .emptyLink: output.append(contentsOf: "[]()".utf8)
+    case .emptyImage: output.append(contentsOf: "![]()".utf8)
+    }
   }
 }
 
