@@ -48,7 +48,8 @@ extension _MarkdownWriter {
       for depth in common..<containers.count {
         push(
           containers[depth], after: depth == common ? closedListMark : 0,
-          width: itemWidths.isEmpty ? 0 : itemWidths[containers[depth]] ?? 0)
+          width: itemWidths.isEmpty ? 0 : itemWidths[containers[depth]] ?? 0,
+          markerAlone: leaf.keepsIndentation && depth == containers.count - 1)
       }
       writeBlock(leaves[index..<end])
       lastTakesBlankLines = leaf.block.takesBlankLines
@@ -103,7 +104,7 @@ extension _MarkdownWriter {
   /// An HTML block: its lines as they are, the first with its own
   /// indentation.
   mutating func writeHTMLBlock(_ leaf: Leaf) {
-    beginLine(keepsIndentation: leaf.scalars.first == " ")
+    beginLine()
     for scalar in leaf.scalars {
       if scalar == "\n" {
         endLine()

@@ -697,15 +697,7 @@ extension _MarkdownWriter {
   mutating func render(
     _ tokens: [Token], _ scalars: UnsafeBufferPointer<Unicode.Scalar>, wholeLines: Bool
   ) {
-    if wholeLines {
-      var keepsIndentation = false
-      if zeroWidth[0] == ZeroWidth.none.rawValue, case .raw(let start, let end)? = tokens.first,
-        start < end
-      {
-        keepsIndentation = rawBytes[Int(start)] == UInt8(ascii: " ")
-      }
-      beginLine(keepsIndentation: keepsIndentation)
-    }
+    if wholeLines { beginLine() }
     for (number, token) in tokens.enumerated() {
       writeZeroWidth(ZeroWidth(rawValue: zeroWidth[number]) ?? .none)
       switch token {

@@ -19,6 +19,9 @@ extension _MarkdownWriter {
     /// `prefixEnd` without the trailing spaces: a blank line's prefix.
     var blankEnd: Int32
     var markerEnd: Int32
+    /// Whether the container's marker goes alone on its first line (a
+    /// list item whose content keeps its indentation).
+    var markerAlone: Bool
 
     /// Whether a blank line ends the container (a quote: a line without
     /// its `>`), where a list or an item goes on over it.
@@ -39,14 +42,21 @@ extension _MarkdownWriter {
   /// `previousMark` is the bullet or delimiter of a list of the same kind
   /// that just closed at this depth (0 if none), `width` the least width
   /// of a list item's marker (its content's indentation).
+  ///
+  /// A list item's content starts where its first line's text does, so an
+  /// item whose first line keeps its indentation (`markerAlone`: it
+  /// starts with a space, as an HTML block's may) has its marker alone on
+  /// a line, and its content one column past the marker, whatever the
+  /// width.
   mutating func push(
-    _ component: PresentationIntent.Component, after previousMark: UInt8, width: Int
+    _ component: PresentationIntent.Component, after previousMark: UInt8, width: Int,
+    markerAlone: Bool
   ) {
     let parent = levels.last
     let prefixStart = prefix.count
     var level = Level(
       component: component, listMark: 0, bulletedLists: parent?.bulletedLists ?? 0,
-      prefixEnd: 0, blankEnd: parent?.blankEnd ?? 0, markerEnd: 0)
+      prefixEnd: 0, blankEnd: parent?.blankEnd ?? 0, markerEnd: 0, markerAlone: false)
     switch component.kind {
     case .blockQuote:
       markers.append(contentsOf: "> ".utf8)
@@ -70,9 +80,11 @@ extension _MarkdownWriter {
         markers.append(parent?.listMark ?? UInt8(ascii: "-"))
       }
       markers.append(UInt8(ascii: " "))
+      let marker = markers.count - markerStart
       while markers.count - markerStart < width { markers.append(UInt8(ascii: " ")) }
-      prefix.append(
-        contentsOf: repeatElement(UInt8(ascii: " "), count: markers.count - markerStart))
+      level.markerAlone = markerAlone
+      let indentation = markerAlone ? marker : markers.count - markerStart
+      prefix.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indentation))
     default:
       break
     }
@@ -97,39 +109,24 @@ extension _MarkdownWriter {
   // MARK: - Lines
 
   /// Starts a line: with the prefixes of the containers it is in (the
-  /// markers of those whose first line it is, the continuations of the
-  /// others), or, for a paragraph's lazy line, none. The only code that
-  /// writes prefixes.
-  ///
-  /// A list item's content starts where its first line's text does, so a
-  /// first line that keeps its indentation (`keepsIndentation`: it starts
-  /// with a space, as an HTML block's may) is written on the line after
-  /// the item's marker instead, and the item's content is one column
-  /// past its marker.
-  mutating func beginLine(_ start: LineStart = .normal, keepsIndentation: Bool = false) {
+  /// markers of those whose first line it is, on a line of their own if
+  /// the innermost is `markerAlone`; the continuations of the others), or,
+  /// for a paragraph's lazy line, none. The only code that writes
+  /// prefixes.
+  mutating func beginLine(_ start: LineStart = .normal) {
     lineIsLazy = start == .lazy
     lineStart = output.count
     contentStart = output.count
     guard !lineIsLazy else { return }
     if firstPending < levels.count {
-      let top = levels.count - 1
-      if keepsIndentation, levels[top].component.kind.isListItem {
-        let marker = markers[markerStart(of: top)...]
-        let width = marker.count { $0 != UInt8(ascii: " ") } + 1
-        prefix.removeLast(prefix.count - prefixEnd(through: top - 1))
-        prefix.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width))
-        levels[top].prefixEnd = Int32(prefix.count)
-        beginLine()
-        endLine()
-        lineStart = output.count
-      } else {
-        output.append(contentsOf: prefix[..<prefixEnd(through: firstPending - 1)])
-        output.append(contentsOf: markers)
-        markers.removeAll(keepingCapacity: true)
-        firstPending = levels.count
-        contentStart = output.count
-        return
-      }
+      output.append(contentsOf: prefix[..<prefixEnd(through: firstPending - 1)])
+      output.append(contentsOf: markers)
+      markers.removeAll(keepingCapacity: true)
+      firstPending = levels.count
+      contentStart = output.count
+      guard levels[levels.count - 1].markerAlone else { return }
+      endLine()
+      lineStart = output.count
     }
     output.append(contentsOf: prefix)
     contentStart = output.count

@@ -57,6 +57,9 @@ struct _MarkdownWriter {
     var styles: ArraySlice<Int32>
     /// What the leaf is written as (decided when the text is cut).
     var block: Block = .paragraph
+    /// Whether the leaf's first line starts with a space, which Markdown
+    /// keeps (an HTML block's indentation).
+    var keepsIndentation = false
   }
 
   /// What a leaf block is written as. Each kind says only what it writes
@@ -247,15 +250,30 @@ struct _MarkdownWriter {
         isBreak(at: $0, in: leaf) || leaf.scalars[$0] == "\n" || leaf.scalars[$0] == "\r"
       }
       leaf.block = .header(level: level, underlined: hasBreaks && level <= 2)
+      leaf.keepsIndentation = hasBreaks && level <= 2 && startsWithIndentedHTML(leaf)
     default:
       if isWholeHTMLBlock(leaf) {
         leaf.block = .htmlBlock
+        leaf.keepsIndentation = leaf.scalars.first == " "
         noteItemWidth(before: leaf, after: leaves.last)
       } else {
         leaf.block = leaf.scalars.isEmpty ? .emptyParagraph : .paragraph
+        leaf.keepsIndentation = startsWithIndentedHTML(leaf)
       }
     }
     leaves.append(leaf)
+  }
+
+  /// Whether inline text written as lines (a paragraph's, an underlined
+  /// header's) starts with a space: only HTML is written as it is at a
+  /// line's start, and only if nothing opens before it (a mark's delimiter,
+  /// a link's bracket); a code span starts with a backtick, and text's
+  /// spaces at a line's edge become references.
+  func startsWithIndentedHTML(_ leaf: Leaf) -> Bool {
+    guard leaf.scalars.first == " ", let first = leaf.styles.first else { return false }
+    let style = styles[Int(first)]
+    return style.inline & Self.codeBit == 0 && style.inline & Self.htmlBits != 0
+      && style.link == nil && markSet(inline: style.inline, link: -1) == .none
   }
 
   /// Notes the least marker width of the list item that an indented HTML

@@ -81,6 +81,56 @@ import Testing
     #expect(AttributedText(markdown: markdown).markdown == written)
   }
 
+  /// A list item's paragraph or header, not from the reader, whose first
+  /// run is inline HTML that starts with a space: its first line keeps the
+  /// space only when nothing opens before it (then the marker goes alone
+  /// on its line), never after a delimiter, a bracket or a backtick.
+  @Test func itemsWhoseTextStartsWithIndentedHTML() throws {
+    func item(
+      _ runs: [(String, InlinePresentationIntent, String?)],
+      kind: PresentationIntent.Kind = .paragraph
+    ) throws -> AttributedText {
+      let intent = PresentationIntent([
+        .init(.unorderedList, identity: 1), .init(.listItem(ordinal: 1), identity: 2),
+        .init(kind, identity: 3),
+      ])
+      var text = ""
+      var attributeRuns: [AttributeRun] = []
+      for (string, inline, link) in runs {
+        var attributes: [AttributeKey: AttributeValue] = [
+          .presentationIntent: .presentationIntent(intent)
+        ]
+        if !inline.isEmpty {
+          attributes[.inlinePresentationIntent] = .inlinePresentationIntent(inline)
+        }
+        if let link { attributes[.link] = .link(link) }
+        let start = text.utf16.count
+        text += string
+        attributeRuns.append(AttributeRun(start..<text.utf16.count, attributes))
+      }
+      return try AttributedText(text, runs: attributeRuns)
+    }
+    let cases: [(AttributedText, String)] = [
+      (try item([(" <x>", .inlineHTML, nil), (" a", [], nil)]), "-\n   <x> a\n"),
+      (try item([(" <x>", [.inlineHTML, .emphasized], nil), (" a", [], nil)]), "- _ <x>_ a\n"),
+      (try item([(" <x>", .inlineHTML, "u"), (" a", [], nil)]), "- [ <x>](<u>) a\n"),
+      (
+        try item([(" <x>", .inlineHTML, nil), (" a", [], nil)], kind: .header(level: 1)),
+        "- #  <x> a\n"
+      ),
+      (
+        try item(
+          [(" <x>", .inlineHTML, nil), ("\u{2028}", .lineBreak, nil), ("b", [], nil)],
+          kind: .header(level: 2)),
+        "-\n   <x>\\\n  b\n  ---\n"
+      ),
+      (try item([(" <x>", [.code, .inlineHTML], nil)]), "- ` <x>`\n"),
+    ]
+    for (text, written) in cases {
+      #expect(text.markdown == written)
+    }
+  }
+
   /// Quotes and lists nested deeply, mixed, with blank lines, lazy lines
   /// and HTML inside.
   @Test func deepMixedNesting() {
