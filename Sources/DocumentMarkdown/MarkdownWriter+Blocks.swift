@@ -95,9 +95,10 @@ extension _MarkdownWriter {
     beginLine()
     output.append(contentsOf: repeatElement(UInt8(ascii: "#"), count: level))
     output.append(UInt8(ascii: " "))
-    let contentStart = output.count
+    let textStart = output.count
     writeInline(leaf, mode: .heading)
-    if output.count == contentStart { output.removeLast() }
+    // No space after the `#`s of a header without text.
+    if output.count == textStart { output.removeLast() }
     endLine()
   }
 

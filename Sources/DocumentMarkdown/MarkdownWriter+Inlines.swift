@@ -605,9 +605,10 @@ extension _MarkdownWriter {
   ///   first line and the last included;
   /// - before HTML first on a line (it could start an HTML block: a
   ///   paragraph cut from another at a line break, or a tag that was
-  ///   indented, or on a lazy line, where it was read). After the first
-  ///   link of the paragraph, where no link can be (in the link), this one
-  ///   is spelled as an empty image, which reads as nothing too.
+  ///   indented, or on a lazy line, where it was read). From the
+  ///   paragraph's first link on, this one is spelled as an empty image:
+  ///   in a link no link can be, and an empty image reads as nothing
+  ///   anywhere.
   mutating func markLineStarts(_ tokens: [Token]) {
     guard !tokens.isEmpty else { return }
     if case .opener(.link) = tokens[0] {

@@ -33,11 +33,6 @@ extension _MarkdownWriter {
     depth >= 0 ? Int(levels[depth].prefixEnd) : 0
   }
 
-  /// Where the pending markers before the level at `depth` end.
-  func markerStart(of depth: Int) -> Int {
-    depth > firstPending ? Int(levels[depth - 1].markerEnd) : 0
-  }
-
   /// Opens the container `component` inside the innermost open one;
   /// `previousMark` is the bullet or delimiter of a list of the same kind
   /// that just closed at this depth (0 if none), `width` the least width
@@ -151,12 +146,9 @@ extension _MarkdownWriter {
   }
 
   /// Writes a blank line between two blocks, with the prefixes of the
-  /// containers still open.
+  /// containers still open (each has written its first line: every block
+  /// writes at least one).
   mutating func writeBlankLine() {
-    guard firstPending == levels.count else {
-      writeLine(EmptyCollection())
-      return
-    }
     output.append(contentsOf: prefix[..<(levels.last.map { Int($0.blankEnd) } ?? 0)])
     output.append(UInt8(ascii: "\n"))
   }

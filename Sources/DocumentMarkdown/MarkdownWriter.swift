@@ -41,8 +41,11 @@ extension AttributedText {
   }
 }
 
-/// The writer: the text cut into leaf blocks by presentation intent, each
-/// block's lines written with the prefixes of the containers it is in.
+/// The writer: the text cut into leaf blocks by presentation intent, then
+/// one walk over them that keeps the stack of open containers (`levels`,
+/// over one shared `prefix` buffer) and writes each block's lines through
+/// one sink (`beginLine`/`endLine`), the only code that writes prefixes and
+/// line ends. See docs/architecture.md, *The Markdown writer*.
 struct _MarkdownWriter {
   var output: [UInt8] = []
 
@@ -63,7 +66,7 @@ struct _MarkdownWriter {
   }
 
   /// What a leaf block is written as. Each kind says only what it writes
-  /// (`writeLeaf`) and whether it takes blank lines in; the containers'
+  /// (`writeBlock`) and whether it takes blank lines in; the containers'
   /// prefixes and the blank lines between blocks are the walk's.
   enum Block {
     /// An empty quote, list or item: one line of its markers.
