@@ -52,7 +52,7 @@ extension _MarkdownWriter {
           markerAlone: leaf.keepsIndentation && depth == containers.count - 1)
       }
       writeBlock(leaves[index..<end])
-      lastTakesBlankLines = leaf.block.takesBlankLines
+      lastTakesBlankLines = leaves[end - 1].block.takesBlankLines
       index = end
     }
   }

@@ -83,14 +83,18 @@ struct _MarkdownWriter {
     case thematicBreak
     /// Raw lines; the first keeps up to three spaces of indentation.
     case htmlBlock
-    /// A cell of a pipe table, written with its table's other cells.
-    case tableCell
+    /// A cell of a pipe table, written with its table's other cells;
+    /// whether its text is all block HTML (in a text not from the reader).
+    case tableCell(wholeHTML: Bool)
 
     /// Whether a blank line after the block is taken into it (most HTML
-    /// blocks go on over blank lines).
+    /// blocks go on over blank lines). A table whose last cell is all
+    /// block HTML counts as one.
     var takesBlankLines: Bool {
-      if case .htmlBlock = self { return true }
-      return false
+      switch self {
+      case .htmlBlock, .tableCell(wholeHTML: true): true
+      default: false
+      }
     }
   }
 
@@ -236,13 +240,20 @@ struct _MarkdownWriter {
   /// Appends `leaf` to `leaves` with its block kind.
   mutating func append(_ leaf: Leaf, to leaves: inout [Leaf]) {
     var leaf = leaf
+    let wholeHTML = isWholeHTMLBlock(leaf)
+    if wholeHTML { noteItemWidth(before: leaf, after: leaves.last) }
+    if leaf.table != nil {
+      // A leaf in a table (`shape` gives it one with its row) is one of
+      // its cells, whatever its kind.
+      leaf.block = .tableCell(wholeHTML: wholeHTML)
+      leaves.append(leaf)
+      return
+    }
     switch leaf.kind {
     case nil:
       leaf.block = .emptyContainer
     case .codeBlock(let language)?:
       leaf.block = .codeBlock(language: language)
-    case .tableCell?:
-      leaf.block = .tableCell
     case .thematicBreak? where leaf.scalars.isEmpty:
       leaf.block = .thematicBreak
     case .header(let level)?:
@@ -255,10 +266,9 @@ struct _MarkdownWriter {
       leaf.block = .header(level: level, underlined: hasBreaks && level <= 2)
       leaf.keepsIndentation = hasBreaks && level <= 2 && startsWithIndentedHTML(leaf)
     default:
-      if isWholeHTMLBlock(leaf) {
+      if wholeHTML {
         leaf.block = .htmlBlock
         leaf.keepsIndentation = leaf.scalars.first == " "
-        noteItemWidth(before: leaf, after: leaves.last)
       } else {
         leaf.block = leaf.scalars.isEmpty ? .emptyParagraph : .paragraph
         leaf.keepsIndentation = startsWithIndentedHTML(leaf)

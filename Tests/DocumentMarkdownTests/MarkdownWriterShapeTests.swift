@@ -131,6 +131,39 @@ import Testing
     }
   }
 
+  /// Tables not from the reader: a leaf of a table whose kind is a header
+  /// is written as a cell; a table whose last cell is all block HTML counts
+  /// as an HTML block for the blank line after it (none when only a list
+  /// closes).
+  @Test func tablesOfOtherLeaves() throws {
+    func intent(_ kinds: PresentationIntent.Kind..., from identity: Int) -> AttributeValue {
+      .presentationIntent(
+        PresentationIntent(
+          kinds.enumerated().map { .init($0.element, identity: identity + $0.offset) }))
+    }
+    let text = try AttributedText(
+      "a\n<d>\nb",
+      runs: [
+        AttributeRun(
+          0..<2,
+          [
+            .presentationIntent: intent(
+              .table(columns: [.left]), .tableRow(rowIndex: 1), .tableCell(columnIndex: 0),
+              .header(level: 1), from: 1)
+          ]),
+        AttributeRun(
+          2..<6,
+          [
+            .presentationIntent: intent(
+              .unorderedList, .table(columns: [.left]), .tableRow(rowIndex: 1),
+              .tableCell(columnIndex: 0), .paragraph, from: 5),
+            .inlinePresentationIntent: .inlinePresentationIntent(.blockHTML),
+          ]),
+        AttributeRun(6..<7, [.presentationIntent: intent(.paragraph, from: 10)]),
+      ])
+    #expect(text.markdown == "|  |\n| --- |\n| a |\n\n|  |\n| --- |\n| <d> |\nb\n")
+  }
+
   /// Quotes and lists nested deeply, mixed, with blank lines, lazy lines
   /// and HTML inside.
   @Test func deepMixedNesting() {
