@@ -69,7 +69,7 @@ extension _MarkdownWriter {
       writeInline(leaf, mode: .paragraph)
     case .emptyParagraph:
       beginLine()
-      writeZeroWidth(.emptyLink)
+      writeZeroWidth(insideLink: false)
       endLine()
     case .header(let level, let underlined):
       writeHeader(leaf, level: level, underlined: underlined)

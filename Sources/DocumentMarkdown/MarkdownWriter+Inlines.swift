@@ -28,14 +28,6 @@ extension _MarkdownWriter {
     case reference = 2
   }
 
-  /// The zero-width inline wanted before a token (in `zeroWidth`; see
-  /// `writeZeroWidth`).
-  enum ZeroWidth: UInt8 {
-    case none = 0
-    case emptyLink = 1
-    case emptyImage = 2
-  }
-
   /// A mark that spans inline text.
   enum Mark: Hashable {
     case strong
@@ -341,28 +333,35 @@ extension _MarkdownWriter {
     }
     for mark in stack.reversed() { tokens.append(.closer(mark)) }
     zeroWidth.removeAll(keepingCapacity: true)
-    zeroWidth.append(contentsOf: repeatElement(ZeroWidth.none.rawValue, count: tokens.count + 1))
+    zeroWidth.append(contentsOf: repeatElement(false, count: tokens.count + 1))
+    insideLink.removeAll(keepingCapacity: true)
+    insideLink.reserveCapacity(tokens.count + 1)
     // A delimiter next to a soft line end would neighbour whitespace, and
     // neither open (before it) nor close (after it): the zero-width inline
     // between them is punctuation, and reads as nothing (`_h` line end
-    // `[]()_`). It is spelled `[]()` here even in a link (where
-    // `[a _![]()\nb_ c](u)` is written so that it reads back otherwise).
+    // `[]()_`).
     for index in tokens.indices {
       guard case .lineEnd(hard: false) = tokens[index] else { continue }
       if index > 0, case .opener(let mark) = tokens[index - 1], mark.isEmphasisLike {
-        zeroWidth[index] = ZeroWidth.emptyLink.rawValue
+        zeroWidth[index] = true
       }
       if index + 1 < tokens.count, case .closer(let mark) = tokens[index + 1],
         mark.isEmphasisLike
       {
-        zeroWidth[index + 1] = ZeroWidth.emptyLink.rawValue
+        zeroWidth[index + 1] = true
       }
     }
+    // Where the links are, before their closers become raw text.
+    var links = 0
     for index in tokens.indices {
+      insideLink.append(links > 0)
+      if case .opener(.link) = tokens[index] { links += 1 }
       if case .closer(.link(let link)) = tokens[index] {
+        links -= 1
         tokens[index] = raw(Self.linkEnd(urls[Int(link)], inCell: mode == .cell))
       }
     }
+    insideLink.append(links > 0)
   }
 
   /// The scalars' UTF-8, kept in `rawBytes`, as a raw token.
@@ -605,39 +604,34 @@ extension _MarkdownWriter {
   ///   first line and the last included;
   /// - before HTML first on a line (it could start an HTML block: a
   ///   paragraph cut from another at a line break, or a tag that was
-  ///   indented, or on a lazy line, where it was read). From the
-  ///   paragraph's first link on, this one is spelled as an empty image:
-  ///   in a link no link can be, and an empty image reads as nothing
-  ///   anywhere.
+  ///   indented, or on a lazy line, where it was read).
   mutating func markLineStarts(_ tokens: [Token]) {
     guard !tokens.isEmpty else { return }
     if case .opener(.link) = tokens[0] {
       for index in tokens.indices.dropFirst() {
-        if zeroWidth[index] != ZeroWidth.none.rawValue {
-          zeroWidth[0] = ZeroWidth.emptyLink.rawValue
+        if zeroWidth[index] {
+          zeroWidth[0] = true
           break
         }
         guard case .raw(let start, let end) = tokens[index] else { continue }
         let bytes = rawBytes[Int(start)..<Int(end)]
         if bytes.first == UInt8(ascii: "]") { break }
         if bytes.contains(UInt8(ascii: "]")) {
-          zeroWidth[0] = ZeroWidth.emptyLink.rawValue
+          zeroWidth[0] = true
           break
         }
       }
     }
-    var afterLink = false
-    for index in tokens.indices {
-      if index > 0, case .lineEnd = tokens[index - 1], startsBlock(tokens[index]) {
-        zeroWidth[index] = (afterLink ? ZeroWidth.emptyImage : .emptyLink).rawValue
+    for index in tokens.indices.dropFirst() {
+      if case .lineEnd = tokens[index - 1], startsBlock(tokens[index]) {
+        zeroWidth[index] = true
       }
-      if case .opener(.link) = tokens[index] { afterLink = true }
     }
     if case .lineEnd = tokens[tokens.count - 1] {
-      zeroWidth[tokens.count] = ZeroWidth.emptyLink.rawValue
+      zeroWidth[tokens.count] = true
     }
-    if zeroWidth[0] == ZeroWidth.none.rawValue, startsBlock(tokens[0]) {
-      zeroWidth[0] = ZeroWidth.emptyLink.rawValue
+    if !zeroWidth[0], startsBlock(tokens[0]) {
+      zeroWidth[0] = true
     }
   }
 
@@ -700,7 +694,7 @@ extension _MarkdownWriter {
   ) {
     if wholeLines { beginLine() }
     for (number, token) in tokens.enumerated() {
-      writeZeroWidth(ZeroWidth(rawValue: zeroWidth[number]) ?? .none)
+      if zeroWidth[number] { writeZeroWidth(insideLink: insideLink[number]) }
       switch token {
       case .text(let start, let end, let inLink):
         for index in Int(start)..<Int(end) {
@@ -710,7 +704,7 @@ extension _MarkdownWriter {
             encoding = Self.automaticEncoding(at: index, of: scalars) ?? .automatic
           }
           if encoding == .automatic, scalar == "!", index == Int(end) - 1,
-            number + 1 < tokens.count, zeroWidth[number + 1] == ZeroWidth.none.rawValue,
+            number + 1 < tokens.count, !zeroWidth[number + 1],
             case .opener(.link) = tokens[number + 1]
           {
             // A link right after it would be an image.
@@ -725,7 +719,7 @@ extension _MarkdownWriter {
               // cmark-gfm links an address in a text (`a@b.co`) after
               // reading it, escapes undone: only a node between its halves
               // stops it.
-              writeZeroWidth(.emptyLink)
+              writeZeroWidth(insideLink: false)
             }
             if scalar.isASCII {
               output.append(UInt8(truncatingIfNeeded: scalar.value))
@@ -753,7 +747,7 @@ extension _MarkdownWriter {
         // of a paragraph whose indentation cmark-gfm keeps), and is written
         // so again.
         endLine()
-        if number + 1 < tokens.count, zeroWidth[number + 1] == ZeroWidth.none.rawValue,
+        if number + 1 < tokens.count, !zeroWidth[number + 1],
           case .raw(let start, let end) = tokens[number + 1],
           Self.keepsItsIndentation(rawBytes[Int(start)..<Int(end)])
         {
@@ -769,21 +763,17 @@ extension _MarkdownWriter {
         beginLine()
       }
     }
-    writeZeroWidth(ZeroWidth(rawValue: zeroWidth[tokens.count]) ?? .none)
+    if zeroWidth[tokens.count] { writeZeroWidth(insideLink: insideLink[tokens.count]) }
     if wholeLines { endLine() }
   }
 
-  /// Writes the zero-width inline: an empty link `[]()`, or an empty image
-  /// `![]()` (where no link can be); each reads as nothing, and is
-  /// punctuation to the delimiters beside it. It stands where the reader
-  /// must find something that is not text: the writer's one way to say
-  /// "nothing here".
-  mutating func writeZeroWidth(_ kind: ZeroWidth) {
-    switch kind {
-    case .none: break
-    case .emptyLink: output.append(contentsOf: "[]()".utf8)
-    case .emptyImage: output.append(contentsOf: "![]()".utf8)
-    }
+  /// Writes the zero-width inline: an empty link `[]()`, or inside a link
+  /// (where no link can be) an empty image `![]()`; each reads as nothing,
+  /// and is punctuation to the delimiters beside it. It stands where the
+  /// reader must find something that is not text: the writer's one way to
+  /// say "nothing here", spelled by this one rule.
+  mutating func writeZeroWidth(insideLink: Bool) {
+    output.append(contentsOf: (insideLink ? "![]()" : "[]()").utf8)
   }
 }
 

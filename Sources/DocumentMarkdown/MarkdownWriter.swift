@@ -114,9 +114,12 @@ struct _MarkdownWriter {
   /// How each scalar of the leaf being written is forced to be written
   /// (an `Encoding`'s raw value; 0 for `render`'s own rules).
   var overrides: [UInt8] = []
-  /// The zero-width inline before each token of the leaf being written,
-  /// and after the last (a `ZeroWidth`'s raw value).
-  var zeroWidth: [UInt8] = []
+  /// Whether the zero-width inline goes before each token of the leaf
+  /// being written, and after the last.
+  var zeroWidth: [Bool] = []
+  /// Whether the point before each token, and after the last, is inside a
+  /// link (the zero-width inline is spelled by it: `writeZeroWidth`).
+  var insideLink: [Bool] = []
 
   /// The containers the line being written is in, outermost first.
   var levels: [Level] = []
