@@ -125,6 +125,19 @@ extension DocumentState {
     if let local = visibleLocals[id] {
       precondition(storage.tracked.range(local) != nil, "a visible range not tracked")
     }
+    if recorded.typing.isLive {
+      // A live typing run says what the open group and the pending hunk
+      // say (however it was made live).
+      var read = recorded
+      read.refreshTyping()
+      let run = recorded.typing
+      let again = read.typing
+      precondition(
+        again.isLive && run.isDeletion == again.isDeletion && run.storage == again.storage
+          && run.lastTime == again.lastTime && run.interval == again.interval
+          && run.start == again.start && run.inserted == again.inserted,
+        "the typing run out of step with the open group and the pending hunk")
+    }
     #endif
   }
 }

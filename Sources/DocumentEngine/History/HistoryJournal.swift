@@ -673,10 +673,11 @@ extension DocumentState {
     if recorded.fast.opens {
       let action = openLazyGroup(in: id, edit, now: now)
       startLazyHunk(action, edit, removed ?? .empty, selection: recorded.fast.selection, in: id)
+      recorded.typingStarts(action, edit, in: id, now: now)
     } else {
       historyGoOn(edit, removed: removed ?? .empty, now: now)
+      recorded.refreshTyping()
     }
-    recorded.refreshTyping()
   }
 
   /// The storage took a keystroke ``historyFast(_:in:now:)`` said goes on:
@@ -700,6 +701,24 @@ extension _Histories {
       pending?.take(edit, removed: removed ?? .empty)
       refreshTyping()
     }
+  }
+
+  /// A lazy group `action` just opened with `edit` in storage `id`, its
+  /// hunk the pending one: the typing run is that group, as
+  /// ``refreshTyping()`` would read it back from the open group and the
+  /// pending hunk (unless the history's limit dropped it at once).
+  mutating func typingStarts(_ action: Int, _ edit: _EditStep, in id: StorageID, now: Int64) {
+    guard action > lazyDropped, personOpen?.action == action else {
+      typing.isLive = false
+      return
+    }
+    typing.isLive = true
+    typing.isDeletion = edit.n == 0
+    if typing.storage != id { typing.storage = id }
+    typing.lastTime = now
+    typing.interval = intervalNanos
+    typing.start = edit.s
+    typing.inserted = edit.n
   }
 
   /// The common keystroke: `n` units typed on with the typing run, written
