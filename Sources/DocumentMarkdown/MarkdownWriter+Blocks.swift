@@ -105,8 +105,14 @@ extension _MarkdownWriter {
   /// An HTML block: its lines as they are, the first with its own
   /// indentation.
   mutating func writeHTMLBlock(_ leaf: Leaf) {
+    writeRawLines(leaf.scalars)
+  }
+
+  /// Scalars as they are, a line at a time (at each LF), each line with
+  /// its prefixes.
+  mutating func writeRawLines(_ scalars: ArraySlice<Unicode.Scalar>) {
     beginLine()
-    for scalar in leaf.scalars {
+    for scalar in scalars {
       if scalar == "\n" {
         endLine()
         beginLine()
@@ -162,18 +168,7 @@ extension _MarkdownWriter {
     endLine()
     // CR and CR LF end lines in Markdown too: the text's own are lost
     // (a code block's text never has them).
-    if !leaf.scalars.isEmpty {
-      beginLine()
-      for scalar in leaf.scalars {
-        if scalar == "\n" {
-          endLine()
-          beginLine()
-        } else {
-          output.appendUTF8(scalar)
-        }
-      }
-      endLine()
-    }
+    if !leaf.scalars.isEmpty { writeRawLines(leaf.scalars) }
     writeLine(fence)
   }
 
