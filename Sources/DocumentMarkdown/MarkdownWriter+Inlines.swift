@@ -779,15 +779,19 @@ extension _MarkdownWriter {
 
 extension _MarkdownWriter {
   /// Whether a tag's next line starts with spaces or tabs and then
-  /// something no block starts with (a letter, a digit that is not a list
-  /// item's number, or punctuation no block marker uses): written as a lazy
-  /// line, it starts no block and keeps them.
+  /// something no block starts with (a letter, any scalar not ASCII, a
+  /// digit that is not a list item's number, or punctuation no block
+  /// marker uses): written as a lazy line, it starts no block and keeps
+  /// them.
   static func keepsItsIndentation(_ bytes: ArraySlice<UInt8>) -> Bool {
     guard let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t"),
       let at = bytes.firstIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") })
     else { return false }
     let text = bytes[at]
-    if (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(text | 0x20) { return true }
+    // No block starts with a letter, nor with anything not ASCII.
+    if text >= 0x80 || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(text | 0x20) {
+      return true
+    }
     if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(text) {
       // A number then `.` or `)` starts a list item.
       let after = bytes[at...].first { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }

@@ -167,6 +167,8 @@ import Testing
     // digit, and an empty line inside a link.
     "><i\n />", "><a x=\n \"1\">", "> a <a x=\n 1>", "> a <a x=\n 1. b>", "> a <a x=\n 1) b>",
     "- a <i\n  (x)>", "[a\n![]()\nb](u)", "[a\n<b>\nc](u)", "[\n![]()\n](u) b",
+    // Finding 39: before a scalar that is not ASCII.
+    "1. <a f=\"\n \u{FFFD}\">", "- <a f=\"\n é\">", "> a <i\n 日本>", "- a <i\n\t😀 x>",
   ])
   func formerFindingsReadBackTheSame(markdown: String) {
     let read = AttributedText(markdown: markdown)
