@@ -712,13 +712,8 @@ extension _Histories {
       typing.isLive = false
       return
     }
-    typing.isLive = true
-    typing.isDeletion = edit.n == 0
-    if typing.storage != id { typing.storage = id }
-    typing.lastTime = now
-    typing.interval = intervalNanos
-    typing.start = edit.s
-    typing.inserted = edit.n
+    makeTypingLive(
+      isDeletion: edit.n == 0, storage: id, lastTime: now, start: edit.s, inserted: edit.n)
   }
 
   /// The common keystroke: `n` units typed on with the typing run, written

@@ -464,6 +464,17 @@ struct _Histories: Sendable {
       typing.isLive = false
       return
     }
+    makeTypingLive(
+      isDeletion: isDeletion, storage: storage, lastTime: lastTime, start: start,
+      inserted: inserted)
+  }
+
+  /// Makes ``typing`` live with these scalars of the open group and its
+  /// pending hunk.
+  @inline(__always)
+  mutating func makeTypingLive(
+    isDeletion: Bool, storage: StorageID, lastTime: Int64, start: Int, inserted: Int
+  ) {
     typing.isLive = true
     typing.isDeletion = isDeletion
     if typing.storage != storage { typing.storage = storage }
