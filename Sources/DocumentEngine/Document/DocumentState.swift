@@ -428,7 +428,7 @@ extension DocumentState {
     if !asPerson, case .some = recording { records = true }
     let version: StorageVersion
     if goesOn || fast {
-      // The person's keystroke: no plan (nor an optional one to let go of).
+      // The person's keystroke: no plan.
       version = try content.edit(
         id, range: range, with: text, insertedLength: insertedLength, info: info,
         keepingHistory: keepsAllHistory || hasSession, attributes: attributes,

@@ -115,7 +115,7 @@ struct _Journal: Sendable {
     }
   }
 
-  /// Appends the pending hunk `p` (borrowed where it lies: no copy).
+  /// Appends the pending hunk `p`, borrowed.
   @discardableResult
   @inline(__always)
   mutating func append(_ p: borrowing _PendingHunk, dropped: Bool) -> Int {
@@ -716,8 +716,7 @@ extension _Histories {
       isDeletion: edit.n == 0, storage: id, lastTime: now, start: edit.s, inserted: edit.n)
   }
 
-  /// The common keystroke: `n` units typed on with the typing run, written
-  /// where the keystroke is decided (no call).
+  /// The common keystroke: `n` units typed on with the typing run.
   @inline(__always)
   mutating func typingTypes(_ n: Int, now: Int64) {
     personOpen?.lastTime = now
