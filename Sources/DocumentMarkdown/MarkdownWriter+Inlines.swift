@@ -176,10 +176,9 @@ extension _MarkdownWriter {
   }
 
   /// The leaf's pieces: one per run of a style, a run of code or HTML
-  /// whole, a run with line breaks cut at each. A soft line break keeps its
-  /// own marks (a delimiter next to its line end gets an empty link between
-  /// them: see `inlineTokens`); a hard one takes what it shares with the
-  /// side after it.
+  /// whole, a run with line breaks cut at each. A line break, soft or hard,
+  /// keeps its own marks (a delimiter that would stand beside its line end
+  /// gets the zero-width inline between them: see `inlineTokens`).
   func pieces(
     _ scalars: UnsafeBufferPointer<Unicode.Scalar>, _ styleIndices: UnsafeBufferPointer<Int32>,
     mode: InlineMode, urls: inout [String]
@@ -187,7 +186,6 @@ extension _MarkdownWriter {
     var pieces: [Piece] = []
     var start = 0
     let count = scalars.count
-    var anyBreak = false
     while start < count {
       let styleIndex = styleIndices[start]
       var end = start + 1
@@ -226,7 +224,6 @@ extension _MarkdownWriter {
           }
           pieces.append(
             Piece(kind: .lineBreak(hard: hard), start: index, end: index + 1, marks: marks))
-          anyBreak = true
           textStart = index + 1
         }
         if textStart < end {
@@ -236,28 +233,6 @@ extension _MarkdownWriter {
         pieces.append(Piece(kind: .text, start: start, end: end, marks: marks))
       }
       start = end
-    }
-    if anyBreak {
-      // A soft line break's emphasis is its own (an empty link lets a
-      // delimiter stand on the other side of its line end), a hard one's
-      // what it shares with the side after it; its link is its own (a
-      // link's brackets are no delimiters: they can stand before or after a
-      // line end).
-      for index in pieces.indices {
-        // A soft break keeps its own marks.
-        guard case .lineBreak(hard: true) = pieces[index].kind else { continue }
-        var next = index + 1
-        while next < pieces.count, case .lineBreak = pieces[next].kind { next += 1 }
-        let after = next < pieces.count ? pieces[next].marks : nil
-        let own = pieces[index].marks
-        // A hard break is written `\` and a line end: emphasis can open
-        // before its backslash, not close after its line end. A link of its
-        // own that ends at the break stands between it and a closing
-        // delimiter: `*[a\` line end `](u)*`.
-        let linkEnds = own.link >= 0 && after?.link != own.link
-        let shared = own.bits & (linkEnds ? own.bits : after?.bits ?? 0)
-        pieces[index].marks = MarkSet(bits: shared, link: own.link)
-      }
     }
     return pieces
   }
@@ -336,13 +311,14 @@ extension _MarkdownWriter {
     zeroWidth.append(contentsOf: repeatElement(false, count: tokens.count + 1))
     insideLink.removeAll(keepingCapacity: true)
     insideLink.reserveCapacity(tokens.count + 1)
-    // A delimiter next to a soft line end would neighbour whitespace, and
-    // neither open (before it) nor close (after it): the zero-width inline
-    // between them is punctuation, and reads as nothing (`_h` line end
-    // `[]()_`).
+    // A delimiter next to a line end would neighbour whitespace, and
+    // neither open (before a soft one) nor close (after either): the
+    // zero-width inline between them is punctuation, and reads as nothing
+    // (`_h` line end `[]()_`, `_h\` line end `[]()_`). Before a hard line
+    // end's backslash, an opener needs nothing.
     for index in tokens.indices {
-      guard case .lineEnd(hard: false) = tokens[index] else { continue }
-      if index > 0, case .opener(let mark) = tokens[index - 1], mark.isEmphasisLike {
+      guard case .lineEnd(let hard) = tokens[index] else { continue }
+      if !hard, index > 0, case .opener(let mark) = tokens[index - 1], mark.isEmphasisLike {
         zeroWidth[index] = true
       }
       if index + 1 < tokens.count, case .closer(let mark) = tokens[index + 1],

@@ -146,7 +146,8 @@ import Testing
   /// inline HTML over two lines, emphasis on a line end that is a whole
   /// link, HTML first on a line inside a link, an HTML block in a list item
   /// in a quote before another quote, emphasis that ends or starts with a
-  /// soft line break, a tag's next line that a lazy line kept indented.
+  /// soft line break, a tag's next line that a lazy line kept indented,
+  /// emphasis that ends with a hard line break.
   @Test(arguments: [
     "&#65535;", "*&#xFFFE;* b", "&#65279;a", "| &#12;a | &#11; |\n| --- | --- |\n",
     "[a](<&#32;x&#9;>)", "+ * +\n", "[a](<&#38;amp;>)\n\n```&#38;amp;\n```\n", "~~I~~*a*",
@@ -169,6 +170,10 @@ import Testing
     "- a <i\n  (x)>", "[a\n![]()\nb](u)", "[a\n<b>\nc](u)", "[\n![]()\n](u) b",
     // Finding 39: before a scalar that is not ASCII.
     "1. <a f=\"\n \u{FFFD}\">", "- <a f=\"\n é\">", "> a <i\n 日本>", "- a <i\n\t😀 x>",
+    // Finding 40: emphasis that ends with a hard line break (it closes
+    // after the break's line end, behind the zero-width inline).
+    "_\\\n[]()_", "a _b\\\n[]()_ c", "x[]()*\\\n[]()*[]()y", "**a\\\n[]()**\nb",
+    "~~a\\\n[]()~~", "> _a\\\n> []()_\n> b", "_a\\\n\\\n[]()_", "- ***a\\\n  []()**_b_*",
   ])
   func formerFindingsReadBackTheSame(markdown: String) {
     let read = AttributedText(markdown: markdown)

@@ -185,4 +185,16 @@ import Testing
     #expect(AttributedText(markdown: "[a _![]()\nb_ c](u)").markdown.contains("_![]()\n"))
     #expect(AttributedText(markdown: "[a](u) b\n<i>").markdown.contains("\n[]()<i>"))
   }
+
+  /// A hard line break keeps its own emphasis, as a soft one does: a
+  /// delimiter that closes right after its line end gets the zero-width
+  /// inline before it (finding 40 lost the emphasis of `_\` line end
+  /// `[]()_`); one that opens before its backslash needs nothing.
+  @Test func hardBreakKeepsItsEmphasis() {
+    #expect(AttributedText(markdown: "_\\\n[]()_").markdown == "_\\\n[]()_\n")
+    #expect(AttributedText(markdown: "_a\\\nb_").markdown == "_a\\\nb_\n")
+    #expect(AttributedText(markdown: "a\\\n_b_").markdown == "a\\\n_b_\n")
+    Self.expectRoundTrip("~~**a\\\n[]()**~~ c")
+    Self.expectRoundTrip("[a _b\\\n![]()_](u)")
+  }
 }
