@@ -312,4 +312,53 @@ import TextRope
     #expect(undone.selection == [SelectionRange(caret: TextPosition("body", 3))])
     #expect(try text(document) == "One two three.")
   }
+
+  /// Every number the journal writes reads back the same, at every length
+  /// of its encoding (one to ten bytes) and on both sides of each: the
+  /// one-store path below 2^56 and the byte loop above it, in hunks of
+  /// every shape (removed text or none, a caret or a range selected) and
+  /// in edits of no action between them.
+  @Test func theJournalsNumbersReadBackAtEveryLength() {
+    var values: [Int] = [0, 1, -1, Int.max, Int.min, Int.max - 1, Int.min + 1]
+    for bits in stride(from: 7, through: 63, by: 7) {
+      let edge = Int(bitPattern: UInt(1) << UInt(bits))
+      values += [edge &- 1, edge, edge &+ 1, 0 &- edge, 0 &- edge &- 1, (edge &- 1) / 2, 0 &- edge / 2]
+    }
+    var journal = _Journal()
+    var expected: [_JournalHunk] = []
+    var action = 0
+    for (index, value) in values.enumerated() {
+      let other = values[(index * 7 + 3) % values.count]
+      action &+= index % 3 == 0 ? 1 : (value == Int.min ? 1 : abs(value % 1000) + 1)
+      let removed = index % 2 == 0 ? AttributedText.empty : (try? AttributedText("é👩‍👩‍👧\r\n")) ?? .empty
+      let selection: _JournalSelection? =
+        switch index % 3 {
+        case 0: nil
+        case 1: _JournalSelection(start: other, end: nil)
+        default: _JournalSelection(start: value, end: other)
+        }
+      let hunk = _JournalHunk(
+        action: action, start: value, inserted: other, removed: removed, selection: selection)
+      journal.append(hunk, dropped: false)
+      expected.append(hunk)
+      if index % 5 == 4 {
+        journal.appendPlain(start: other, removedLength: value, inserted: value)
+        expected.append(
+          _JournalHunk(
+            action: -1, start: other, inserted: value, removed: .empty, selection: nil,
+            removedLength: value))
+      }
+    }
+    var read: [_JournalHunk] = []
+    journal.forEachHunk { read.append($0) }
+    #expect(read.count == expected.count)
+    for (got, want) in zip(read, expected) {
+      #expect(got.action == want.action)
+      #expect(got.start == want.start)
+      #expect(got.inserted == want.inserted)
+      #expect(got.removed == want.removed)
+      #expect(got.selection == want.selection)
+      if want.action < 0 { #expect(got.removedLength == want.removedLength) }
+    }
+  }
 }

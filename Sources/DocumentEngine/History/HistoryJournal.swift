@@ -95,7 +95,7 @@ struct _Journal: Sendable {
   /// Appends an edit of no action (it only moves the marks when the tree
   /// takes it).
   mutating func appendPlain(start: Int, removedLength: Int, inserted: Int) {
-    makeRoom(32)
+    if used + 32 > bytes.count { makeRoom(32) }
     let delta = Self.zigzag(start &- last.end)
     used = bytes.withUnsafeMutableBufferPointer { buffer in
       var n = used
@@ -125,25 +125,29 @@ struct _Journal: Sendable {
   }
 
   /// The hunk's numbers (flags, deltas, the removed text's length, the
-  /// selection) written at once, then the removed text's UTF-8.
+  /// selection) and the removed text's UTF-8, written in place at once.
   private mutating func append(
     action: Int, start: Int, inserted: Int, removed: AttributedText,
     selection: _JournalSelection?, eager: Bool = false, dropped: Bool
   ) -> Int {
     let was = used
     var flags: UInt8 = eager ? Flag.eager : 0
-    let utf8Count = removed.text.utf8.count
+    var text = removed.text
+    let utf8Count = text.utf8.count
     let hasRuns = !removed.runs.isEmpty
-    if utf8Count > 0 { flags |= Flag.removed }
+    // (An insertion's group and a deletion's come in no order a branch
+    // could learn: what depends on which one this is is written without
+    // one.)
+    let hasText = utf8Count > 0
+    flags |= hasText ? Flag.removed : 0
     if hasRuns { flags |= Flag.runs }
     if let selection {
       flags |= Flag.selection
       if selection.end != nil { flags |= Flag.selectionRange }
     }
-    makeRoom(64 + utf8Count)
+    if used + 64 + utf8Count > bytes.count { makeRoom(64 + utf8Count) }
     let actionDelta = UInt64(truncatingIfNeeded: action &- last.action)
     let startDelta = Self.zigzag(start &- last.end)
-    // The numbers, then the text, written in place.
     used = bytes.withUnsafeMutableBufferPointer { buffer in
       var n = used
       buffer[n] = flags
@@ -151,23 +155,21 @@ struct _Journal: Sendable {
       Self.put(actionDelta, buffer, &n)
       Self.put(startDelta, buffer, &n)
       Self.put(UInt64(truncatingIfNeeded: inserted), buffer, &n)
-      if utf8Count > 0 { Self.put(UInt64(utf8Count), buffer, &n) }
+      // The text's length is written always, and kept only with text.
+      var afterLength = n
+      Self.put(UInt64(utf8Count), buffer, &afterLength)
+      n = hasText ? afterLength : n
       if let selection {
         Self.put(Self.zigzag(selection.start &- start), buffer, &n)
         if let end = selection.end { Self.put(Self.zigzag(end &- selection.start), buffer, &n) }
       }
-      return n
-    }
-    if utf8Count > 0 {
-      var text = removed.text
+      let at = n
       text.withUTF8 { source in
-        bytes.withUnsafeMutableBufferPointer { buffer in
-          if let to = buffer.baseAddress, let from = source.baseAddress {
-            (to + used).update(from: from, count: source.count)
-          }
+        if let to = buffer.baseAddress, let from = source.baseAddress {
+          (to + at).update(from: from, count: source.count)
         }
       }
-      used += utf8Count
+      return n + utf8Count
     }
     if hasRuns { runs.append(removed.runs) }
     last.offset = used
@@ -307,6 +309,7 @@ struct _Journal: Sendable {
   /// Makes room for `count` more bytes after `used`: grown by a quarter,
   /// not doubled (the journal is most of what a long session's history
   /// keeps).
+  @inline(never)
   private mutating func makeRoom(_ count: Int) {
     let needed = used + count
     guard needed > bytes.count else { return }
@@ -315,17 +318,37 @@ struct _Journal: Sendable {
     bytes.append(contentsOf: repeatElement(0, count: size - bytes.count))
   }
 
-  /// Writes `v` at `n` in `buffer` (room for 10 bytes is there).
+  /// Writes `v` at `n` in `buffer` (room for 10 bytes is there). Below
+  /// 2^56 (every offset, length and delta a document has) in one 8-byte
+  /// store, whatever its length: the seven-bit groups spread into bytes and
+  /// the continuation bits set on all but the last, with no branch on the
+  /// value (the bytes past its end are written as zero).
+  @inline(__always)
   private static func put(_ v: UInt64, _ buffer: UnsafeMutableBufferPointer<UInt8>, _ n: inout Int)
   {
-    var v = v
-    while v >= 0x80 {
-      buffer[n] = UInt8(truncatingIfNeeded: v) | 0x80
+    guard v < 1 << 56, let base = buffer.baseAddress else {
+      var v = v
+      while v >= 0x80 {
+        buffer[n] = UInt8(truncatingIfNeeded: v) | 0x80
+        n += 1
+        v >>= 7
+      }
+      buffer[n] = UInt8(v)
       n += 1
-      v >>= 7
+      return
     }
-    buffer[n] = UInt8(v)
-    n += 1
+    let length = (70 - (v | 1).leadingZeroBitCount) / 7
+    var spread = v & 0x7f
+    spread |= (v << 1) & 0x7f00
+    spread |= (v << 2) & 0x7f_0000
+    spread |= (v << 3) & 0x7f00_0000
+    spread |= (v << 4) & 0x7f_0000_0000
+    spread |= (v << 5) & 0x7f00_0000_0000
+    spread |= (v << 6) & 0x7f_0000_0000_0000
+    spread |= (v << 7) & 0x7f00_0000_0000_0000
+    spread |= 0x8080_8080_8080_8080 & ((1 << (8 &* (length &- 1))) &- 1)
+    UnsafeMutableRawPointer(base + n).storeBytes(of: spread.littleEndian, as: UInt64.self)
+    n += length
   }
 
   private static func take(_ bytes: [UInt8], _ at: inout Int) -> UInt64 {
@@ -397,13 +420,9 @@ extension DocumentState {
       recorded.pending?.action = action
       recorded.pending?.start = edit.s
       recorded.pending?.inserted = edit.n
-      if edit.e > edit.s {
-        recorded.pending?.removed = removed
-        recorded.pending?.removedLength = edit.e - edit.s
-      } else {
-        if recorded.pending?.removedLength != 0 { recorded.pending?.removed = .empty }
-        recorded.pending?.removedLength = 0
-      }
+      // (`removed` is empty for an edit that removes nothing.)
+      recorded.pending?.removed = removed
+      recorded.pending?.removedLength = edit.e - edit.s
       recorded.pending?.selection = selection
       return
     }
