@@ -322,7 +322,9 @@ import TextRope
     var values: [Int] = [0, 1, -1, Int.max, Int.min, Int.max - 1, Int.min + 1]
     for bits in stride(from: 7, through: 63, by: 7) {
       let edge = Int(bitPattern: UInt(1) << UInt(bits))
-      values += [edge &- 1, edge, edge &+ 1, 0 &- edge, 0 &- edge &- 1, (edge &- 1) / 2, 0 &- edge / 2]
+      values += [
+        edge &- 1, edge, edge &+ 1, 0 &- edge, 0 &- edge &- 1, (edge &- 1) / 2, 0 &- edge / 2,
+      ]
     }
     var journal = _Journal()
     var expected: [_JournalHunk] = []
@@ -330,7 +332,8 @@ import TextRope
     for (index, value) in values.enumerated() {
       let other = values[(index * 7 + 3) % values.count]
       action &+= index % 3 == 0 ? 1 : (value == Int.min ? 1 : abs(value % 1000) + 1)
-      let removed = index % 2 == 0 ? AttributedText.empty : (try? AttributedText("é👩‍👩‍👧\r\n")) ?? .empty
+      let removed =
+        index % 2 == 0 ? AttributedText.empty : (try? AttributedText("é👩‍👩‍👧\r\n")) ?? .empty
       let selection: _JournalSelection? =
         switch index % 3 {
         case 0: nil
