@@ -135,11 +135,7 @@ struct _Journal: Sendable {
     var text = removed.text
     let utf8Count = text.utf8.count
     let hasRuns = !removed.runs.isEmpty
-    // (An insertion's group and a deletion's come in no order a branch
-    // could learn: what depends on which one this is is written without
-    // one.)
-    let hasText = utf8Count > 0
-    flags |= hasText ? Flag.removed : 0
+    if utf8Count > 0 { flags |= Flag.removed }
     if hasRuns { flags |= Flag.runs }
     if let selection {
       flags |= Flag.selection
@@ -155,21 +151,21 @@ struct _Journal: Sendable {
       Self.put(actionDelta, buffer, &n)
       Self.put(startDelta, buffer, &n)
       Self.put(UInt64(truncatingIfNeeded: inserted), buffer, &n)
-      // The text's length is written always, and kept only with text.
-      var afterLength = n
-      Self.put(UInt64(utf8Count), buffer, &afterLength)
-      n = hasText ? afterLength : n
+      if utf8Count > 0 { Self.put(UInt64(utf8Count), buffer, &n) }
       if let selection {
         Self.put(Self.zigzag(selection.start &- start), buffer, &n)
         if let end = selection.end { Self.put(Self.zigzag(end &- selection.start), buffer, &n) }
       }
-      let at = n
-      text.withUTF8 { source in
-        if let to = buffer.baseAddress, let from = source.baseAddress {
-          (to + at).update(from: from, count: source.count)
+      if utf8Count > 0 {
+        let at = n
+        text.withUTF8 { source in
+          if let to = buffer.baseAddress, let from = source.baseAddress {
+            (to + at).update(from: from, count: source.count)
+          }
         }
+        n += utf8Count
       }
-      return n + utf8Count
+      return n
     }
     if hasRuns { runs.append(removed.runs) }
     last.offset = used
@@ -420,9 +416,13 @@ extension DocumentState {
       recorded.pending?.action = action
       recorded.pending?.start = edit.s
       recorded.pending?.inserted = edit.n
-      // (`removed` is empty for an edit that removes nothing.)
-      recorded.pending?.removed = removed
-      recorded.pending?.removedLength = edit.e - edit.s
+      if edit.e > edit.s {
+        recorded.pending?.removed = removed
+        recorded.pending?.removedLength = edit.e - edit.s
+      } else {
+        if recorded.pending?.removedLength != 0 { recorded.pending?.removed = .empty }
+        recorded.pending?.removedLength = 0
+      }
       recorded.pending?.selection = selection
       return
     }
