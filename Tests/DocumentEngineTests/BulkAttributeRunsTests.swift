@@ -174,6 +174,74 @@ import _EngineTestSupport
     bulk._invariantCheck()
   }
 
+  /// Runs known to be maximal (an attributed text's) are laid with only
+  /// their seams compared: random trees, ranges and maximal runs, whose
+  /// ends are often alike their neighbours outside the range, give what
+  /// the full check gives, maximal, and what the per-unit model says.
+  @Test func maximalRunsLaidWithTheirSeamsOnlyGiveWhatTheCheckGives() throws {
+    let seed = TestSettings.seed(
+      "BulkAttributeRunsTests.maximalRunsLaidWithTheirSeamsOnlyGiveWhatTheCheckGives")
+    var rng = SeededRandom(seed: seed)
+    func randomRuns(count: Int, maximal: Bool) -> [_AttributeRun<Int>] {
+      var runs: [_AttributeRun<Int>] = []
+      for _ in 0..<count {
+        var value: Int? = Int.random(in: 0..<4, using: &rng)
+        if value == 0 { value = nil }
+        if maximal, let last = runs.last, last.value == value { value = (value ?? 0) + 4 }
+        runs.append(
+          _AttributeRun(length: Int.random(in: maximal ? 1...5 : 0...5, using: &rng), value: value))
+      }
+      return runs
+    }
+    func units(_ runs: AttributeRuns<Int>) -> [Int?] {
+      var result = [Int?](repeating: nil, count: runs.length)
+      for (range, value) in runs.runs(in: 0..<runs.length) {
+        for unit in range { result[unit] = value }
+      }
+      return result
+    }
+    for round in 0..<TestSettings.iterations(400) {
+      var start = AttributeRuns<Int>()
+      let first = randomRuns(
+        count: Int.random(in: 0...(round % 10 == 0 ? 200 : 12), using: &rng), maximal: false)
+      try start.replace(0..<0, withRuns: first)
+      let length = start.length
+      let lower = Int.random(in: 0...length, using: &rng)
+      let upper = Int.random(in: lower...length, using: &rng)
+      var middle = randomRuns(
+        count: Int.random(in: 1...(round % 10 == 0 ? 150 : 8), using: &rng), maximal: true)
+      // The ends alike what is outside the range, now and then.
+      let before = lower > 0 ? units(start)[lower - 1] : nil
+      let after = upper < length ? units(start)[upper] : nil
+      if Bool.random(using: &rng), middle.count == 1 || middle[1].value != before {
+        middle[0].value = before
+      }
+      if Bool.random(using: &rng), middle.count == 1 || middle[middle.count - 2].value != after,
+        middle.count > 1 || middle[0].value == after
+      {
+        middle[middle.count - 1].value = after
+      }
+      var seams = start
+      var checked = start
+      try seams.replace(lower..<upper, withRuns: middle, maximal: true)
+      try checked.replace(lower..<upper, withRuns: middle)
+      seams._invariantCheck()
+      var model = units(start)
+      var laid: [Int?] = []
+      for run in middle { laid += [Int?](repeating: run.value, count: run.length) }
+      model.replaceSubrange(lower..<upper, with: laid)
+      #expect(units(seams) == model, "seed \(seed), round \(round)")
+      let got = seams.runs(in: 0..<seams.length)
+      #expect(
+        got.map(\.range) == checked.runs(in: 0..<checked.length).map(\.range)
+          && got.map(\.value) == checked.runs(in: 0..<checked.length).map(\.value),
+        "seed \(seed), round \(round)")
+      for (a, b) in zip(got, got.dropFirst()) where a.range.upperBound == b.range.lowerBound {
+        #expect(a.value != b.value, "neighbours alike: seed \(seed), round \(round)")
+      }
+    }
+  }
+
   /// Random texts and runs: `add` builds what setting the runs one by one
   /// builds, and what the per-unit model says.
   @Test func addBuildsWhatRunByRunBuilds() throws {

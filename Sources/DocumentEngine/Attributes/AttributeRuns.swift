@@ -194,13 +194,15 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
   /// one pass: the runs are cut at the bounds once, equal neighbours merge
   /// (among `runs` and at the seams), and the new runs become a subtree
   /// built bottom-up. Setting m runs one by one instead costs a cut and a
-  /// join each (docs/benchmarks.md, *Rich text in bulk*).
+  /// join each (docs/benchmarks.md, *Rich text in bulk*). `maximal`: the
+  /// caller knows that no run is empty and no two neighbours are alike
+  /// (only the seams are compared).
   ///
   /// - Throws: ``AttributeRunsError/outOfBounds(_:length:)``, also for a
   ///   run of negative length; nothing changes.
   /// - Complexity: O(log r + m) for m runs.
   mutating func replace(
-    _ range: Range<Int>, withRuns runs: [_AttributeRun<Value>]
+    _ range: Range<Int>, withRuns runs: [_AttributeRun<Value>], maximal: Bool = false
   ) throws(AttributeRunsError) {
     try check(range)
     var given = false
@@ -211,7 +213,7 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
     if given { neverSet = false }
     let (head, rest) = Self.cut(tree, at: range.lowerBound)
     let (_, tail) = Self.cut(rest, at: range.count)
-    tree = Self.joined(head, runs.filter { $0.length > 0 }, tail)
+    tree = Self.joined(head, runs, tail, maximal: maximal)
   }
 
   /// The fast path of ``replace(_:withLength:)``: when `range` lies in one
@@ -272,28 +274,56 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
     tree = Self.joined(head, run.length > 0 ? [run] : [], tail)
   }
 
-  /// `head`, then the runs `middle`, then `tail`, with equal neighbours at
-  /// the seams (and inside `middle`) merged.
+  /// `head`, then the runs `middle`, then `tail`, with empty runs left out
+  /// and equal neighbours at the seams (and inside `middle`) merged.
+  /// `maximal`: `middle` is known to have no empty run and no two
+  /// neighbours alike.
   static func joined(
     _ head: SummaryTree<_AttributeRun<Value>>, _ middle: [_AttributeRun<Value>],
-    _ tail: SummaryTree<_AttributeRun<Value>>
+    _ tail: SummaryTree<_AttributeRun<Value>>, maximal: Bool = false
   ) -> SummaryTree<_AttributeRun<Value>> {
+    let headLast = last(of: head)
+    let tailFirst = first(of: tail)
+    // Runs that need no merge (none empty, no two neighbours equal, at the
+    // seams neither) become their subtree as they are: no copy of them.
+    if let first = middle.first, let last = middle.last, first.length > 0,
+      headLast.map({ !isSame($0.value, first.value) }) ?? true,
+      tailFirst.map({ !isSame($0.value, last.value) }) ?? true,
+      maximal || isMaximal(middle)
+    {
+      var result = head
+      result.append(contentsOf: SummaryTree(middle))
+      result.append(contentsOf: tail)
+      return result
+    }
     var merged: [_AttributeRun<Value>] = []
     merged.reserveCapacity(middle.count + 2)
     func take(_ piece: _AttributeRun<Value>) {
+      guard piece.length > 0 else { return }
       if let previous = merged.last, isSame(previous.value, piece.value) {
         merged[merged.count - 1].length += piece.length
       } else {
         merged.append(piece)
       }
     }
-    if let last = last(of: head) { take(last) }
+    if let headLast { take(headLast) }
     for piece in middle { take(piece) }
-    if let first = first(of: tail) { take(first) }
+    if let tailFirst { take(tailFirst) }
     var result = dropLast(head)
     result.append(contentsOf: SummaryTree(merged))
     result.append(contentsOf: dropFirst(tail))
     return result
+  }
+
+  /// Whether no run of `runs` is empty and no two neighbours have the same
+  /// value.
+  static func isMaximal(_ runs: [_AttributeRun<Value>]) -> Bool {
+    guard var previous = runs.first, previous.length > 0 else { return runs.isEmpty }
+    for run in runs.dropFirst() {
+      if run.length <= 0 || isSame(previous.value, run.value) { return false }
+      previous = run
+    }
+    return true
   }
 
   /// Whether two runs' values are equal: for attribute sets,

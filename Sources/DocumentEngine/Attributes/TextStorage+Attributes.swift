@@ -12,6 +12,9 @@ struct _NewTextAttributes: Hashable, Sendable {
   var decided: [AttributeKey]?
   /// The keys the runs overlay on the edit rule's values.
   var overlaid: [AttributeKey] = []
+  /// Whether the runs are an ``AttributedText``'s, as it gave them:
+  /// maximal (no two touching runs alike), none empty.
+  var areMaximal = false
 
   /// Whether the runs decide `key`.
   func decides(_ key: AttributeKey) -> Bool { decided?.contains(key) ?? true }
@@ -172,15 +175,20 @@ extension TextStorage {
         {
           base = inherited.filter { !decided.contains($0.key) }
         }
+        // Whether every run is laid as its own set: then maximal runs
+        // stay maximal, and their pieces need no check for neighbours alike.
+        var asGiven = base.isEmpty
         let pieces = Self.pieces(of: given.runs, length: newLength, gap: base) { run in
           // Nothing underneath and every key the run's: its own set, as is.
           if base.isEmpty, given.givesEvery(run.attributes) { return run.attributes }
+          asGiven = false
           var set = base
           for (key, value) in run.attributes where given.gives(key) { set[key] = value }
           return set
         }
         if let pieces {
-          try parts.attributes?.replace(new, withRuns: pieces)
+          try parts.attributes?.replace(
+            new, withRuns: pieces, maximal: asGiven && given.areMaximal)
           return
         }
       }

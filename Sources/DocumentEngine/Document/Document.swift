@@ -442,7 +442,7 @@ public final class Document: @unchecked Sendable {
       let prepared = try prepare(try state.liveContext(context))
       let result = try state.replace(
         context, prepared.range, prepared.text.text, attributes: prepared.text.runs,
-        basis: basis, policy: policy)
+        attributesAreMaximal: true, basis: basis, policy: policy)
       let storage = try state.content.storage(result.storage)
       return _Landed(result: result, text: storage.attributedText(in: result.storageRange))
     }

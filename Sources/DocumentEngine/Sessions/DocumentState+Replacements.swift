@@ -15,7 +15,7 @@ extension DocumentState {
   /// (``followReplacements(_:in:text:by:before:)``).
   mutating func replace(
     _ contextID: UUID, _ range: Range<Int>, _ text: String, attributes: [AttributeRun]?,
-    basis: ContextVersion?, policy: ReplacementPolicy
+    attributesAreMaximal: Bool = false, basis: ContextVersion?, policy: ReplacementPolicy
   ) throws(DocumentError) -> ReplacementResult {
     let n = text.utf16.count
     // Everything read from the session is read in this scope, so that no
@@ -37,7 +37,9 @@ extension DocumentState {
       // others.
       (_, events, tracked) = try apply(
         id, prepared.operation, text: text, original: prepared.original, basis: prepared.basis,
-        attributes: attributes.flatMap { .forReplacement($0, options: options) },
+        attributes: attributes.flatMap {
+          .forReplacement($0, options: options, maximal: attributesAreMaximal)
+        },
         tool: (contextID, prepared.replaced), reason: .replacement(reason))
     }  // else a no-op as the tool made it: checked, and it makes no version.
     return ReplacementResult(

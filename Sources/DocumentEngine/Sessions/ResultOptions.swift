@@ -65,7 +65,9 @@ extension _NewTextAttributes {
   /// block intents (without the list or table components the options do
   /// not allow; one left with none counts as none given) overlay the edit
   /// rule's. Every other key follows the edit rule.
-  static func forReplacement(_ runs: [AttributeRun], options: ResultOptions) -> Self? {
+  static func forReplacement(
+    _ runs: [AttributeRun], options: ResultOptions, maximal: Bool = false
+  ) -> Self? {
     guard options.allowsRichText else { return nil }
     let blocks = options.contains(.presentationIntent)
     let decided: [AttributeKey] = [.inlinePresentationIntent, .link]
@@ -73,7 +75,8 @@ extension _NewTextAttributes {
     if runs.allSatisfy({
       !$0.attributes.isEmpty && Self.keepsAsIs($0.attributes, blocks: blocks, options: options)
     }) {
-      return _NewTextAttributes(runs: runs, decided: decided, overlaid: overlaid)
+      return _NewTextAttributes(
+        runs: runs, decided: decided, overlaid: overlaid, areMaximal: maximal)
     }
     var kept: [AttributeRun] = []
     kept.reserveCapacity(runs.count)
