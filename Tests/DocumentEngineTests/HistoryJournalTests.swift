@@ -313,6 +313,32 @@ import TextRope
     #expect(try text(document) == "One two three.")
   }
 
+  /// A limit of no group drops each as it opens, also when a peer's edit
+  /// sits in the journal before a dropped group of the person's (FuzzDocument
+  /// found the person's next group kept by no stack, yet counted: the
+  /// dropped hunk behind the peer's read as the oldest kept).
+  @Test func aLimitOfNoGroupDropsEachGroupBehindAPeersEdit() throws {
+    let document = Document()
+    document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil, clock: { .zero })
+    try document.add("cell", text: Rope(" foab"))
+    document.historyOptions = HistoryOptions(
+      isEnabled: true, maxGroups: 0, maxBytes: nil, clock: { .zero })
+    document.closeGroup()
+    _ = try document.edit("cell", range: 3..<4, with: "a")
+    #expect(document.historyGroupCount == 0)
+    document.closeGroup(origin: "peer")
+    _ = try document.edit("cell", range: 0..<2, with: "", origin: "peer")
+    #expect(document.historyGroupCount == 0)
+    document.closeGroup()
+    _ = try document.edit("cell", range: 2..<2, with: "a")
+    #expect(document.historyGroupCount == 0)
+    document.closeGroup()
+    _ = try document.edit("cell", range: 3..<3, with: "a")
+    #expect(document.historyGroupCount == 0)
+    #expect(try text(document, "cell") == "oaaab")
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo() }
+  }
+
   /// Every number the journal writes reads back the same, at every length
   /// of its encoding (one to ten bytes) and on both sides of each: the
   /// one-store path below 2^56 and the byte loop above it, in hunks of

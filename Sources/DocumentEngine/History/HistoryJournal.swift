@@ -191,18 +191,22 @@ struct _Journal: Sendable {
     while let hunk = decode(&cursor) { body(hunk) }
   }
 
-  /// The action of the oldest hunk not dropped.
-  var firstKeptAction: Int? {
+  /// The action of the oldest lazy group's hunk not dropped: past those
+  /// dropped at the front, and past any whose group the limit dropped
+  /// (`lazyDropped` or older) while a hunk not dropped was before it
+  /// (only the front is marked dropped).
+  func firstKeptAction(after lazyDropped: Int) -> Int? {
     var cursor = kept
     while let hunk = decode(&cursor) {
-      if hunk.action >= 0 && !hunk.isEager { return hunk.action }
+      if hunk.action > lazyDropped && !hunk.isEager { return hunk.action }
     }
     return nil
   }
 
-  /// Drops the oldest kept hunk if it is action `action`'s: its cost, or
+  /// Drops the oldest kept hunk if it is action `action`'s (passing those
+  /// of groups dropped already, `lazyDropped` or older): its cost, or
   /// `nil` if it is not.
-  mutating func dropFirst(_ action: Int) -> Int? {
+  mutating func dropFirst(_ action: Int, after lazyDropped: Int) -> Int? {
     var cursor = kept
     var skipped = 0
     var skippedCost = 0
@@ -213,6 +217,11 @@ struct _Journal: Sendable {
         // origin's group whose action is kept).
         skipped += 1
         skippedCost += hunk.cost
+        continue
+      }
+      if hunk.action <= lazyDropped {
+        // A group the limit dropped already (not charged): it goes too.
+        skipped += 1
         continue
       }
       guard hunk.action == action else { return nil }
@@ -577,7 +586,8 @@ extension DocumentState {
     var holder: StorageID? = nil
     var isOldest = true
     for id in recorded.journaled {
-      guard let first = recorded.journal(of: id)?.firstKeptAction else { continue }
+      guard let first = recorded.journal(of: id)?.firstKeptAction(after: recorded.lazyDropped)
+      else { continue }
       if first == a {
         holder = id
       } else if first < a {
@@ -588,11 +598,27 @@ extension DocumentState {
       // Not the oldest: the trees take everything, and it goes as any
       // action does.
       flushAllHistory()
-      if recorded.actions.contains(a) { dropAction(a) }
+      if recorded.actions.contains(a) {
+        dropAction(a)
+      } else if a == recorded.lastLazy, a > recorded.lazyDropped,
+        recorded.pending?.action != a
+      {
+        // The group just opened (its hunk starts after the limit): no
+        // tree could take it, and every lazy group before it is an action
+        // now, so it goes as the only lazy one.
+        recorded.lazyCount -= 1
+        recorded.lazyDropped = a
+        if recorded.personOpen?.action == a {
+          recorded.personOpen = nil
+          recorded.typing.isLive = false
+        }
+      }
       return
     }
     if let holder {
-      recorded.bytes -= (recorded.withJournal(holder) { $0.dropFirst(a) } ?? nil) ?? 0
+      let lazyDropped = recorded.lazyDropped
+      recorded.bytes -=
+        (recorded.withJournal(holder) { $0.dropFirst(a, after: lazyDropped) } ?? nil) ?? 0
     } else if !(recorded.pending?.action == a && recorded.pending?.isLazy == true),
       a != recorded.lastLazy
     {
