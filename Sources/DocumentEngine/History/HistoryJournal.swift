@@ -598,21 +598,7 @@ extension DocumentState {
       // Not the oldest: the trees take everything, and it goes as any
       // action does.
       flushAllHistory()
-      if recorded.actions.contains(a) {
-        dropAction(a)
-      } else if a == recorded.lastLazy, a > recorded.lazyDropped,
-        recorded.pending?.action != a
-      {
-        // The group just opened (its hunk starts after the limit): no
-        // tree could take it, and every lazy group before it is an action
-        // now, so it goes as the only lazy one.
-        recorded.lazyCount -= 1
-        recorded.lazyDropped = a
-        if recorded.personOpen?.action == a {
-          recorded.personOpen = nil
-          recorded.typing.isLive = false
-        }
-      }
+      if recorded.actions.contains(a) { dropAction(a) }
       return
     }
     if let holder {
