@@ -323,50 +323,40 @@ struct _Journal: Sendable {
     bytes.append(contentsOf: repeatElement(0, count: size - bytes.count))
   }
 
-  /// Writes `v` at `n` in `buffer` (room for 10 bytes is there). Below
-  /// 2^56 (every offset, length and delta a document has) in one 8-byte
-  /// store, whatever its length: the seven-bit groups spread into bytes and
-  /// the continuation bits set on all but the last, with no branch on the
-  /// value (the bytes past its end are written as zero).
+  /// Writes `v` at `n` in `buffer` (room for 10 bytes is there), its
+  /// length in its first byte's trailing zeros: below 2^56 (every offset,
+  /// length and delta a document has), `L` bytes (one to eight, seven bits
+  /// of the value each) hold `v << L` with bit `L - 1` set, written in one
+  /// 8-byte store with no branch on the value (`v << L` is below 2^(8L):
+  /// the bytes past its end are written as zero); above, a zero byte and
+  /// the value's eight bytes.
   @inline(__always)
   private static func put(_ v: UInt64, _ buffer: UnsafeMutableBufferPointer<UInt8>, _ n: inout Int)
   {
     guard v < 1 << 56, let base = buffer.baseAddress else {
-      var v = v
-      while v >= 0x80 {
-        buffer[n] = UInt8(truncatingIfNeeded: v) | 0x80
-        n += 1
-        v >>= 7
-      }
-      buffer[n] = UInt8(v)
-      n += 1
+      buffer[n] = 0
+      for i in 0..<8 { buffer[n + 1 + i] = UInt8(truncatingIfNeeded: v >> UInt64(8 * i)) }
+      n += 9
       return
     }
-    let length = (70 - (v | 1).leadingZeroBitCount) / 7
-    var spread = v & 0x7f
-    spread |= (v << 1) & 0x7f00
-    spread |= (v << 2) & 0x7f_0000
-    spread |= (v << 3) & 0x7f00_0000
-    spread |= (v << 4) & 0x7f_0000_0000
-    spread |= (v << 5) & 0x7f00_0000_0000
-    spread |= (v << 6) & 0x7f_0000_0000_0000
-    spread |= (v << 7) & 0x7f00_0000_0000_0000
-    spread |= 0x8080_8080_8080_8080 & ((1 << (8 &* (length &- 1))) &- 1)
-    UnsafeMutableRawPointer(base + n).storeBytes(of: spread.littleEndian, as: UInt64.self)
-    n += length
+    let length = (70 &- (v | 1).leadingZeroBitCount) / 7
+    let word = (v &<< UInt64(length)) | (1 &<< UInt64(length &- 1))
+    UnsafeMutableRawPointer(base + n).storeBytes(of: word.littleEndian, as: UInt64.self)
+    n &+= length
   }
 
+  /// Reads the number ``put(_:_:_:)`` wrote at `at` (zero past the end).
   private static func take(_ bytes: [UInt8], _ at: inout Int) -> UInt64 {
-    var v: UInt64 = 0
-    var shift: UInt64 = 0
-    while at < bytes.count {
-      let b = bytes[at]
-      at += 1
-      if shift < 64 { v |= UInt64(b & 0x7f) << shift }
-      if b < 0x80 { break }
-      shift += 7
+    guard at < bytes.count else { return 0 }
+    let first = bytes[at]
+    let length = first == 0 ? 9 : first.trailingZeroBitCount + 1
+    var word: UInt64 = 0
+    let end = min(at + length, bytes.count)
+    for i in (at + (first == 0 ? 1 : 0))..<end {
+      word |= UInt64(bytes[i]) << UInt64(8 * (i - at - (first == 0 ? 1 : 0)))
     }
-    return v
+    at = end
+    return first == 0 ? word : word >> UInt64(length)
   }
 }
 
