@@ -115,26 +115,71 @@ struct _Journal: Sendable {
     }
   }
 
-  /// Appends the pending hunk `p`, borrowed.
+  /// Appends the pending hunk `p`, read in place (its removed text is
+  /// neither copied nor retained, and a hunk that removed nothing does not
+  /// look at it).
   @discardableResult
   @inline(__always)
-  mutating func append(_ p: borrowing _PendingHunk, dropped: Bool) -> Int {
-    append(
-      action: p.action, start: p.start, inserted: p.inserted, removed: p.removed,
-      selection: p.selection, dropped: dropped)
+  mutating func append(_ p: inout _PendingHunk, dropped: Bool) -> Int {
+    let removes = p.removedLength != 0
+    let utf8Count = removes ? p.removed.text.utf8.count : 0
+    let runCount = removes ? p.removed.runs.count : 0
+    let was = used
+    var at = writeHeader(
+      action: p.action, start: p.start, inserted: p.inserted, utf8Count: utf8Count,
+      hasRuns: runCount > 0, selection: p.selection, eager: false)
+    if utf8Count > 0 {
+      bytes.withUnsafeMutableBufferPointer { buffer in
+        p.removed.text.withUTF8 { source in
+          if let to = buffer.baseAddress, let from = source.baseAddress {
+            (to + at).update(from: from, count: source.count)
+          }
+        }
+      }
+      at += utf8Count
+    }
+    if runCount > 0 { runs.append(p.removed.runs) }
+    return finish(
+      at: at, was: was, action: p.action, end: p.start &+ p.inserted, runCount: runCount,
+      dropped: dropped)
   }
 
-  /// The hunk's numbers (flags, deltas, the removed text's length, the
-  /// selection) and the removed text's UTF-8, written in place at once.
+  /// Appends a hunk of the tree's or the tests' (its removed text copied).
   private mutating func append(
     action: Int, start: Int, inserted: Int, removed: AttributedText,
     selection: _JournalSelection?, eager: Bool = false, dropped: Bool
   ) -> Int {
-    let was = used
-    var flags: UInt8 = eager ? Flag.eager : 0
     var text = removed.text
     let utf8Count = text.utf8.count
-    let hasRuns = !removed.runs.isEmpty
+    let runCount = removed.runs.count
+    let was = used
+    var at = writeHeader(
+      action: action, start: start, inserted: inserted, utf8Count: utf8Count,
+      hasRuns: runCount > 0, selection: selection, eager: eager)
+    if utf8Count > 0 {
+      bytes.withUnsafeMutableBufferPointer { buffer in
+        text.withUTF8 { source in
+          if let to = buffer.baseAddress, let from = source.baseAddress {
+            (to + at).update(from: from, count: source.count)
+          }
+        }
+      }
+      at += utf8Count
+    }
+    if runCount > 0 { runs.append(removed.runs) }
+    return finish(
+      at: at, was: was, action: action, end: start &+ inserted, runCount: runCount,
+      dropped: dropped)
+  }
+
+  /// Writes a hunk's flags and numbers in place, with room after them for
+  /// `utf8Count` bytes of removed text; returns where the text goes.
+  @inline(__always)
+  private mutating func writeHeader(
+    action: Int, start: Int, inserted: Int, utf8Count: Int, hasRuns: Bool,
+    selection: _JournalSelection?, eager: Bool
+  ) -> Int {
+    var flags: UInt8 = eager ? Flag.eager : 0
     if utf8Count > 0 { flags |= Flag.removed }
     if hasRuns { flags |= Flag.runs }
     if let selection {
@@ -144,7 +189,7 @@ struct _Journal: Sendable {
     if used + 64 + utf8Count > bytes.count { makeRoom(64 + utf8Count) }
     let actionDelta = UInt64(truncatingIfNeeded: action &- last.action)
     let startDelta = Self.zigzag(start &- last.end)
-    used = bytes.withUnsafeMutableBufferPointer { buffer in
+    return bytes.withUnsafeMutableBufferPointer { buffer in
       var n = used
       buffer[n] = flags
       n += 1
@@ -156,24 +201,23 @@ struct _Journal: Sendable {
         Self.put(Self.zigzag(selection.start &- start), buffer, &n)
         if let end = selection.end { Self.put(Self.zigzag(end &- selection.start), buffer, &n) }
       }
-      if utf8Count > 0 {
-        let at = n
-        text.withUTF8 { source in
-          if let to = buffer.baseAddress, let from = source.baseAddress {
-            (to + at).update(from: from, count: source.count)
-          }
-        }
-        n += utf8Count
-      }
       return n
     }
-    if hasRuns { runs.append(removed.runs) }
+  }
+
+  /// Ends a hunk written up to `at`: the state after it, its count and
+  /// cost (charged unless it is `dropped`).
+  @inline(__always)
+  private mutating func finish(
+    at: Int, was: Int, action: Int, end: Int, runCount: Int, dropped: Bool
+  ) -> Int {
+    used = at
     last.offset = used
     last.run = runs.count
     last.action = action
-    last.end = start &+ inserted
+    last.end = end
     count += 1
-    let cost = used - was + 48 * removed.runs.count
+    let cost = used - was + 48 * runCount
     if dropped {
       if droppedCount == count - 1 {
         kept = last
@@ -409,7 +453,7 @@ extension DocumentState {
     in id: StorageID
   ) {
     recorded.typing.isLive = false
-    if recorded.pending?.storage == id, recorded.journalPending(keepingPlace: true) {
+    if recorded.pending?.storage == id, recorded.journalPending(in: id, keepingPlace: true) {
       // The journal took the last hunk; this one takes its place, field by
       // field.
       recorded.pending?.action = action

@@ -389,13 +389,19 @@ struct _Histories: Sendable {
   /// left where it was, for the caller to write the next one over it
   /// (a lazy hunk still, of the same storage).
   mutating func journalPending(keepingPlace: Bool = false) -> Bool {
-    guard let storage = pending?.storage, pending?.isLazy == true, let action = pending?.action,
-      personOpen?.action != action
+    guard let storage = pending?.storage else { return false }
+    return journalPending(in: storage, keepingPlace: keepingPlace)
+  }
+
+  /// ``journalPending(keepingPlace:)`` for a pending hunk known to be in
+  /// storage `id`: the hunk is read where it is, not copied out.
+  mutating func journalPending(in id: StorageID, keepingPlace: Bool) -> Bool {
+    guard pending?.isLazy == true, let action = pending?.action, personOpen?.action != action
     else { return false }
     let dropped = action <= lazyDropped
-    makeHot(storage)
-    // (Checked just above: read in place rather than copied out.)
-    let cost = hotJournal.append(pending.unsafelyUnwrapped, dropped: dropped)
+    makeHot(id)
+    // (Not nil: checked just above.)
+    let cost = hotJournal.append(&pending!, dropped: dropped)
     if !keepingPlace { pending = nil }
     typing.isLive = false
     if !dropped { bytes += cost }
