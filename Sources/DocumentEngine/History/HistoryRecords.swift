@@ -174,6 +174,12 @@ struct _PendingHunk: Sendable {
     return edit.s < edit.e && inserted == 0 && (edit.e == start || edit.s == start)
   }
 
+  /// Appends it to `journal`, read where it is (in place in the
+  /// histories' optional: no copy of it or its text).
+  mutating func append(to journal: inout _Journal, dropped: Bool) -> Int {
+    journal.append(&self, dropped: dropped)
+  }
+
   /// Takes a keystroke that goes on with it (``isContinued(by:)``).
   mutating func take(_ edit: _EditStep, removed text: AttributedText) {
     if edit.n > 0 {
@@ -400,8 +406,7 @@ struct _Histories: Sendable {
     else { return false }
     let dropped = action <= lazyDropped
     makeHot(id)
-    // (Not nil: checked just above.)
-    let cost = hotJournal.append(&pending!, dropped: dropped)
+    let cost = pending?.append(to: &hotJournal, dropped: dropped) ?? 0
     if !keepingPlace { pending = nil }
     typing.isLive = false
     if !dropped { bytes += cost }
