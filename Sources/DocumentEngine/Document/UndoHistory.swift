@@ -31,11 +31,22 @@ struct _UndoHistory: Sendable {
   /// Pushes a person's group on the undo stack: it extends the run on top
   /// if its id comes next.
   mutating func pushGroup(_ a: Int) {
-    if let top = undo.last, case let run = top.actions, !run.isEmpty, run.upperBound == a {
-      undo[undo.count - 1] = .groups(run.lowerBound..<(a + 1))
-    } else {
-      undo.append(.group(a))
+    // (The top is matched in place: copied out, an entry with a payload
+    // to retain would be copied and destroyed.)
+    let top = undo.count - 1
+    if top >= 0 {
+      switch undo[top] {
+      case .groups(let run) where run.upperBound == a:
+        undo[top] = .groups(run.lowerBound..<(a + 1))
+        return
+      case .group(let b) where b &+ 1 == a:
+        undo[top] = .groups(b..<(a + 1))
+        return
+      default:
+        break
+      }
     }
+    undo.append(.group(a))
   }
 
   /// Pops the top of `stack`: the last group of a run (the rest stays).
