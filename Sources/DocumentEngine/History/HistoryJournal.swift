@@ -424,6 +424,7 @@ extension DocumentState {
 
   /// Opens a group of the person's lazily: an id on the main stack, no
   /// action in the table until the storage's tree takes its hunk.
+  @inline(__always)
   mutating func openLazyGroup(in id: StorageID, _ edit: _EditStep, now: Int64) -> Int {
     let action = recorded.nextAction
     recorded.nextAction += 1
@@ -448,6 +449,7 @@ extension DocumentState {
   }
 
   /// Starts the pending hunk of a lazy group with its first edit.
+  @inline(__always)
   mutating func startLazyHunk(
     _ action: Int, _ edit: _EditStep, _ removed: AttributedText, selection: _JournalSelection?,
     in id: StorageID

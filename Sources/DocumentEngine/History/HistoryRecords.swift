@@ -401,6 +401,7 @@ struct _Histories: Sendable {
 
   /// ``journalPending(keepingPlace:)`` for a pending hunk known to be in
   /// storage `id`: the hunk is read where it is, not copied out.
+  @inline(__always)
   mutating func journalPending(in id: StorageID, keepingPlace: Bool) -> Bool {
     guard pending?.isLazy == true, let action = pending?.action, personOpen?.action != action
     else { return false }
@@ -414,6 +415,7 @@ struct _Histories: Sendable {
   }
 
   /// Makes storage `id`'s journal the hot one (found without a hash).
+  @inline(__always)
   mutating func makeHot(_ id: StorageID) {
     if hotStorage != id {
       if let old = hotStorage { journals[old] = hotJournal }
