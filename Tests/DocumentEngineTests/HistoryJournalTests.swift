@@ -340,8 +340,9 @@ import TextRope
   }
 
   /// Every number the journal writes reads back the same, at every length
-  /// of its encoding (one to ten bytes) and on both sides of each: the
-  /// one-store path below 2^56 and the byte loop above it, in hunks of
+  /// of its encoding (one to eight bytes below 2^56, their length in the
+  /// first byte's trailing zeros; nine above) and on both sides of each
+  /// length, in hunks of
   /// every shape (removed text or none, a caret or a range selected) and
   /// in edits of no action between them.
   @Test func theJournalsNumbersReadBackAtEveryLength() {
