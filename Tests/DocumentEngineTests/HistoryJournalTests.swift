@@ -391,4 +391,51 @@ import TextRope
       if want.action < 0 { #expect(got.removedLength == want.removedLength) }
     }
   }
+
+  /// A pending hunk appended where it lies (the keystroke's path) reads
+  /// back as the same hunk appended as a value: its numbers, its removed
+  /// text and runs, its selection, and its cost, which the limit
+  /// uncharges when it drops it.
+  @Test func aPendingHunkAppendedInPlaceReadsBackAsItWas() throws {
+    let linked = AttributeRun(0..<2, [.link: .link("u")])
+    let removedTexts: [AttributedText] = [
+      .empty, try AttributedText("é👩‍👩‍👧\r\n"), try AttributedText("🇫🇷x", runs: [linked]),
+    ]
+    var inPlace = _Journal()
+    var asValue = _Journal()
+    var expected: [_JournalHunk] = []
+    var action = 7
+    for (index, start) in [0, 5, 130, 17, 1 << 20, 3, 1 << 40].enumerated() {
+      let removed = removedTexts[index % removedTexts.count]
+      let selection: _JournalSelection? =
+        switch index % 3 {
+        case 0: nil
+        case 1: _JournalSelection(start: start + 1, end: nil)
+        default: _JournalSelection(start: start, end: start + 300)
+        }
+      let edit = _EditStep(start..<(start + removed.length), insertedLength: index * 37)
+      var pending = _PendingHunk(
+        storage: StorageID("s"), action: action, edit, removed: removed, isLazy: true,
+        selection: selection)
+      let cost = pending.append(to: &inPlace, dropped: false)
+      let hunk = _JournalHunk(
+        action: action, start: start, inserted: index * 37, removed: removed,
+        selection: selection)
+      #expect(cost == asValue.append(hunk, dropped: false))
+      expected.append(hunk)
+      action += index % 2 == 0 ? 1 : 1000
+    }
+    #expect(inPlace.charged == asValue.charged)
+    var read: [_JournalHunk] = []
+    inPlace.forEachHunk { read.append($0) }
+    #expect(read.count == expected.count)
+    for (got, want) in zip(read, expected) {
+      #expect(got.action == want.action)
+      #expect(got.start == want.start)
+      #expect(got.inserted == want.inserted)
+      #expect(got.removed == want.removed)
+      #expect(got.removedLength == want.removed.length)
+      #expect(got.selection == want.selection)
+    }
+  }
 }

@@ -367,7 +367,7 @@ struct _Journal: Sendable {
     bytes.append(contentsOf: repeatElement(0, count: size - bytes.count))
   }
 
-  /// Writes `v` at `n` in `buffer` (room for 10 bytes is there), its
+  /// Writes `v` at `n` in `buffer` (room for 9 bytes is there), its
   /// length in its first byte's trailing zeros: below 2^56 (every offset,
   /// length and delta a document has), `L` bytes (one to eight, seven bits
   /// of the value each) hold `v << L` with bit `L - 1` set, written in one
