@@ -379,17 +379,7 @@ import TextRope
             removedLength: value))
       }
     }
-    var read: [_JournalHunk] = []
-    journal.forEachHunk { read.append($0) }
-    #expect(read.count == expected.count)
-    for (got, want) in zip(read, expected) {
-      #expect(got.action == want.action)
-      #expect(got.start == want.start)
-      #expect(got.inserted == want.inserted)
-      #expect(got.removed == want.removed)
-      #expect(got.selection == want.selection)
-      if want.action < 0 { #expect(got.removedLength == want.removedLength) }
-    }
+    Self.expectHunks(of: journal, expected)
   }
 
   /// A pending hunk appended where it lies (the keystroke's path) reads
@@ -426,16 +416,27 @@ import TextRope
       action += index % 2 == 0 ? 1 : 1000
     }
     #expect(inPlace.charged == asValue.charged)
+    Self.expectHunks(of: inPlace, expected)
+  }
+
+  /// `journal`'s hunks read back are `expected`: each one's numbers, removed
+  /// text and runs, its removed length (a plain edit's as given, a group's
+  /// its text's) and its selection.
+  static func expectHunks(
+    of journal: _Journal, _ expected: [_JournalHunk],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     var read: [_JournalHunk] = []
-    inPlace.forEachHunk { read.append($0) }
-    #expect(read.count == expected.count)
+    journal.forEachHunk { read.append($0) }
+    #expect(read.count == expected.count, sourceLocation: sourceLocation)
     for (got, want) in zip(read, expected) {
-      #expect(got.action == want.action)
-      #expect(got.start == want.start)
-      #expect(got.inserted == want.inserted)
-      #expect(got.removed == want.removed)
-      #expect(got.removedLength == want.removed.length)
-      #expect(got.selection == want.selection)
+      let length = want.action < 0 ? want.removedLength : want.removed.length
+      #expect(got.action == want.action, sourceLocation: sourceLocation)
+      #expect(got.start == want.start, sourceLocation: sourceLocation)
+      #expect(got.inserted == want.inserted, sourceLocation: sourceLocation)
+      #expect(got.removed == want.removed, sourceLocation: sourceLocation)
+      #expect(got.removedLength == length, sourceLocation: sourceLocation)
+      #expect(got.selection == want.selection, sourceLocation: sourceLocation)
     }
   }
 }

@@ -286,7 +286,7 @@ public struct AttributeRuns<Value: Hashable & Sendable>: Sendable {
     let tailFirst = first(of: tail)
     // Runs that need no merge (none empty, no two neighbours equal, at the
     // seams neither) become their subtree as they are: no copy of them.
-    if let first = middle.first, let last = middle.last, first.length > 0,
+    if let first = middle.first, let last = middle.last,
       headLast.map({ !isSame($0.value, first.value) }) ?? true,
       tailFirst.map({ !isSame($0.value, last.value) }) ?? true,
       maximal || isMaximal(middle)

@@ -31,8 +31,6 @@ struct _UndoHistory: Sendable {
   /// Pushes a person's group on the undo stack: it extends the run on top
   /// if its id comes next.
   mutating func pushGroup(_ a: Int) {
-    // (The top is matched in place: copied out, an entry with a payload
-    // to retain would be copied and destroyed.)
     let top = undo.count - 1
     if top >= 0 {
       switch undo[top] {

@@ -95,7 +95,7 @@ struct _Journal: Sendable {
   /// Appends an edit of no action (it only moves the marks when the tree
   /// takes it).
   mutating func appendPlain(start: Int, removedLength: Int, inserted: Int) {
-    if used + 32 > bytes.count { makeRoom(32) }
+    ensureRoom(32)
     let delta = Self.zigzag(start &- last.end)
     used = bytes.withUnsafeMutableBufferPointer { buffer in
       var n = used
@@ -128,16 +128,7 @@ struct _Journal: Sendable {
     var at = writeHeader(
       action: p.action, start: p.start, inserted: p.inserted, utf8Count: utf8Count,
       hasRuns: runCount > 0, selection: p.selection, eager: false)
-    if utf8Count > 0 {
-      bytes.withUnsafeMutableBufferPointer { buffer in
-        p.removed.text.withUTF8 { source in
-          if let to = buffer.baseAddress, let from = source.baseAddress {
-            (to + at).update(from: from, count: source.count)
-          }
-        }
-      }
-      at += utf8Count
-    }
+    if utf8Count > 0 { at = writeText(&p.removed.text, at: at) }
     if runCount > 0 { runs.append(p.removed.runs) }
     return finish(
       at: at, was: was, action: p.action, end: p.start &+ p.inserted, runCount: runCount,
@@ -156,20 +147,25 @@ struct _Journal: Sendable {
     var at = writeHeader(
       action: action, start: start, inserted: inserted, utf8Count: utf8Count,
       hasRuns: runCount > 0, selection: selection, eager: eager)
-    if utf8Count > 0 {
-      bytes.withUnsafeMutableBufferPointer { buffer in
-        text.withUTF8 { source in
-          if let to = buffer.baseAddress, let from = source.baseAddress {
-            (to + at).update(from: from, count: source.count)
-          }
-        }
-      }
-      at += utf8Count
-    }
+    if utf8Count > 0 { at = writeText(&text, at: at) }
     if runCount > 0 { runs.append(removed.runs) }
     return finish(
       at: at, was: was, action: action, end: start &+ inserted, runCount: runCount,
       dropped: dropped)
+  }
+
+  /// Copies `text`'s UTF-8 to `at`, where ``writeHeader(action:start:inserted:utf8Count:hasRuns:selection:eager:)``
+  /// made room for it; returns where it ends.
+  @inline(__always)
+  private mutating func writeText(_ text: inout String, at: Int) -> Int {
+    bytes.withUnsafeMutableBufferPointer { buffer in
+      text.withUTF8 { source in
+        if let to = buffer.baseAddress, let from = source.baseAddress {
+          (to + at).update(from: from, count: source.count)
+        }
+        return at + source.count
+      }
+    }
   }
 
   /// Writes a hunk's flags and numbers in place, with room after them for
@@ -186,7 +182,7 @@ struct _Journal: Sendable {
       flags |= Flag.selection
       if selection.end != nil { flags |= Flag.selectionRange }
     }
-    if used + 64 + utf8Count > bytes.count { makeRoom(64 + utf8Count) }
+    ensureRoom(64 + utf8Count)
     let actionDelta = UInt64(truncatingIfNeeded: action &- last.action)
     let startDelta = Self.zigzag(start &- last.end)
     return bytes.withUnsafeMutableBufferPointer { buffer in
@@ -355,13 +351,19 @@ struct _Journal: Sendable {
     Int(truncatingIfNeeded: Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1))))
   }
 
+  /// Makes sure of room for `count` more bytes after `used` (the growth
+  /// out of line).
+  @inline(__always)
+  private mutating func ensureRoom(_ count: Int) {
+    if used + count > bytes.count { makeRoom(count) }
+  }
+
   /// Makes room for `count` more bytes after `used`: grown by a quarter,
   /// not doubled (the journal is most of what a long session's history
   /// keeps).
   @inline(never)
   private mutating func makeRoom(_ count: Int) {
     let needed = used + count
-    guard needed > bytes.count else { return }
     let size = max(needed, bytes.count + bytes.count / 4)
     bytes.reserveCapacity(size)
     bytes.append(contentsOf: repeatElement(0, count: size - bytes.count))
@@ -392,15 +394,14 @@ struct _Journal: Sendable {
   /// Reads the number ``put(_:_:_:)`` wrote at `at` (zero past the end).
   private static func take(_ bytes: [UInt8], _ at: inout Int) -> UInt64 {
     guard at < bytes.count else { return 0 }
-    let first = bytes[at]
-    let length = first == 0 ? 9 : first.trailingZeroBitCount + 1
-    var word: UInt64 = 0
+    let isRaw = bytes[at] == 0
+    let length = isRaw ? 9 : bytes[at].trailingZeroBitCount + 1
+    let from = isRaw ? at + 1 : at
     let end = min(at + length, bytes.count)
-    for i in (at + (first == 0 ? 1 : 0))..<end {
-      word |= UInt64(bytes[i]) << UInt64(8 * (i - at - (first == 0 ? 1 : 0)))
-    }
+    var word: UInt64 = 0
+    for i in from..<end { word |= UInt64(bytes[i]) << UInt64(8 * (i - from)) }
     at = end
-    return first == 0 ? word : word >> UInt64(length)
+    return isRaw ? word : word >> UInt64(length)
   }
 }
 
