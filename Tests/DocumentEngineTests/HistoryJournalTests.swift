@@ -382,6 +382,40 @@ import TextRope
     Self.expectHunks(of: journal, expected)
   }
 
+  /// The pending hunk's removed bytes, grown by random backspaces (in
+  /// front) and forward deletes (at the end) in room reused from one run
+  /// to the next, hold what the attributed texts joined in that order
+  /// hold: the text and its runs, with and without attributes.
+  @Test func removedBytesJoinAsTheTextsTheyHold() throws {
+    var rng = Generator(state: Self.seed(0x5EED_B17E))
+    let pieces = ["a", "é", "e\u{301}", "👩‍👩‍👧", "🇫🇷", "\r\n", "\u{2029}", "𝄞", "", "xyz"]
+    var bytes = _RemovedBytes()
+    for round in 0..<200 {
+      var expected = AttributedText.empty
+      bytes.removeAll()
+      for _ in 0..<Int.random(in: 1...12, using: &rng) {
+        let text = pieces.randomElement(using: &rng) ?? "a"
+        let length = text.utf16.count
+        let runs =
+          round % 3 == 0 && length > 0 && Bool.random(using: &rng)
+          ? [AttributeRun(0..<length, [.link: .link("u\(round % 2)")])] : []
+        let piece = try AttributedText(text, runs: runs)
+        if Bool.random(using: &rng) {
+          bytes.prepend(_RemovedBytes(piece))
+          expected.prepend(piece)
+        } else {
+          bytes.append(_RemovedBytes(piece))
+          expected.append(piece)
+        }
+        #expect(bytes.attributedText == expected, "round \(round)")
+        #expect(bytes.count == expected.text.utf8.count, "round \(round)")
+      }
+      var copy = _RemovedBytes(try AttributedText("stale, and longer than what replaces it"))
+      copy.replace(with: bytes)
+      #expect(copy.attributedText == expected, "round \(round)")
+    }
+  }
+
   /// A pending hunk appended where it lies (the keystroke's path) reads
   /// back as the same hunk appended as a value: its numbers, its removed
   /// text and runs, its selection, and its cost, which the limit

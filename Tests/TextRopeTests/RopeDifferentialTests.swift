@@ -12,6 +12,9 @@ import _EngineTestSupport
     var model = TextModel(rng.randomText(pieces: Int.random(in: 0...30, using: &rng)))
     var rope = Rope(model.string)
     var history: [(Rope, TextModel)] = []
+    // The room a history keeps for removed bytes: reused, stale past its
+    // count.
+    var room = Array("stale room".utf8)
     for round in 0..<rounds {
       if round % 25 == 0 { history.append((rope, model)) }
       let bounds = model.boundaries
@@ -46,17 +49,28 @@ import _EngineTestSupport
         model.replace(lo.scalar..<end, with: "")
       case 4, 5:  // replace a range, handing back what it removed
         let text = rng.randomText(pieces: Int.random(in: 0...12, using: &rng))
-        var removed = "stale"
-        try rope.replace(range, in: unit, with: text, removed: &removed)
-        #expect(removed == String(expected))
-        model.replace(lo.scalar..<hi.scalar, with: text)
-      case 6:  // paste a large block (the general path), half of them handing back
-        let text = rng.randomText(pieces: Int.random(in: 20...200, using: &rng))
         if Bool.random(using: &rng) {
           var removed = "stale"
           try rope.replace(range, in: unit, with: text, removed: &removed)
           #expect(removed == String(expected))
         } else {
+          var count = -1
+          try rope.replace(range, in: unit, with: text, removedUTF8: &room, count: &count)
+          #expect(String(decoding: room[..<count], as: UTF8.self) == String(expected))
+        }
+        model.replace(lo.scalar..<hi.scalar, with: text)
+      case 6:  // paste a large block (the general path), half of them handing back
+        let text = rng.randomText(pieces: Int.random(in: 20...200, using: &rng))
+        switch Int.random(in: 0..<3, using: &rng) {
+        case 0:
+          var removed = "stale"
+          try rope.replace(range, in: unit, with: text, removed: &removed)
+          #expect(removed == String(expected))
+        case 1:
+          var count = -1
+          try rope.replace(range, in: unit, with: text, removedUTF8: &room, count: &count)
+          #expect(String(decoding: room[..<count], as: UTF8.self) == String(expected))
+        default:
           try rope.replace(range, in: unit, with: text)
         }
         model.replace(lo.scalar..<hi.scalar, with: text)

@@ -236,7 +236,7 @@ public struct DocumentContent: Sendable {
       return try checked(range, in: id).version
     }
     var report: [_TrackedChange] = []
-    var unused: AttributedText? = nil
+    var unused = _RemovedBytes()
     return try edit(
       id, range: range, with: text, insertedLength: text.utf16.count, info: .person,
       keepingHistory: false, report: &report, capturing: false, removed: &unused)
@@ -248,12 +248,12 @@ public struct DocumentContent: Sendable {
   /// ``ChangeLog/record(_:insertedLength:info:keepingHistory:)``). The new
   /// text takes `attributes` (checked) for the keys they decide, and the
   /// edit rule's for the others. With `capturing`, the text the edit
-  /// removed, with its runs, goes in `removed` (the history keeps it): the
-  /// rope hands it back from the edit's own descent.
+  /// removed, with its runs, goes in `removed` (the history keeps it; its
+  /// room is reused): the rope hands it back from the edit's own descent.
   mutating func edit(
     _ id: StorageID, range: Range<Int>, with text: String, insertedLength: Int,
     info: borrowing _RecordInfo, keepingHistory: Bool, attributes: _NewTextAttributes? = nil,
-    report: inout [_TrackedChange], capturing: Bool, removed: inout AttributedText?
+    report: inout [_TrackedChange], capturing: Bool, removed: inout _RemovedBytes
   ) throws(DocumentError) -> StorageVersion {
     // One lookup finds the storage and its position in the index; the
     // storage is edited where it lies in the dictionary, so its rope's nodes
@@ -279,15 +279,17 @@ public struct DocumentContent: Sendable {
   static func edit(
     _ storage: inout TextStorage, range: Range<Int>, with text: String, insertedLength: Int,
     info: borrowing _RecordInfo, keepingHistory: Bool, attributes: _NewTextAttributes?,
-    report: inout [_TrackedChange], capturing: Bool, removed: inout AttributedText?
+    report: inout [_TrackedChange], capturing: Bool, removed: inout _RemovedBytes
   ) throws(DocumentError) -> (version: StorageVersion, length: Int) {
     do {
       if capturing {
         // The runs first: the edit changes them.
-        let runs = range.isEmpty ? [] : storage.attributeRuns(in: range)
-        var gone = ""
-        try storage.text.replace(range, with: text, removed: &gone)
-        removed = AttributedText(maximal: gone, runs: runs)
+        removed.removeAll()
+        if !range.isEmpty && storage.attributes != nil {
+          removed.runs = storage.attributeRuns(in: range)
+        }
+        try storage.text.replace(
+          range, with: text, removedUTF8: &removed.room, count: &removed.count)
       } else {
         try storage.text.replace(range, with: text)
       }

@@ -421,7 +421,6 @@ extension DocumentState {
     // The text a keystroke of either path removes: the rope hands it back
     // from the edit's own descent.
     let captures = (goesOn || fast) && edit.s < edit.e
-    var removed: AttributedText? = nil
     records = records && !goesOn
     if asPerson && !fast && !goesOn { recording = .party(.person) }
     defer { if asPerson && !fast && !goesOn { recording = nil } }
@@ -432,20 +431,20 @@ extension DocumentState {
       version = try content.edit(
         id, range: range, with: text, insertedLength: insertedLength, info: info,
         keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
-        report: &trackedReport, capturing: captures, removed: &removed)
+        report: &trackedReport, capturing: captures, removed: &recorded.keystrokeRemoved)
       if goesOn && edit.n > 0 {
         recorded.typingTypes(edit.n, now: now)
       } else if goesOn {
-        recorded.typingGoesOn(edit, removed: removed, now: now)
+        recorded.typingGoesOn(edit, now: now)
       } else {
-        historyFastFollow(edit, in: id, removed: removed)
+        historyFastFollow(edit, in: id)
       }
     } else {
       let plan = records ? historyPlan(edit, in: id) : nil
       version = try content.edit(
         id, range: range, with: text, insertedLength: insertedLength, info: info,
         keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
-        report: &trackedReport, capturing: false, removed: &removed)
+        report: &trackedReport, capturing: false, removed: &recorded.keystrokeRemoved)
       if plan != nil || !recorded.marks.isEmpty || recorded.pending != nil
         || !recorded.journaled.isEmpty
       {

@@ -89,7 +89,8 @@ extension DocumentState {
         let lazy = Self.lazySelection(plan.selection, in: id)
         if lazy.isPossible {
           let action = openLazyGroup(in: id, edit, now: plan.now)
-          startLazyHunk(action, edit, plan.removed, selection: lazy.selection, in: id)
+          recorded.keystrokeRemoved = _RemovedBytes(plan.removed)
+          startLazyHunk(action, edit, selection: lazy.selection, in: id)
           return
         }
       }

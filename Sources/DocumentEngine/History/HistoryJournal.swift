@@ -122,14 +122,14 @@ struct _Journal: Sendable {
   @inline(__always)
   mutating func append(_ p: inout _PendingHunk, dropped: Bool) -> Int {
     let removes = p.removedLength != 0
-    let utf8Count = removes ? p.removed.text.utf8.count : 0
-    let runCount = removes ? p.removed.runs.count : 0
+    let utf8Count = removes ? p.removedBytes.count : 0
+    let runCount = removes ? p.removedBytes.runs.count : 0
     let was = used
     var at = writeHeader(
       action: p.action, start: p.start, inserted: p.inserted, utf8Count: utf8Count,
       hasRuns: runCount > 0, selection: p.selection, eager: false)
-    if utf8Count > 0 { at = writeText(&p.removed.text, at: at) }
-    if runCount > 0 { runs.append(p.removed.runs) }
+    if utf8Count > 0 { at = p.removedBytes.withUTF8 { writeText($0, at: at) } }
+    if runCount > 0 { runs.append(p.removedBytes.runs) }
     return finish(
       at: at, was: was, action: p.action, end: p.start &+ p.inserted, runCount: runCount,
       dropped: dropped)
@@ -147,24 +147,22 @@ struct _Journal: Sendable {
     var at = writeHeader(
       action: action, start: start, inserted: inserted, utf8Count: utf8Count,
       hasRuns: runCount > 0, selection: selection, eager: eager)
-    if utf8Count > 0 { at = writeText(&text, at: at) }
+    if utf8Count > 0 { at = text.withUTF8 { writeText($0, at: at) } }
     if runCount > 0 { runs.append(removed.runs) }
     return finish(
       at: at, was: was, action: action, end: start &+ inserted, runCount: runCount,
       dropped: dropped)
   }
 
-  /// Copies `text`'s UTF-8 to `at`, where ``writeHeader(action:start:inserted:utf8Count:hasRuns:selection:eager:)``
+  /// Copies the UTF-8 `text` to `at`, where ``writeHeader(action:start:inserted:utf8Count:hasRuns:selection:eager:)``
   /// made room for it; returns where it ends.
   @inline(__always)
-  private mutating func writeText(_ text: inout String, at: Int) -> Int {
+  private mutating func writeText(_ source: UnsafeBufferPointer<UInt8>, at: Int) -> Int {
     bytes.withUnsafeMutableBufferPointer { buffer in
-      text.withUTF8 { source in
-        if let to = buffer.baseAddress, let from = source.baseAddress {
-          (to + at).update(from: from, count: source.count)
-        }
-        return at + source.count
+      if let to = buffer.baseAddress, let from = source.baseAddress {
+        (to + at).update(from: from, count: source.count)
       }
+      return at + source.count
     }
   }
 
@@ -449,11 +447,11 @@ extension DocumentState {
     return action
   }
 
-  /// Starts the pending hunk of a lazy group with its first edit.
+  /// Starts the pending hunk of a lazy group with its first edit, which
+  /// removed ``_Histories/keystrokeRemoved``.
   @inline(__always)
   mutating func startLazyHunk(
-    _ action: Int, _ edit: _EditStep, _ removed: AttributedText, selection: _JournalSelection?,
-    in id: StorageID
+    _ action: Int, _ edit: _EditStep, selection: _JournalSelection?, in id: StorageID
   ) {
     recorded.typing.isLive = false
     if recorded.pending?.storage == id, recorded.journalPending(in: id, keepingPlace: true) {
@@ -463,10 +461,10 @@ extension DocumentState {
       recorded.pending?.start = edit.s
       recorded.pending?.inserted = edit.n
       if edit.e > edit.s {
-        recorded.pending?.removed = removed
+        recorded.pending?.removedBytes.replace(with: recorded.keystrokeRemoved)
         recorded.pending?.removedLength = edit.e - edit.s
       } else {
-        if recorded.pending?.removedLength != 0 { recorded.pending?.removed = .empty }
+        if recorded.pending?.removedLength != 0 { recorded.pending?.removedBytes.removeAll() }
         recorded.pending?.removedLength = 0
       }
       recorded.pending?.selection = selection
@@ -474,7 +472,8 @@ extension DocumentState {
     }
     retirePending()
     recorded.pending = _PendingHunk(
-      storage: id, action: action, edit, removed: removed, isLazy: true, selection: selection)
+      storage: id, action: action, edit, removed: recorded.keystrokeRemoved, isLazy: true,
+      selection: selection)
   }
 
   /// Puts the pending hunk away when another starts: a lazy group that is
@@ -735,38 +734,34 @@ extension DocumentState {
   }
 
   /// Records a keystroke ``historyFast(_:in:now:)`` decided, once the storage
-  /// took it and handed back the text it `removed`.
-  mutating func historyFastFollow(_ edit: _EditStep, in id: StorageID, removed: AttributedText?) {
+  /// took it and handed back the text it removed (in
+  /// ``_Histories/keystrokeRemoved``).
+  mutating func historyFastFollow(_ edit: _EditStep, in id: StorageID) {
     let now = recorded.fast.now
     if recorded.fast.opens {
       let action = openLazyGroup(in: id, edit, now: now)
-      startLazyHunk(action, edit, removed ?? .empty, selection: recorded.fast.selection, in: id)
+      startLazyHunk(action, edit, selection: recorded.fast.selection, in: id)
       recorded.typingStarts(action, edit, in: id, now: now)
     } else {
-      historyGoOn(edit, removed: removed ?? .empty, now: now)
+      recorded.personOpen?.lastTime = now
+      recorded.typing.isLive = false
+      recorded.pending?.take(edit, removed: recorded.keystrokeRemoved)
       recorded.refreshTyping()
     }
-  }
-
-  /// The storage took a keystroke ``historyFast(_:in:now:)`` said goes on:
-  /// only the pending hunk changes.
-  mutating func historyGoOn(_ edit: _EditStep, removed: AttributedText, now: Int64) {
-    recorded.personOpen?.lastTime = now
-    recorded.typing.isLive = false
-    recorded.pending?.take(edit, removed: removed)
   }
 }
 
 extension _Histories {
   /// The storage took a keystroke that goes on with the typing run
   /// (``_TypingRun/goesOn(_:in:now:)``): the open group's time and the
-  /// pending hunk take it, and so does the run.
-  mutating func typingGoesOn(_ edit: _EditStep, removed: AttributedText?, now: Int64) {
+  /// pending hunk take it (with the text it removed, in
+  /// ``keystrokeRemoved``), and so does the run.
+  mutating func typingGoesOn(_ edit: _EditStep, now: Int64) {
     if edit.n > 0 {
       typingTypes(edit.n, now: now)
     } else {
       personOpen?.lastTime = now
-      pending?.take(edit, removed: removed ?? .empty)
+      pending?.take(edit, removed: keystrokeRemoved)
       refreshTyping()
     }
   }

@@ -123,6 +123,80 @@ struct _Recording: Sendable {
   var revive: (mark: UInt32, inner: [_InnerMark])? = nil
 }
 
+/// Text an edit removed as the rope hands it back: its UTF-8 (valid, on
+/// scalar boundaries) in `room[..<count]`, and its attributes as maximal
+/// runs. The histories keep one for the keystroke being made and one in
+/// the pending hunk, and reuse their room: a keystroke's deletion makes no
+/// string and no array.
+struct _RemovedBytes: Sendable {
+  /// The bytes, then room (what is past `count` means nothing).
+  var room: [UInt8] = []
+  var count = 0
+  var runs: [AttributeRun] = []
+
+  init() {}
+
+  init(_ text: AttributedText) {
+    room = Array(text.text.utf8)
+    count = room.count
+    runs = text.runs
+  }
+
+  var attributedText: AttributedText {
+    AttributedText(maximal: withUTF8 { String(decoding: $0, as: UTF8.self) }, runs: runs)
+  }
+
+  /// Calls `body` with the bytes.
+  func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    room.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<count])) }
+  }
+
+  /// Makes it empty, keeping its room.
+  mutating func removeAll() {
+    count = 0
+    if !runs.isEmpty { runs = [] }
+  }
+
+  /// Makes it `other`, in its own room.
+  mutating func replace(with other: borrowing _RemovedBytes) {
+    count = 0
+    runs = other.runs
+    other.withUTF8 { write($0, at: 0) }
+  }
+
+  /// Puts `other` before it (a backspace that goes on).
+  mutating func prepend(_ other: borrowing _RemovedBytes) {
+    guard runs.isEmpty && other.runs.isEmpty else {
+      self = _RemovedBytes(.concatenated([other.attributedText, attributedText]))
+      return
+    }
+    other.withUTF8 { write($0, at: 0) }
+  }
+
+  /// Puts `other` after it (a forward delete that goes on).
+  mutating func append(_ other: borrowing _RemovedBytes) {
+    guard runs.isEmpty && other.runs.isEmpty else {
+      self = _RemovedBytes(.concatenated([attributedText, other.attributedText]))
+      return
+    }
+    other.withUTF8 { write($0, at: count) }
+  }
+
+  /// Inserts `bytes` at `at` (0 or `count`), moving the bytes after it.
+  private mutating func write(_ bytes: UnsafeBufferPointer<UInt8>, at: Int) {
+    let end = count + bytes.count
+    if room.count < end {
+      room.append(contentsOf: repeatElement(0, count: max(end, 2 * room.count) - room.count))
+    }
+    room.withUnsafeMutableBufferPointer { buffer in
+      guard let base = buffer.baseAddress, let from = bytes.baseAddress else { return }
+      if at < count { (base + at + bytes.count).update(from: base + at, count: count - at) }
+      (base + at).update(from: from, count: bytes.count)
+    }
+    count = end
+  }
+}
+
 /// The keystrokes of an open group not yet put in the storage's tree of
 /// marks: the text at `start` removed and `inserted` units put in its
 /// place, in current coordinates. Typing in one place only changes these
@@ -134,8 +208,9 @@ struct _PendingHunk: Sendable {
   var start: Int
   var inserted: Int
   /// The text it removed, in order (a backspace's goes in front, a
-  /// forward delete's at the end).
-  var removed = AttributedText.empty
+  /// forward delete's at the end), as UTF-8 and runs: a keystroke adds its
+  /// bytes in the room the last ones left.
+  var removedBytes = _RemovedBytes()
   var removedLength = 0
   /// Whether its action was opened lazily: it is not in the table of
   /// actions yet, and goes in its storage's journal when the hunk is done.
@@ -145,7 +220,7 @@ struct _PendingHunk: Sendable {
 
   /// A hunk of `action` with its first edit.
   init(
-    storage: StorageID, action: Int, _ edit: _EditStep, removed: AttributedText,
+    storage: StorageID, action: Int, _ edit: _EditStep, removed: borrowing _RemovedBytes,
     isLazy: Bool = false, selection: _JournalSelection? = nil
   ) {
     self.storage = storage
@@ -153,12 +228,25 @@ struct _PendingHunk: Sendable {
     start = edit.s
     inserted = edit.n
     if edit.e > edit.s {
-      self.removed = removed
+      removedBytes.replace(with: removed)
       removedLength = edit.e - edit.s
     }
     self.isLazy = isLazy
     self.selection = selection
   }
+
+  /// A hunk of `action` with its first edit, which removed `removed`.
+  init(
+    storage: StorageID, action: Int, _ edit: _EditStep, removed: AttributedText,
+    isLazy: Bool = false, selection: _JournalSelection? = nil
+  ) {
+    self.init(
+      storage: storage, action: action, edit, removed: _RemovedBytes(removed), isLazy: isLazy,
+      selection: selection)
+  }
+
+  /// The text it removed.
+  var removed: AttributedText { removedBytes.attributedText }
 
   /// Whether `edit` goes on where the hunk left off: typing at its end, or
   /// deleting next to its point (backspace or forward delete).
@@ -181,17 +269,22 @@ struct _PendingHunk: Sendable {
   }
 
   /// Takes a keystroke that goes on with it (``isContinued(by:)``).
-  mutating func take(_ edit: _EditStep, removed text: AttributedText) {
+  mutating func take(_ edit: _EditStep, removed text: borrowing _RemovedBytes) {
     if edit.n > 0 {
       inserted += edit.n
     } else if edit.e == start {
-      removed.prepend(text)
+      removedBytes.prepend(text)
       start = edit.s
       removedLength += edit.e - edit.s
     } else {
-      removed.append(text)
+      removedBytes.append(text)
       removedLength += edit.e - edit.s
     }
+  }
+
+  /// Takes a keystroke that goes on with it, which removed `text`.
+  mutating func take(_ edit: _EditStep, removed text: AttributedText) {
+    take(edit, removed: _RemovedBytes(text))
   }
 
 }
@@ -379,6 +472,9 @@ struct _Histories: Sendable {
   /// What ``DocumentState/historyFast(_:in:now:)`` decided for the keystroke
   /// being made.
   var fast = _FastStep(now: 0, opens: false, selection: nil)
+  /// The text the person's keystroke removed, as the rope handed it back
+  /// (kept with its room from one keystroke to the next).
+  var keystrokeRemoved = _RemovedBytes()
   /// The storages whose journals are not empty.
   var journaled: Set<StorageID> = []
   /// The journals (see ``_Journal``): for each storage, the person's groups

@@ -29,7 +29,31 @@ extension Rope {
     _ range: Range<Int>, in unit: TextUnit = .utf16, with replacement: String,
     removed: inout String
   ) throws(RopeError) {
-    try replace(range, in: unit, with: replacement, sink: &removed)
+    var text = ""
+    try replace(range, in: unit, with: replacement, sink: &text)
+    removed = text
+  }
+
+  /// Replaces the text in `range` (of `unit`) with `replacement`, and
+  /// writes the UTF-8 of the text it removed in `room[..<count]` (as
+  /// ``replace(_:in:with:removed:)`` reads it, without making a string: a
+  /// keystroke's deletion copies its bytes into room kept from the last
+  /// one). `room` grows if it must, and never shrinks; the bytes after
+  /// `count` mean nothing.
+  ///
+  /// - Throws: as ``replace(_:in:with:)``; the rope is then unchanged and
+  ///   `count` is 0.
+  package mutating func replace(
+    _ range: Range<Int>, in unit: TextUnit = .utf16, with replacement: String,
+    removedUTF8 room: inout [UInt8], count: inout Int
+  ) throws(RopeError) {
+    var sink = _UTF8Room()
+    swap(&sink.room, &room)
+    defer {
+      swap(&sink.room, &room)
+      count = sink.count
+    }
+    try replace(range, in: unit, with: replacement, sink: &sink)
   }
 
   /// The edit of both: the text it removed goes in `removed` if that keeps
@@ -141,7 +165,6 @@ extension Rope {
     if range.isEmpty && new.isEmpty {
       // Nothing to do, but the offset must still be a valid one.
       _ = try utf8Offset(of: range.lowerBound, in: unit)
-      if Sink.keeps { removed.keep("") }
       return
     }
     let outcome: _InPlaceEdit
@@ -309,12 +332,10 @@ extension Rope {
         let last = new.isEmpty ? chunk.bytes[start - 1] : new[new.count - 1]
         if last == 0x0D { return (.notInPlace, .keep) }
       }
-      if Sink.keeps {
-        removed.keep(
-          end > start
-            ? chunk.bytes.withUnsafeBufferPointer {
-              String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self)
-            } : "")
+      if Sink.keeps && end > start {
+        chunk.bytes.withUnsafeBufferPointer {
+          removed.keep(utf8: UnsafeBufferPointer(rebasing: $0[start..<end]))
+        }
       }
       if newCount > _ChunkLimits.maxBytes {
         // Too big for one chunk: cut the edited bytes into new chunks.
@@ -376,10 +397,14 @@ enum _InPlaceEdit {
 }
 
 /// Where an edit puts the text it removed: nowhere (``_DiscardedText``, the
-/// edit of every caller but the history's), or a string.
+/// edit of every caller but the history's), a string, or UTF-8 bytes. It
+/// is told nothing when the edit removed nothing.
 protocol _RemovedTextSink {
   /// Whether it keeps the text (if not, the edit reads none).
   static var keeps: Bool { get }
+  /// The removed text, read from the chunk the edit has in hand.
+  mutating func keep(utf8 bytes: UnsafeBufferPointer<UInt8>)
+  /// The removed text, read before the general path.
   mutating func keep(_ text: String)
 }
 
@@ -390,10 +415,40 @@ struct _DiscardedText: _RemovedTextSink {
   /// see two edits on two threads modify "it" at once.
   private var unused: UInt8 = 0
   static var keeps: Bool { false }
+  func keep(utf8 bytes: UnsafeBufferPointer<UInt8>) {}
   func keep(_ text: String) {}
 }
 
 extension String: _RemovedTextSink {
   static var keeps: Bool { true }
+  mutating func keep(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+    self = String(decoding: bytes, as: UTF8.self)
+  }
   mutating func keep(_ text: String) { self = text }
+}
+
+/// The sink that writes the removed bytes in room kept from one edit to
+/// the next: `room[..<count]`.
+struct _UTF8Room: _RemovedTextSink {
+  var room: [UInt8] = []
+  var count = 0
+  static var keeps: Bool { true }
+
+  mutating func keep(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+    let end = count + bytes.count
+    if room.count < end {
+      room.append(contentsOf: repeatElement(0, count: max(end, 2 * room.count) - room.count))
+    }
+    room.withUnsafeMutableBufferPointer { to in
+      if let to = to.baseAddress, let from = bytes.baseAddress {
+        (to + count).update(from: from, count: bytes.count)
+      }
+    }
+    count = end
+  }
+
+  mutating func keep(_ text: String) {
+    var text = text
+    text.withUTF8 { keep(utf8: $0) }
+  }
 }
