@@ -410,9 +410,16 @@ import TextRope
         #expect(bytes.attributedText == expected, "round \(round)")
         #expect(bytes.count == expected.text.utf8.count, "round \(round)")
       }
-      var copy = _RemovedBytes(try AttributedText("stale, and longer than what replaces it"))
-      copy.replace(with: bytes)
-      #expect(copy.attributedText == expected, "round \(round)")
+      // A pending hunk in place takes them as its first edit's, and hands
+      // back its own room.
+      var pending = _PendingHunk(
+        storage: "s", action: 1, _EditStep(0..<5, insertedLength: 0),
+        removed: try AttributedText("stale"))
+      var taken = bytes
+      let edit = _EditStep(9..<(9 + expected.length), insertedLength: 0)
+      pending.restart(2, edit, taking: &taken, selection: nil)
+      #expect(pending.removed == expected, "round \(round)")
+      #expect(pending.removedLength == expected.length, "round \(round)")
     }
   }
 

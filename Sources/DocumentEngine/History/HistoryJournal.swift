@@ -455,24 +455,14 @@ extension DocumentState {
   ) {
     recorded.typing.isLive = false
     if recorded.pending?.storage == id, recorded.journalPending(in: id, keepingPlace: true) {
-      // The journal took the last hunk; this one takes its place, field by
-      // field.
-      recorded.pending?.action = action
-      recorded.pending?.start = edit.s
-      recorded.pending?.inserted = edit.n
-      if edit.e > edit.s {
-        recorded.pending?.removedBytes.replace(with: recorded.keystrokeRemoved)
-        recorded.pending?.removedLength = edit.e - edit.s
-      } else {
-        if recorded.pending?.removedLength != 0 { recorded.pending?.removedBytes.removeAll() }
-        recorded.pending?.removedLength = 0
-      }
-      recorded.pending?.selection = selection
+      // The journal took the last hunk; this one takes its place.
+      recorded.pending?.restart(
+        action, edit, taking: &recorded.keystrokeRemoved, selection: selection)
       return
     }
     retirePending()
     recorded.pending = _PendingHunk(
-      storage: id, action: action, edit, removed: recorded.keystrokeRemoved, isLazy: true,
+      storage: id, action: action, edit, taking: &recorded.keystrokeRemoved, isLazy: true,
       selection: selection)
   }
 

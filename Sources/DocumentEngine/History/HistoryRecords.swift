@@ -127,7 +127,10 @@ struct _Recording: Sendable {
 /// scalar boundaries) in `room[..<count]`, and its attributes as maximal
 /// runs. The histories keep one for the keystroke being made and one in
 /// the pending hunk, and reuse their room: a keystroke's deletion makes no
-/// string and no array.
+/// string and no array. (A pending hunk's first edit takes the keystroke's
+/// bytes by a swap, so that the two trade rooms; room over
+/// ``keptRoom`` bytes is let go when emptied, so that a large deletion's
+/// does not stay.)
 struct _RemovedBytes: Sendable {
   /// The bytes, then room (what is past `count` means nothing).
   var room: [UInt8] = []
@@ -151,17 +154,14 @@ struct _RemovedBytes: Sendable {
     room.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<count])) }
   }
 
-  /// Makes it empty, keeping its room.
+  /// The most room kept once it is emptied.
+  static let keptRoom = 1 << 16
+
+  /// Makes it empty, keeping its room (up to ``keptRoom``).
   mutating func removeAll() {
     count = 0
     if !runs.isEmpty { runs = [] }
-  }
-
-  /// Makes it `other`, in its own room.
-  mutating func replace(with other: borrowing _RemovedBytes) {
-    count = 0
-    runs = other.runs
-    other.withUTF8 { write($0, at: 0) }
+    if room.count > Self.keptRoom { room = [] }
   }
 
   /// Puts `other` before it (a backspace that goes on).
@@ -218,9 +218,11 @@ struct _PendingHunk: Sendable {
   /// For a lazy group: where the selection was before it.
   var selection: _JournalSelection? = nil
 
-  /// A hunk of `action` with its first edit.
+  /// A hunk of `action` with its first edit, which removed `removed`
+  /// (taken, if the edit removed anything: `removed` gets this hunk's
+  /// empty room).
   init(
-    storage: StorageID, action: Int, _ edit: _EditStep, removed: borrowing _RemovedBytes,
+    storage: StorageID, action: Int, _ edit: _EditStep, taking removed: inout _RemovedBytes,
     isLazy: Bool = false, selection: _JournalSelection? = nil
   ) {
     self.storage = storage
@@ -228,7 +230,7 @@ struct _PendingHunk: Sendable {
     start = edit.s
     inserted = edit.n
     if edit.e > edit.s {
-      removedBytes.replace(with: removed)
+      swap(&removedBytes, &removed)
       removedLength = edit.e - edit.s
     }
     self.isLazy = isLazy
@@ -240,9 +242,29 @@ struct _PendingHunk: Sendable {
     storage: StorageID, action: Int, _ edit: _EditStep, removed: AttributedText,
     isLazy: Bool = false, selection: _JournalSelection? = nil
   ) {
+    var bytes = _RemovedBytes(removed)
     self.init(
-      storage: storage, action: action, edit, removed: _RemovedBytes(removed), isLazy: isLazy,
+      storage: storage, action: action, edit, taking: &bytes, isLazy: isLazy,
       selection: selection)
+  }
+
+  /// Starts over as the hunk of `action` with its first edit, in place (its
+  /// rooms kept): as ``init(storage:action:_:taking:isLazy:selection:)``.
+  mutating func restart(
+    _ action: Int, _ edit: _EditStep, taking removed: inout _RemovedBytes,
+    selection: _JournalSelection?
+  ) {
+    self.action = action
+    start = edit.s
+    inserted = edit.n
+    if edit.e > edit.s {
+      swap(&removedBytes, &removed)
+      removedLength = edit.e - edit.s
+    } else {
+      if removedLength != 0 { removedBytes.removeAll() }
+      removedLength = 0
+    }
+    self.selection = selection
   }
 
   /// The text it removed.

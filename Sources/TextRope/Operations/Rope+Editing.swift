@@ -49,11 +49,10 @@ extension Rope {
   ) throws(RopeError) {
     var sink = _UTF8Room()
     swap(&sink.room, &room)
-    defer {
-      swap(&sink.room, &room)
-      count = sink.count
-    }
+    defer { swap(&sink.room, &room) }
+    count = 0
     try replace(range, in: unit, with: replacement, sink: &sink)
+    count = sink.count
   }
 
   /// The edit of both: the text it removed goes in `removed` if that keeps
