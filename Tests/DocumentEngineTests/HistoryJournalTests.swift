@@ -420,7 +420,31 @@ import TextRope
       pending.restart(2, edit, taking: &taken, selection: nil)
       #expect(pending.removed == expected, "round \(round)")
       #expect(pending.removedLength == expected.length, "round \(round)")
+      if expected.length > 0 {
+        // The room handed back holds nothing.
+        #expect(taken.count == 0 && taken.runs.isEmpty, "round \(round)")
+      }
     }
+  }
+
+  /// Room is kept when emptied, up to 64 KiB: a large deletion's goes,
+  /// whether emptied directly or handed back by a pending hunk that starts
+  /// over with a keystroke's bytes.
+  @Test func aLargeDeletionsRoomIsLetGo() throws {
+    let large = try AttributedText(String(repeating: "é", count: 40_000))
+    var bytes = _RemovedBytes(large)
+    bytes.removeAll()
+    #expect(bytes.count == 0 && bytes.room.isEmpty)
+    var small = _RemovedBytes(try AttributedText("word"))
+    small.removeAll()
+    #expect(small.count == 0 && small.room.count == 4)
+
+    var pending = _PendingHunk(
+      storage: "s", action: 1, _EditStep(0..<40_000, insertedLength: 0), removed: large)
+    var keystroke = _RemovedBytes(try AttributedText("x"))
+    pending.restart(2, _EditStep(7..<8, insertedLength: 0), taking: &keystroke, selection: nil)
+    #expect(pending.removed == (try AttributedText("x")))
+    #expect(keystroke.count == 0 && keystroke.room.isEmpty)
   }
 
   /// A pending hunk appended where it lies (the keystroke's path) reads

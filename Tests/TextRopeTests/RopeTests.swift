@@ -95,6 +95,33 @@ import _EngineTestSupport
     #expect(String(rope) == "ab😀cd")
   }
 
+  /// An edit that hands its removed bytes to the caller's room and is
+  /// refused leaves the rope as it was, the count 0 and the room given back
+  /// (the bytes in it are the caller's); one that is done writes them at
+  /// the room's start, growing it only if it must.
+  @Test func removedBytesGoInTheCallersRoom() throws {
+    var rope = Rope("ab😀cd")
+    let before = rope
+    var room = Array("kept".utf8)
+    var count = 7
+    #expect(throws: RopeError.splitsSurrogatePair(utf16Offset: 3)) {
+      try rope.replace(3..<4, with: "x", removedUTF8: &room, count: &count)
+    }
+    #expect(count == 0 && room == Array("kept".utf8))
+    count = 7
+    #expect(throws: RopeError.offsetOutOfBounds(offset: 9, unit: .utf16, count: 6)) {
+      try rope.replace(2..<9, with: "", removedUTF8: &room, count: &count)
+    }
+    #expect(count == 0 && room == Array("kept".utf8))
+    #expect(rope == before)
+    try rope.replace(1..<4, with: "", removedUTF8: &room, count: &count)
+    #expect(String(decoding: room[..<count], as: UTF8.self) == "b😀")
+    #expect(room.count >= 5)
+    try rope.replace(0..<1, with: "z", removedUTF8: &room, count: &count)
+    #expect(count == 1 && room[0] == UInt8(ascii: "a"))
+    #expect(String(rope) == "zcd")
+  }
+
   @Test(arguments: [
     ([0x61, 0x62, 0xFF], 2),
     ([0xC3], 0),

@@ -249,7 +249,8 @@ struct _PendingHunk: Sendable {
   }
 
   /// Starts over as the hunk of `action` with its first edit, in place (its
-  /// rooms kept): as ``init(storage:action:_:taking:isLazy:selection:)``.
+  /// rooms kept): as ``init(storage:action:_:taking:isLazy:selection:)``;
+  /// `removed` gets the room of this hunk's last text, emptied.
   mutating func restart(
     _ action: Int, _ edit: _EditStep, taking removed: inout _RemovedBytes,
     selection: _JournalSelection?
@@ -259,6 +260,9 @@ struct _PendingHunk: Sendable {
     inserted = edit.n
     if edit.e > edit.s {
       swap(&removedBytes, &removed)
+      // `removed` has this hunk's last text and room now: emptied (a large
+      // deletion's room let go).
+      removed.removeAll()
       removedLength = edit.e - edit.s
     } else {
       if removedLength != 0 { removedBytes.removeAll() }
