@@ -408,7 +408,7 @@ import TextRope
           expected.append(piece)
         }
         #expect(bytes.attributedText == expected, "round \(round)")
-        #expect(bytes.count == expected.text.utf8.count, "round \(round)")
+        #expect(bytes.utf8.count == expected.text.utf8.count, "round \(round)")
       }
       // A pending hunk in place takes them as its first edit's, and hands
       // back its own room.
@@ -422,7 +422,7 @@ import TextRope
       #expect(pending.removedLength == expected.length, "round \(round)")
       if expected.length > 0 {
         // The room handed back holds nothing.
-        #expect(taken.count == 0 && taken.runs.isEmpty, "round \(round)")
+        #expect(taken.utf8.count == 0 && taken.runs.isEmpty, "round \(round)")
       }
     }
   }
@@ -434,17 +434,17 @@ import TextRope
     let large = try AttributedText(String(repeating: "é", count: 40_000))
     var bytes = _RemovedBytes(large)
     bytes.removeAll()
-    #expect(bytes.count == 0 && bytes.room.isEmpty)
+    #expect(bytes.utf8.count == 0 && bytes.utf8.capacity == 0)
     var small = _RemovedBytes(try AttributedText("word"))
     small.removeAll()
-    #expect(small.count == 0 && small.room.count == 4)
+    #expect(small.utf8.count == 0 && small.utf8.capacity == 4)
 
     var pending = _PendingHunk(
       storage: "s", action: 1, _EditStep(0..<40_000, insertedLength: 0), removed: large)
     var keystroke = _RemovedBytes(try AttributedText("x"))
     pending.restart(2, _EditStep(7..<8, insertedLength: 0), taking: &keystroke, selection: nil)
     #expect(pending.removed == (try AttributedText("x")))
-    #expect(keystroke.count == 0 && keystroke.room.isEmpty)
+    #expect(keystroke.utf8.count == 0 && keystroke.utf8.capacity == 0)
   }
 
   /// A pending hunk appended where it lies (the keystroke's path) reads

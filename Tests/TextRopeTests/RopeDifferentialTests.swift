@@ -14,7 +14,10 @@ import _EngineTestSupport
     var history: [(Rope, TextModel)] = []
     // The room a history keeps for removed bytes: reused, stale past its
     // count.
-    var room = Array("stale room".utf8)
+    var room = UTF8Room("stale room".utf8)
+    func removed(_ room: UTF8Room) -> String {
+      room.withUTF8 { String(decoding: $0, as: UTF8.self) }
+    }
     for round in 0..<rounds {
       if round % 25 == 0 { history.append((rope, model)) }
       let bounds = model.boundaries
@@ -41,36 +44,22 @@ import _EngineTestSupport
       case 3:  // delete a short stretch, handing back what it removed
         let end = min(lo.scalar + Int.random(in: 1...4, using: &rng), model.scalars.count)
         let endOffset = offset(bounds[end])
-        var removed = "stale"
-        try rope.replace(range.lowerBound..<endOffset, in: unit, with: "", removed: &removed)
+        try rope.replace(range.lowerBound..<endOffset, in: unit, with: "", removedUTF8: &room)
         var gone = String.UnicodeScalarView()
         gone.append(contentsOf: model.scalars[lo.scalar..<end])
-        #expect(removed == String(gone))
+        #expect(removed(room) == String(gone))
         model.replace(lo.scalar..<end, with: "")
       case 4, 5:  // replace a range, handing back what it removed
         let text = rng.randomText(pieces: Int.random(in: 0...12, using: &rng))
-        if Bool.random(using: &rng) {
-          var removed = "stale"
-          try rope.replace(range, in: unit, with: text, removed: &removed)
-          #expect(removed == String(expected))
-        } else {
-          var count = -1
-          try rope.replace(range, in: unit, with: text, removedUTF8: &room, count: &count)
-          #expect(String(decoding: room[..<count], as: UTF8.self) == String(expected))
-        }
+        try rope.replace(range, in: unit, with: text, removedUTF8: &room)
+        #expect(removed(room) == String(expected))
         model.replace(lo.scalar..<hi.scalar, with: text)
       case 6:  // paste a large block (the general path), half of them handing back
         let text = rng.randomText(pieces: Int.random(in: 20...200, using: &rng))
-        switch Int.random(in: 0..<3, using: &rng) {
-        case 0:
-          var removed = "stale"
-          try rope.replace(range, in: unit, with: text, removed: &removed)
-          #expect(removed == String(expected))
-        case 1:
-          var count = -1
-          try rope.replace(range, in: unit, with: text, removedUTF8: &room, count: &count)
-          #expect(String(decoding: room[..<count], as: UTF8.self) == String(expected))
-        default:
+        if Bool.random(using: &rng) {
+          try rope.replace(range, in: unit, with: text, removedUTF8: &room)
+          #expect(removed(room) == String(expected))
+        } else {
           try rope.replace(range, in: unit, with: text)
         }
         model.replace(lo.scalar..<hi.scalar, with: text)

@@ -96,30 +96,67 @@ import _EngineTestSupport
   }
 
   /// An edit that hands its removed bytes to the caller's room and is
-  /// refused leaves the rope as it was, the count 0 and the room given back
-  /// (the bytes in it are the caller's); one that is done writes them at
-  /// the room's start, growing it only if it must.
+  /// refused leaves the rope as it was and the room empty; one that is
+  /// done puts them in the room, emptied first, growing it only if it must.
   @Test func removedBytesGoInTheCallersRoom() throws {
     var rope = Rope("ab😀cd")
     let before = rope
-    var room = Array("kept".utf8)
-    var count = 7
+    var room = UTF8Room("kept".utf8)
+    func text(_ room: UTF8Room) -> String {
+      room.withUTF8 { String(decoding: $0, as: UTF8.self) }
+    }
     #expect(throws: RopeError.splitsSurrogatePair(utf16Offset: 3)) {
-      try rope.replace(3..<4, with: "x", removedUTF8: &room, count: &count)
+      try rope.replace(3..<4, with: "x", removedUTF8: &room)
     }
-    #expect(count == 0 && room == Array("kept".utf8))
-    count = 7
+    #expect(room.count == 0)
+    room = UTF8Room("kept".utf8)
     #expect(throws: RopeError.offsetOutOfBounds(offset: 9, unit: .utf16, count: 6)) {
-      try rope.replace(2..<9, with: "", removedUTF8: &room, count: &count)
+      try rope.replace(2..<9, with: "", removedUTF8: &room)
     }
-    #expect(count == 0 && room == Array("kept".utf8))
+    #expect(room.count == 0)
     #expect(rope == before)
-    try rope.replace(1..<4, with: "", removedUTF8: &room, count: &count)
-    #expect(String(decoding: room[..<count], as: UTF8.self) == "b😀")
-    #expect(room.count >= 5)
-    try rope.replace(0..<1, with: "z", removedUTF8: &room, count: &count)
-    #expect(count == 1 && room[0] == UInt8(ascii: "a"))
-    #expect(String(rope) == "zcd")
+    try rope.replace(1..<4, with: "", removedUTF8: &room)
+    #expect(text(room) == "b😀" && room.capacity >= 5)
+    try rope.replace(0..<1, with: "z", removedUTF8: &room)
+    #expect(text(room) == "a" && room.capacity >= 5)
+    try rope.replace(0..<0, with: "y", removedUTF8: &room)
+    #expect(room.count == 0)
+    #expect(String(rope) == "yzcd")
+  }
+
+  /// The room's bytes: put in front, at the end and in the middle (from a
+  /// buffer or another room), they move as an array's would, and copy out
+  /// as they are; emptied, the room stays up to the limit given.
+  @Test func aRoomInsertsAsAnArrayWould() {
+    var room = UTF8Room()
+    var model: [UInt8] = []
+    var rng = SeededRandom(seed: TestSettings.seed("Rope room inserts"))
+    for round in 0..<500 {
+      let piece = (0..<Int.random(in: 0...40, using: &rng)).map {
+        UInt8(truncatingIfNeeded: $0 &+ round)
+      }
+      let at = Int.random(in: 0...model.count, using: &rng)
+      if round % 2 == 0 {
+        piece.withUnsafeBufferPointer { room.insert($0, at: at) }
+      } else {
+        room.insert(contentsOf: UTF8Room(piece), at: at)
+      }
+      model.insert(contentsOf: piece, at: at)
+      #expect(room.withUTF8 { Array($0) } == model)
+      if model.count > 2000 {
+        let capacity = room.capacity
+        room.removeAll()
+        model.removeAll()
+        #expect(room.count == 0 && room.capacity == capacity)
+      }
+    }
+    var copy = [UInt8](repeating: 0, count: room.count)
+    copy.withUnsafeMutableBufferPointer { if let to = $0.baseAddress { room.copyBytes(to: to) } }
+    #expect(copy == model)
+    room.removeAll(keepingRoomUpTo: room.capacity)
+    #expect(room.capacity > 0)
+    room.removeAll(keepingRoomUpTo: 0)
+    #expect(room.capacity == 0)
   }
 
   @Test(arguments: [

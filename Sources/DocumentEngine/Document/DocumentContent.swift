@@ -288,8 +288,7 @@ public struct DocumentContent: Sendable {
         if !range.isEmpty && storage.attributes != nil {
           removed.runs = storage.attributeRuns(in: range)
         }
-        try storage.text.replace(
-          range, with: text, removedUTF8: &removed.room, count: &removed.count)
+        try storage.text.replace(range, with: text, removedUTF8: &removed.utf8)
       } else {
         try storage.text.replace(range, with: text)
       }

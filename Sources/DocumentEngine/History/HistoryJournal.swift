@@ -122,17 +122,11 @@ struct _Journal: Sendable {
   @inline(__always)
   mutating func append(_ p: inout _PendingHunk, dropped: Bool) -> Int {
     let removes = p.removedLength != 0
-    let utf8Count = removes ? p.removedBytes.count : 0
-    let runCount = removes ? p.removedBytes.runs.count : 0
-    let was = used
-    var at = writeHeader(
-      action: p.action, start: p.start, inserted: p.inserted, utf8Count: utf8Count,
-      hasRuns: runCount > 0, selection: p.selection, eager: false)
-    if utf8Count > 0 { at = p.removedBytes.withUTF8 { writeText($0, at: at) } }
-    if runCount > 0 { runs.append(p.removedBytes.runs) }
-    return finish(
-      at: at, was: was, action: p.action, end: p.start &+ p.inserted, runCount: runCount,
-      dropped: dropped)
+    return append(
+      action: p.action, start: p.start, inserted: p.inserted,
+      utf8Count: removes ? p.removedBytes.utf8.count : 0,
+      runs: removes ? p.removedBytes.runs : [], selection: p.selection, dropped: dropped
+    ) { p.removedBytes.utf8.copyBytes(to: $0) }
   }
 
   /// Appends a hunk of the tree's or the tests' (its removed text copied).
@@ -141,29 +135,38 @@ struct _Journal: Sendable {
     selection: _JournalSelection?, eager: Bool = false, dropped: Bool
   ) -> Int {
     var text = removed.text
-    let utf8Count = text.utf8.count
-    let runCount = removed.runs.count
+    return append(
+      action: action, start: start, inserted: inserted, utf8Count: text.utf8.count,
+      runs: removed.runs, selection: selection, eager: eager, dropped: dropped
+    ) { to in
+      text.withUTF8 { if let from = $0.baseAddress { to.update(from: from, count: $0.count) } }
+    }
+  }
+
+  /// Writes a hunk in place: its flags and numbers, then the `utf8Count`
+  /// bytes of its removed text (`copyText` copies them where it is told),
+  /// its `runs` aside; returns its cost, charged unless it is `dropped`
+  /// already.
+  @inline(__always)
+  private mutating func append(
+    action: Int, start: Int, inserted: Int, utf8Count: Int, runs hunkRuns: [AttributeRun],
+    selection: _JournalSelection?, eager: Bool = false, dropped: Bool,
+    copyText: (UnsafeMutablePointer<UInt8>) -> Void
+  ) -> Int {
     let was = used
     var at = writeHeader(
       action: action, start: start, inserted: inserted, utf8Count: utf8Count,
-      hasRuns: runCount > 0, selection: selection, eager: eager)
-    if utf8Count > 0 { at = text.withUTF8 { writeText($0, at: at) } }
-    if runCount > 0 { runs.append(removed.runs) }
-    return finish(
-      at: at, was: was, action: action, end: start &+ inserted, runCount: runCount,
-      dropped: dropped)
-  }
-
-  /// Copies the UTF-8 `text` to `at`, where ``writeHeader(action:start:inserted:utf8Count:hasRuns:selection:eager:)``
-  /// made room for it; returns where it ends.
-  @inline(__always)
-  private mutating func writeText(_ source: UnsafeBufferPointer<UInt8>, at: Int) -> Int {
-    bytes.withUnsafeMutableBufferPointer { buffer in
-      if let to = buffer.baseAddress, let from = source.baseAddress {
-        (to + at).update(from: from, count: source.count)
+      hasRuns: !hunkRuns.isEmpty, selection: selection, eager: eager)
+    if utf8Count > 0 {
+      bytes.withUnsafeMutableBufferPointer { buffer in
+        if let to = buffer.baseAddress { copyText(to + at) }
       }
-      return at + source.count
+      at += utf8Count
     }
+    if !hunkRuns.isEmpty { runs.append(hunkRuns) }
+    return finish(
+      at: at, was: was, action: action, end: start &+ inserted, runCount: hunkRuns.count,
+      dropped: dropped)
   }
 
   /// Writes a hunk's flags and numbers in place, with room after them for

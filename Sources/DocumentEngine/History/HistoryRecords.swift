@@ -1,3 +1,5 @@
+import TextRope
+
 /// Whose history a group is in: the person's (the document's main history,
 /// with the tools' groups) or a named origin's.
 enum _HistoryParty: Hashable, Sendable {
@@ -124,34 +126,25 @@ struct _Recording: Sendable {
 }
 
 /// Text an edit removed as the rope hands it back: its UTF-8 (valid, on
-/// scalar boundaries) in `room[..<count]`, and its attributes as maximal
-/// runs. The histories keep one for the keystroke being made and one in
-/// the pending hunk, and reuse their room: a keystroke's deletion makes no
-/// string and no array. (A pending hunk's first edit takes the keystroke's
-/// bytes by a swap, so that the two trade rooms; room over
-/// ``keptRoom`` bytes is let go when emptied, so that a large deletion's
-/// does not stay.)
+/// scalar boundaries) in room that is reused, and its attributes as
+/// maximal runs. The histories keep one for the keystroke being made and
+/// one in the pending hunk: a keystroke's deletion makes no string and no
+/// array. (A pending hunk's first edit takes the keystroke's bytes by a
+/// swap, so that the two trade rooms; room over ``keptRoom`` bytes is let
+/// go when emptied, so that a large deletion's does not stay.)
 struct _RemovedBytes: Sendable {
-  /// The bytes, then room (what is past `count` means nothing).
-  var room: [UInt8] = []
-  var count = 0
+  var utf8 = UTF8Room()
   var runs: [AttributeRun] = []
 
   init() {}
 
   init(_ text: AttributedText) {
-    room = Array(text.text.utf8)
-    count = room.count
+    utf8 = UTF8Room(text.text.utf8)
     runs = text.runs
   }
 
   var attributedText: AttributedText {
-    AttributedText(maximal: withUTF8 { String(decoding: $0, as: UTF8.self) }, runs: runs)
-  }
-
-  /// Calls `body` with the bytes.
-  func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    room.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<count])) }
+    AttributedText(maximal: utf8.withUTF8 { String(decoding: $0, as: UTF8.self) }, runs: runs)
   }
 
   /// The most room kept once it is emptied.
@@ -159,9 +152,8 @@ struct _RemovedBytes: Sendable {
 
   /// Makes it empty, keeping its room (up to ``keptRoom``).
   mutating func removeAll() {
-    count = 0
+    utf8.removeAll(keepingRoomUpTo: Self.keptRoom)
     if !runs.isEmpty { runs = [] }
-    if room.count > Self.keptRoom { room = [] }
   }
 
   /// Puts `other` before it (a backspace that goes on).
@@ -170,7 +162,7 @@ struct _RemovedBytes: Sendable {
       self = _RemovedBytes(.concatenated([other.attributedText, attributedText]))
       return
     }
-    other.withUTF8 { write($0, at: 0) }
+    utf8.insert(contentsOf: other.utf8, at: 0)
   }
 
   /// Puts `other` after it (a forward delete that goes on).
@@ -179,21 +171,7 @@ struct _RemovedBytes: Sendable {
       self = _RemovedBytes(.concatenated([attributedText, other.attributedText]))
       return
     }
-    other.withUTF8 { write($0, at: count) }
-  }
-
-  /// Inserts `bytes` at `at` (0 or `count`), moving the bytes after it.
-  private mutating func write(_ bytes: UnsafeBufferPointer<UInt8>, at: Int) {
-    let end = count + bytes.count
-    if room.count < end {
-      room.append(contentsOf: repeatElement(0, count: max(end, 2 * room.count) - room.count))
-    }
-    room.withUnsafeMutableBufferPointer { buffer in
-      guard let base = buffer.baseAddress, let from = bytes.baseAddress else { return }
-      if at < count { (base + at + bytes.count).update(from: base + at, count: count - at) }
-      (base + at).update(from: from, count: bytes.count)
-    }
-    count = end
+    utf8.insert(contentsOf: other.utf8, at: utf8.count)
   }
 }
 
@@ -229,12 +207,8 @@ struct _PendingHunk: Sendable {
     self.action = action
     start = edit.s
     inserted = edit.n
-    if edit.e > edit.s {
-      swap(&removedBytes, &removed)
-      removedLength = edit.e - edit.s
-    }
     self.isLazy = isLazy
-    self.selection = selection
+    restart(action, edit, taking: &removed, selection: selection)
   }
 
   /// A hunk of `action` with its first edit, which removed `removed`.
@@ -249,8 +223,8 @@ struct _PendingHunk: Sendable {
   }
 
   /// Starts over as the hunk of `action` with its first edit, in place (its
-  /// rooms kept): as ``init(storage:action:_:taking:isLazy:selection:)``;
-  /// `removed` gets the room of this hunk's last text, emptied.
+  /// rooms kept), which removed `removed` (taken, if the edit removed
+  /// anything: `removed` gets the room of this hunk's last text, emptied).
   mutating func restart(
     _ action: Int, _ edit: _EditStep, taking removed: inout _RemovedBytes,
     selection: _JournalSelection?

@@ -18,41 +18,26 @@ extension Rope {
     try replace(range, in: unit, with: replacement, sink: &discarded)
   }
 
-  /// Replaces the text in `range` (of `unit`) with `replacement`, and puts
-  /// the text it removed in `removed`: read from the chunk while the edit
-  /// has it in hand when the edit is done in place (a keystroke), else read
-  /// before the general path.
-  ///
-  /// - Throws: as ``replace(_:in:with:)``; the rope is then unchanged and
-  ///   `removed` says nothing.
-  package mutating func replace(
-    _ range: Range<Int>, in unit: TextUnit = .utf16, with replacement: String,
-    removed: inout String
-  ) throws(RopeError) {
-    var text = ""
-    try replace(range, in: unit, with: replacement, sink: &text)
-    removed = text
-  }
-
   /// Replaces the text in `range` (of `unit`) with `replacement`, and
-  /// writes the UTF-8 of the text it removed in `room[..<count]` (as
-  /// ``replace(_:in:with:removed:)`` reads it, without making a string: a
-  /// keystroke's deletion copies its bytes into room kept from the last
-  /// one). `room` grows if it must, and never shrinks; the bytes after
-  /// `count` mean nothing.
+  /// puts the UTF-8 of the text it removed in `removedUTF8` (emptied
+  /// first; its room reused): read from the chunk while the edit has it in
+  /// hand when the edit is done in place (a keystroke), else read before
+  /// the general path. No string is made: a keystroke's deletion copies
+  /// its bytes into room kept from the last one.
   ///
   /// - Throws: as ``replace(_:in:with:)``; the rope is then unchanged and
-  ///   `count` is 0.
+  ///   `removedUTF8` empty.
   package mutating func replace(
     _ range: Range<Int>, in unit: TextUnit = .utf16, with replacement: String,
-    removedUTF8 room: inout [UInt8], count: inout Int
+    removedUTF8: inout UTF8Room
   ) throws(RopeError) {
-    var sink = _UTF8Room()
-    swap(&sink.room, &room)
-    defer { swap(&sink.room, &room) }
-    count = 0
-    try replace(range, in: unit, with: replacement, sink: &sink)
-    count = sink.count
+    removedUTF8.removeAll()
+    do {
+      try replace(range, in: unit, with: replacement, sink: &removedUTF8)
+    } catch {
+      removedUTF8.removeAll()
+      throw error
+    }
   }
 
   /// The edit of both: the text it removed goes in `removed` if that keeps
@@ -154,7 +139,7 @@ extension Rope {
   }
 
   /// The same, the text it removed put in `removed` if that keeps it (see
-  /// ``replace(_:in:with:removed:)``).
+  /// ``replace(_:in:with:removedUTF8:)``).
   mutating func replace<Sink: _RemovedTextSink>(
     _ range: Range<Int>, in unit: TextUnit, validUTF8 new: UnsafeBufferPointer<UInt8>,
     removed: inout Sink
@@ -396,8 +381,8 @@ enum _InPlaceEdit {
 }
 
 /// Where an edit puts the text it removed: nowhere (``_DiscardedText``, the
-/// edit of every caller but the history's), a string, or UTF-8 bytes. It
-/// is told nothing when the edit removed nothing.
+/// edit of every caller but the history's) or in a ``UTF8Room``. It is
+/// told nothing when the edit removed nothing.
 protocol _RemovedTextSink {
   /// Whether it keeps the text (if not, the edit reads none).
   static var keeps: Bool { get }
@@ -416,38 +401,4 @@ struct _DiscardedText: _RemovedTextSink {
   static var keeps: Bool { false }
   func keep(utf8 bytes: UnsafeBufferPointer<UInt8>) {}
   func keep(_ text: String) {}
-}
-
-extension String: _RemovedTextSink {
-  static var keeps: Bool { true }
-  mutating func keep(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-    self = String(decoding: bytes, as: UTF8.self)
-  }
-  mutating func keep(_ text: String) { self = text }
-}
-
-/// The sink that writes the removed bytes in room kept from one edit to
-/// the next: `room[..<count]`.
-struct _UTF8Room: _RemovedTextSink {
-  var room: [UInt8] = []
-  var count = 0
-  static var keeps: Bool { true }
-
-  mutating func keep(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-    let end = count + bytes.count
-    if room.count < end {
-      room.append(contentsOf: repeatElement(0, count: max(end, 2 * room.count) - room.count))
-    }
-    room.withUnsafeMutableBufferPointer { to in
-      if let to = to.baseAddress, let from = bytes.baseAddress {
-        (to + count).update(from: from, count: bytes.count)
-      }
-    }
-    count = end
-  }
-
-  mutating func keep(_ text: String) {
-    var text = text
-    text.withUTF8 { keep(utf8: $0) }
-  }
 }
