@@ -24,27 +24,72 @@ enum _UndoGroup: Sendable {
 
 /// The document's main undo and redo stacks: the person's groups, the
 /// session's groups of replacements and the accepted suggestions, in order.
+///
+/// The run of the person's groups on top of the undo stack is kept out of
+/// the array, as two integers (``topRun``): a group the person opens
+/// extends it without touching the array (every few keystrokes a group
+/// opens). ``undo`` is the whole stack, the run on top.
 struct _UndoHistory: Sendable {
-  var undo: [_UndoGroup] = []
+  /// The undo stack below ``topRun``.
+  private var below: [_UndoGroup] = []
+  /// The run of the person's groups on top of the undo stack, consecutive
+  /// ids, the oldest first; empty when the top is not such a run.
+  private var topRun = 0..<0
   var redo: [_UndoGroup] = []
+
+  /// The undo stack, the oldest first (the run on top as its entry).
+  var undo: [_UndoGroup] {
+    get { topRun.isEmpty ? below : below + [Self.entry(topRun)] }
+    _modify {
+      settle()
+      yield &below
+    }
+  }
+
+  /// Whether the undo stack is empty.
+  var undoIsEmpty: Bool { topRun.isEmpty && below.isEmpty }
+
+  /// The oldest person's group on the undo stack.
+  var firstUndoGroup: Int? { Self.firstGroup(below) ?? topRun.first }
 
   /// Pushes a person's group on the undo stack: it extends the run on top
   /// if its id comes next.
+  @inline(__always)
   mutating func pushGroup(_ a: Int) {
-    let top = undo.count - 1
-    if top >= 0 {
-      switch undo[top] {
-      case .groups(let run) where run.upperBound == a:
-        undo[top] = .groups(run.lowerBound..<(a + 1))
-        return
-      case .group(let b) where b &+ 1 == a:
-        undo[top] = .groups(b..<(a + 1))
-        return
-      default:
-        break
-      }
+    if !topRun.isEmpty && topRun.upperBound == a {
+      topRun = topRun.lowerBound..<(a &+ 1)
+    } else {
+      pushNewRun(a)
     }
-    undo.append(.group(a))
+  }
+
+  /// Pushes `a` as a new run on top (a group after anything else).
+  private mutating func pushNewRun(_ a: Int) {
+    settle()
+    // The array's top may be a run `a` comes after (put there by an undo
+    // or a redo): it becomes the run on top.
+    switch below.last {
+    case .groups(let run) where run.upperBound == a:
+      below.removeLast()
+      topRun = run.lowerBound..<(a + 1)
+    case .group(let b) where b &+ 1 == a:
+      below.removeLast()
+      topRun = b..<(a + 1)
+    default:
+      topRun = a..<(a + 1)
+    }
+  }
+
+  /// Puts the run on top in the array.
+  private mutating func settle() {
+    guard !topRun.isEmpty else { return }
+    below.append(Self.entry(topRun))
+    topRun = 0..<0
+  }
+
+  /// A run as an entry of a stack (one group as `.group`).
+  private static func entry(_ run: Range<Int>) -> _UndoGroup {
+    run.count == 1 ? .group(run.lowerBound) : .groups(run)
   }
 
   /// Pops the top of `stack`: the last group of a run (the rest stays).

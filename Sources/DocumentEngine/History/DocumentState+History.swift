@@ -197,8 +197,13 @@ extension DocumentState {
 
   /// Clears the main redo stack (a new edit of the person's, or a tool's
   /// group).
+  @inline(__always)
   mutating func clearRedo() {
-    if history.redo.isEmpty { return }
+    if !history.redo.isEmpty { dropRedo() }
+  }
+
+  /// Drops the groups of the main redo stack.
+  mutating func dropRedo() {
     for group in history.redo {
       for action in group.actions { dropAction(action) }
     }
@@ -980,8 +985,7 @@ extension DocumentState {
       }
     }
     for redo in [false, true] {
-      let stack = redo ? history.redo : history.undo
-      if let first = _UndoHistory.firstGroup(stack) {
+      if let first = redo ? _UndoHistory.firstGroup(history.redo) : history.firstUndoGroup {
         consider(first, nil, redo)
       }
       for (name, stacks) in recorded.origins {
