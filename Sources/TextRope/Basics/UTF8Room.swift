@@ -78,8 +78,4 @@ package struct UTF8Room: Sendable {
 extension UTF8Room: _RemovedTextSink {
   static var keeps: Bool { true }
   mutating func keep(utf8 bytes: UnsafeBufferPointer<UInt8>) { append(bytes) }
-  mutating func keep(_ text: String) {
-    var text = text
-    text.withUTF8 { append($0) }
-  }
 }

@@ -166,13 +166,35 @@ extension Rope {
       throw error
     case .notInPlace:
       let bytes = try utf8Range(of: range, in: unit)
-      if Sink.keeps { removed.keep(stringUTF8(bytes)) }
+      if Sink.keeps { keepUTF8(bytes, in: &removed) }
       replaceBySplicing(bytes, with: new)
     case .spansPast(let chunkEnd):
       // (A bad bound is for the general path to report, as without
       // `removed`.)
-      if Sink.keeps { removed.keep((try? utf8Range(of: range, in: unit)).map(stringUTF8) ?? "") }
+      if Sink.keeps, let bytes = try? utf8Range(of: range, in: unit) {
+        keepUTF8(bytes, in: &removed)
+      }
       try replaceAcrossTwoChunks(range, in: unit, chunkEnd: chunkEnd, with: new)
+    }
+  }
+
+  /// Hands `sink` the bytes of UTF-8 range `bytes`, chunk by chunk (the
+  /// general path's removed text: no string made).
+  private func keepUTF8<Sink: _RemovedTextSink>(_ bytes: Range<Int>, in sink: inout Sink) {
+    guard !bytes.isEmpty else { return }
+    var cursor = tree.cursor(UTF8Metric.self, at: bytes.lowerBound, bias: .right)
+    var written = 0
+    while written < bytes.count, let chunk = cursor.item {
+      let start = cursor.prefix.utf8
+      let low = max(bytes.lowerBound, start) - start
+      let high = min(bytes.upperBound, start + chunk.count) - start
+      if low < high {
+        chunk.bytes.withUnsafeBufferPointer {
+          sink.keep(utf8: UnsafeBufferPointer(rebasing: $0[low..<high]))
+        }
+        written += high - low
+      }
+      cursor.moveNext()
     }
   }
 
@@ -386,10 +408,9 @@ enum _InPlaceEdit {
 protocol _RemovedTextSink {
   /// Whether it keeps the text (if not, the edit reads none).
   static var keeps: Bool { get }
-  /// The removed text, read from the chunk the edit has in hand.
+  /// The removed text (or the next part of it), read from the chunk the
+  /// edit has in hand, or chunk by chunk before the general path.
   mutating func keep(utf8 bytes: UnsafeBufferPointer<UInt8>)
-  /// The removed text, read before the general path.
-  mutating func keep(_ text: String)
 }
 
 /// The sink of an edit whose removed text nobody reads.
@@ -400,5 +421,4 @@ struct _DiscardedText: _RemovedTextSink {
   private var unused: UInt8 = 0
   static var keeps: Bool { false }
   func keep(utf8 bytes: UnsafeBufferPointer<UInt8>) {}
-  func keep(_ text: String) {}
 }
