@@ -122,10 +122,13 @@ struct _Journal: Sendable {
   @inline(__always)
   mutating func append(_ p: inout _PendingHunk, dropped: Bool) -> Int {
     let removes = p.removedLength != 0
+    // (The runs are read only if there are any, and the bytes copied from
+    // the hunk in place: neither is retained for the call.)
+    let hasRuns = removes && !p.removedBytes.runs.isEmpty
     return append(
       action: p.action, start: p.start, inserted: p.inserted,
       utf8Count: removes ? p.removedBytes.utf8.count : 0,
-      runs: removes ? p.removedBytes.runs : [], selection: p.selection, dropped: dropped
+      runs: hasRuns ? p.removedBytes.runs : [], selection: p.selection, dropped: dropped
     ) { p.removedBytes.utf8.copyBytes(to: $0) }
   }
 

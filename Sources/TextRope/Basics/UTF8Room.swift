@@ -37,7 +37,10 @@ package struct UTF8Room: Sendable {
   }
 
   /// Copies the bytes to `destination`, which has room for ``count``.
-  package func copyBytes(to destination: UnsafeMutablePointer<UInt8>) {
+  ///
+  /// Mutating only so that a caller holding the room in place hands it
+  /// over without retaining its storage for the call.
+  package mutating func copyBytes(to destination: UnsafeMutablePointer<UInt8>) {
     room.withUnsafeBufferPointer { source in
       if let from = source.baseAddress { destination.update(from: from, count: count) }
     }
