@@ -144,6 +144,33 @@ extension HistoryTests {
     #expect(try text(document) == "hello, world")
   }
 
+  /// A group's end cut off with the text after it goes with that text: the
+  /// part left does not hold it, so that a later deletion of that part's
+  /// end, taken back after the end came back, does not move the end there
+  /// (found by `undoAndRedoAgreeWithTheUnitModel`, seed 142629662: the
+  /// journal's hunk of two keystrokes made the group one range of marks).
+  @Test func aGroupsEndCutOffGoesWithTheTextNotWithWhatIsLeft() throws {
+    for flushes in [false, true] {
+      let (document, _) = try document("xyz")
+      try document.edit("body", range: 1..<1, with: "AB", origin: "p1")
+      if flushes { document.withState { $0.flushAllHistory() } }
+      try document.edit("body", range: 3..<3, with: "CD", origin: "p1")
+      // A peer deletes the group's end and the text after it; the person
+      // deletes the end of what is left; both are taken back, the peer's
+      // first.
+      try document.edit("body", range: 3..<6, with: "", origin: "p2")
+      try document.edit("body", range: 2..<3, with: "")
+      #expect(try text(document) == "xAz")
+      try document.undo(origin: "p2")
+      try document.undo()
+      #expect(try text(document) == "xABCDyz")
+      // Typing on after the group's last units goes on with the group.
+      try document.edit("body", range: 5..<5, with: "E", origin: "p1")
+      try document.undo(origin: "p1")
+      #expect(try text(document) == "xyz", "flushes: \(flushes)")
+    }
+  }
+
   @Test func deletedTextComesBackWithItsAttributes() throws {
     let document = Document()
     document.historyOptions = HistoryOptions(clock: { .zero })

@@ -405,6 +405,18 @@ extension DocumentState {
           inner.append(mark)
         }
       }
+      if !mid.isEmpty, b <= e, owner.action != recorder,
+        let party = recorded.actions[owner.action]?.party,
+        var open = recorded.open(party), open.action == owner.action,
+        open.last?.local == change.local, open.last?.storage == id
+      {
+        // The open group's end went with the text (into the piece, which
+        // puts it back as the group's end, or for good): what is left of
+        // the range does not hold it, and the group does not go on from
+        // there (a later cut of that part must not take the end with it).
+        open.last = nil
+        recorded.setOpen(party, open)
+      }
       let left = a < s ? a..<min(b, s) : nil
       let right = b > e ? (max(a, e) + delta)..<(b + delta) : nil
       switch (left, right) {
