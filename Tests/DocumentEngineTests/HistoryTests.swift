@@ -171,6 +171,23 @@ extension HistoryTests {
     }
   }
 
+  /// A group whose end someone cut does not go on from what is left, even
+  /// while the cut is still the storage's pending hunk (not yet in the
+  /// tree).
+  @Test func aGroupDoesNotGoOnFromWhatACutLeft() throws {
+    for (typist, flushes) in [("p1", false), ("p1", true), (nil, false), (nil, true)] {
+      let (document, _) = try document("xyz")
+      try document.edit("body", range: 1..<1, with: "AB", origin: typist)
+      try document.edit("body", range: 3..<3, with: "CD", origin: typist)
+      try document.edit("body", range: 3..<6, with: "", origin: "p2")
+      if flushes { document.withState { $0.flushAllHistory() } }
+      try document.edit("body", range: 3..<3, with: "E", origin: typist)
+      #expect(try text(document) == "xABEz")
+      try document.undo(origin: typist)
+      #expect(try text(document) == "xABz", "\(typist ?? "person"), flushes: \(flushes)")
+    }
+  }
+
   @Test func deletedTextComesBackWithItsAttributes() throws {
     let document = Document()
     document.historyOptions = HistoryOptions(clock: { .zero })

@@ -35,9 +35,12 @@ struct _UndoHistory: Sendable {
   /// The run of the person's groups on top of the undo stack, consecutive
   /// ids, the oldest first; empty when the top is not such a run.
   private var topRun = 0..<0
+  /// The redo stack, the oldest first.
   var redo: [_UndoGroup] = []
 
   /// The undo stack, the oldest first (the run on top as its entry).
+  /// Reading it makes a new array while a run is on top (the history
+  /// changes it through `_modify`, which puts the run in the array first).
   var undo: [_UndoGroup] {
     get { topRun.isEmpty ? below : below + [Self.entry(topRun)] }
     _modify {
@@ -45,9 +48,6 @@ struct _UndoHistory: Sendable {
       yield &below
     }
   }
-
-  /// Whether the undo stack is empty.
-  var undoIsEmpty: Bool { topRun.isEmpty && below.isEmpty }
 
   /// The oldest person's group on the undo stack.
   var firstUndoGroup: Int? { Self.firstGroup(below) ?? topRun.first }
@@ -71,12 +71,12 @@ struct _UndoHistory: Sendable {
     switch below.last {
     case .groups(let run) where run.upperBound == a:
       below.removeLast()
-      topRun = run.lowerBound..<(a + 1)
+      topRun = run.lowerBound..<(a &+ 1)
     case .group(let b) where b &+ 1 == a:
       below.removeLast()
-      topRun = b..<(a + 1)
+      topRun = b..<(a &+ 1)
     default:
-      topRun = a..<(a + 1)
+      topRun = a..<(a &+ 1)
     }
   }
 

@@ -44,10 +44,13 @@ extension DocumentState {
         }
       } else {
         plan.now = recorded.now()
-        if !recorded.journaled.isEmpty, let open = recorded.open(party),
-          recorded.pending?.action != open.action, recorded.journaled.contains(open.storage)
+        if let open = recorded.open(party), recorded.pending?.action != open.action,
+          recorded.pending?.storage == open.storage
+            || (!recorded.journaled.isEmpty && recorded.journaled.contains(open.storage))
         {
-          // Its last hunk is in the tree, which must have taken the journal.
+          // Its last hunk is in the tree, which must have taken the journal
+          // and any other group's pending hunk there first: an edit that
+          // cut the group's end clears it only when the tree takes it.
           flushHistory(open.storage)
         }
         if let open = goesOn(party, in: id, edit, now: plan.now) {
@@ -390,32 +393,30 @@ extension DocumentState {
       let a = old.lowerBound
       let b = old.upperBound
       let mid = max(a, s)..<max(max(a, s), min(b, e))
+      // The edit cuts the end of another's open group's last units: the
+      // group's end goes with the text (into the piece, which puts it back
+      // as the group's end, or for good), and what is left of the range
+      // does not hold it — the group does not go on from there, and a
+      // later cut of that part must not take the end with it.
+      var cutsGroupEnd = false
+      if !mid.isEmpty, b <= e, owner.action != recorder,
+        let party = recorded.actions[owner.action]?.party,
+        var open = recorded.open(party), open.action == owner.action,
+        open.last?.local == change.local, open.last?.storage == id
+      {
+        cutsGroupEnd = true
+        open.last = nil
+        recorded.setOpen(party, open)
+      }
       if !mid.isEmpty, let recorder {
         let relative = (mid.lowerBound - s)..<(mid.upperBound - s)
         if owner.action == recorder {
           ownCuts.append(relative)
         } else {
           var mark = _InnerMark(range: relative, owner: owner)
-          if b <= e, let party = recorded.actions[owner.action]?.party,
-            let open = recorded.open(party), open.action == owner.action,
-            open.last?.local == change.local, open.last?.storage == id
-          {
-            mark.holdsGroupEnd = true
-          }
+          mark.holdsGroupEnd = cutsGroupEnd
           inner.append(mark)
         }
-      }
-      if !mid.isEmpty, b <= e, owner.action != recorder,
-        let party = recorded.actions[owner.action]?.party,
-        var open = recorded.open(party), open.action == owner.action,
-        open.last?.local == change.local, open.last?.storage == id
-      {
-        // The open group's end went with the text (into the piece, which
-        // puts it back as the group's end, or for good): what is left of
-        // the range does not hold it, and the group does not go on from
-        // there (a later cut of that part must not take the end with it).
-        open.last = nil
-        recorded.setOpen(party, open)
       }
       let left = a < s ? a..<min(b, s) : nil
       let right = b > e ? (max(a, e) + delta)..<(b + delta) : nil
