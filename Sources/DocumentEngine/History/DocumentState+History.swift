@@ -44,9 +44,9 @@ extension DocumentState {
         }
       } else {
         plan.now = recorded.now()
-        if let open = recorded.open(party), recorded.pending?.action != open.action,
-          recorded.pending?.storage == open.storage
-            || (!recorded.journaled.isEmpty && recorded.journaled.contains(open.storage))
+        if recorded.pending != nil || !recorded.journaled.isEmpty,
+          let open = recorded.open(party), recorded.pending?.action != open.action,
+          recorded.pending?.storage == open.storage || recorded.journaled.contains(open.storage)
         {
           // Its last hunk is in the tree, which must have taken the journal
           // and any other group's pending hunk there first: an edit that

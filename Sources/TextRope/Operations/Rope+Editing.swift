@@ -181,20 +181,10 @@ extension Rope {
   /// Hands `sink` the bytes of UTF-8 range `bytes`, chunk by chunk (the
   /// general path's removed text: no string made).
   private func keepUTF8<Sink: _RemovedTextSink>(_ bytes: Range<Int>, in sink: inout Sink) {
-    guard !bytes.isEmpty else { return }
-    var cursor = tree.cursor(UTF8Metric.self, at: bytes.lowerBound, bias: .right)
-    var written = 0
-    while written < bytes.count, let chunk = cursor.item {
-      let start = cursor.prefix.utf8
-      let low = max(bytes.lowerBound, start) - start
-      let high = min(bytes.upperBound, start + chunk.count) - start
-      if low < high {
-        chunk.bytes.withUnsafeBufferPointer {
-          sink.keep(utf8: UnsafeBufferPointer(rebasing: $0[low..<high]))
-        }
-        written += high - low
+    forEachChunk(inUTF8: bytes) { chunk, part in
+      chunk.bytes.withUnsafeBufferPointer {
+        sink.keep(utf8: UnsafeBufferPointer(rebasing: $0[part]))
       }
-      cursor.moveNext()
     }
   }
 

@@ -32,24 +32,37 @@ extension Rope {
   /// covers.
   func stringUTF8(_ bytes: Range<Int>) -> String {
     if bytes.isEmpty { return "" }
-    var cursor = tree.cursor(UTF8Metric.self, at: bytes.lowerBound, bias: .right)
     return String(unsafeUninitializedCapacity: bytes.count) { buffer in
       var written = 0
-      while written < bytes.count, let chunk = cursor.item {
-        let start = cursor.prefix.utf8
-        let low = max(bytes.lowerBound, start) - start
-        let high = min(bytes.upperBound, start + chunk.count) - start
-        if low < high {
-          chunk.bytes.withUnsafeBufferPointer { source in
-            if let to = buffer.baseAddress, let from = source.baseAddress {
-              (to + written).initialize(from: from + low, count: high - low)
-            }
+      forEachChunk(inUTF8: bytes) { chunk, part in
+        chunk.bytes.withUnsafeBufferPointer { source in
+          if let to = buffer.baseAddress, let from = source.baseAddress {
+            (to + written).initialize(from: from + part.lowerBound, count: part.count)
           }
-          written += high - low
         }
-        cursor.moveNext()
+        written += part.count
       }
       return written
+    }
+  }
+
+  /// Calls `body` with each chunk that the UTF-8 range `range` covers, in
+  /// order, and the bytes of it that the range covers (never empty): the
+  /// one walk of the chunks under a range that copying, slicing and an
+  /// edit's removed text share.
+  ///
+  /// - Complexity: O(log n + k) for k chunks.
+  @inline(__always)
+  func forEachChunk(inUTF8 range: Range<Int>, _ body: (_TextChunk, Range<Int>) -> Void) {
+    guard !range.isEmpty else { return }
+    var cursor = tree.cursor(UTF8Metric.self, at: range.lowerBound, bias: .right)
+    while let chunk = cursor.item {
+      let start = cursor.prefix.utf8
+      if start >= range.upperBound { break }
+      let low = max(range.lowerBound, start) - start
+      let high = min(range.upperBound, start + chunk.count) - start
+      if low < high { body(chunk, low..<high) }
+      cursor.moveNext()
     }
   }
 
@@ -87,21 +100,15 @@ extension Rope {
   ///
   /// - Complexity: O(log n + k) for k chunks.
   func gatherUTF8(_ range: Range<Int>) -> Rope {
-    var cursor = tree.cursor(UTF8Metric.self, at: range.lowerBound, bias: .right)
     var chunks = ContiguousArray<_TextChunk>()
-    while let chunk = cursor.item {
-      let start = cursor.prefix.utf8
-      if start >= range.upperBound { break }
-      let low = max(range.lowerBound, start) - start
-      let high = min(range.upperBound, start + chunk.count) - start
-      if low == 0 && high == chunk.count {
+    forEachChunk(inUTF8: range) { chunk, part in
+      if part.count == chunk.count {
         chunks.append(chunk)
-      } else if low < high {
+      } else {
         chunk.bytes.withUnsafeBufferPointer {
-          chunks.append(_TextChunk(copying: UnsafeBufferPointer(rebasing: $0[low..<high])))
+          chunks.append(_TextChunk(copying: UnsafeBufferPointer(rebasing: $0[part])))
         }
       }
-      cursor.moveNext()
     }
     return Rope(tree: SummaryTree(chunks))
   }
