@@ -168,12 +168,29 @@ struct _MarkdownReader {
   var leafTextStart = 0
   var pending: (leaf: Int32, empty: Bool, row: Int?)?
 
+  /// Whether the walk notes where each block's source is (for
+  /// `MarkdownSource`): `leafLines` and `topBlocks`.
+  var notesSource = false
+  /// The document node of the tree being walked.
+  var documentNode: OpaquePointer?
+  /// Each leaf's source, as cmark-gfm gives it: its first and last lines
+  /// (from 1) and the byte column (from 1) its first line's content starts
+  /// at.
+  var leafLines: [_SourceLines] = []
+  /// Each block of the document itself (a child of the document node), in
+  /// the walk's order: its lines and the number of the first leaf inside.
+  var topBlocks: [(lines: _SourceLines, firstLeaf: Int)] = []
+
   init(capacity: Int) {
     utf8.reserveCapacity(capacity)
   }
 
   mutating func read(_ markdown: String) {
-    _CMarkExtensions.withParsed(markdown) { document in walk(document) }
+    _CMarkExtensions.withParsed(markdown) { document in
+      documentNode = document
+      walk(document)
+      documentNode = nil
+    }
   }
 
   mutating func walk(_ document: OpaquePointer) {
@@ -198,6 +215,9 @@ struct _MarkdownReader {
 
   mutating func enter(_ node: OpaquePointer) {
     let type = cmark_node_get_type(node)
+    if notesSource, let documentNode, cmark_node_parent(node) == documentNode {
+      topBlocks.append((_SourceLines(node), leaves.count))
+    }
     switch type {
     case CMARK_NODE_DOCUMENT:
       break
@@ -211,19 +231,19 @@ struct _MarkdownReader {
       let ordinal = nextChildOfInnermost()
       openContainer(.listItem(ordinal: ordinal))
     case CMARK_NODE_PARAGRAPH:
-      openLeaf(.paragraph)
+      openLeaf(.paragraph, node)
     case CMARK_NODE_HEADING:
-      openLeaf(.header(level: Int(cmark_node_get_heading_level(node))))
+      openLeaf(.header(level: Int(cmark_node_get_heading_level(node))), node)
     case CMARK_NODE_THEMATIC_BREAK:
-      openLeaf(.thematicBreak)
+      openLeaf(.thematicBreak, node)
       closeLeaf()
     case CMARK_NODE_CODE_BLOCK:
       let info = string(cmark_node_get_fence_info(node)).trimmingASCIIWhitespace
-      openLeaf(.codeBlock(languageHint: info.isEmpty ? nil : info))
+      openLeaf(.codeBlock(languageHint: info.isEmpty ? nil : info), node)
       appendLiteral(node, inline: 0, droppingFinalLineFeed: true)
       closeLeaf()
     case CMARK_NODE_HTML_BLOCK:
-      openLeaf(.paragraph)
+      openLeaf(.paragraph, node)
       appendLiteral(
         node, inline: InlinePresentationIntent.blockHTML.rawValue, droppingFinalLineFeed: true)
       closeLeaf()
@@ -259,7 +279,7 @@ struct _MarkdownReader {
     let type = cmark_node_get_type(node)
     switch type {
     case CMARK_NODE_BLOCK_QUOTE, CMARK_NODE_LIST, CMARK_NODE_ITEM:
-      closeContainer()
+      closeContainer(node)
     case CMARK_NODE_PARAGRAPH, CMARK_NODE_HEADING:
       closeLeaf()
     case CMARK_NODE_EMPH:
@@ -271,7 +291,7 @@ struct _MarkdownReader {
     default:
       switch extensionType(node) {
       case "strikethrough": strikethrough -= 1
-      case "table", "table_row", "table_header": closeContainer()
+      case "table", "table_row", "table_header": closeContainer(node)
       case "table_cell": closeLeaf()
       default: break
       }
@@ -306,7 +326,7 @@ struct _MarkdownReader {
       open[open.count - 1].nextChild = 0
     case "table_cell":
       let column = nextChildOfInnermost()
-      openLeaf(.tableCell(columnIndex: column))
+      openLeaf(.tableCell(columnIndex: column), node)
     default:
       break
     }
@@ -344,26 +364,27 @@ struct _MarkdownReader {
 
   /// Closes the innermost container; if no leaf opened inside it, it is a
   /// leaf itself (an empty list item, an empty quote).
-  mutating func closeContainer() {
+  mutating func closeContainer(_ node: OpaquePointer) {
     guard let last = open.last else { return }
     if leaves.count == last.leavesAtStart {
-      startLeaf(PresentationIntent(open.map(\.component)))
+      startLeaf(PresentationIntent(open.map(\.component)), node)
       closeLeaf()
     }
     open.removeLast()
   }
 
-  mutating func openLeaf(_ kind: PresentationIntent.Kind) {
+  mutating func openLeaf(_ kind: PresentationIntent.Kind, _ node: OpaquePointer) {
     var components: [PresentationIntent.Component] = []
     components.reserveCapacity(open.count + 1)
     for entry in open { components.append(entry.component) }
     components.append(newComponent(kind))
-    startLeaf(PresentationIntent(components))
+    startLeaf(PresentationIntent(components), node)
   }
 
   /// Writes the separator the last leaf owes, then makes `intent` the
   /// current leaf.
-  mutating func startLeaf(_ intent: PresentationIntent) {
+  mutating func startLeaf(_ intent: PresentationIntent, _ node: OpaquePointer) {
+    if notesSource { leafLines.append(_SourceLines(node)) }
     let row = intent.components.last.flatMap { component -> Int? in
       guard case .tableCell = component.kind, intent.components.count >= 2 else { return nil }
       return intent.components[intent.components.count - 2].identity
@@ -484,5 +505,30 @@ extension String {
       let last = scalars.lastIndex(where: { !isSpace($0) })
     else { return "" }
     return String(scalars[first...last])
+  }
+}
+
+/// Where a block's source is, as cmark-gfm gives it: its first and last
+/// lines (from 1) and the byte column (from 1) where its first line's
+/// content starts.
+struct _SourceLines: Hashable {
+  var first: Int32
+  var last: Int32
+  var column: Int32
+  /// Whether the block is an indented code block (whose column is past
+  /// its indentation, not only its containers' markers).
+  var isIndentedCode: Bool
+
+  init(_ node: OpaquePointer) {
+    first = cmark_node_get_start_line(node)
+    last = cmark_node_get_end_line(node)
+    column = cmark_node_get_start_column(node)
+    var length: Int32 = 0
+    var offset: Int32 = 0
+    var character: CChar = 0
+    // (cmark-gfm writes through the three pointers: none may be nil.)
+    isIndentedCode =
+      cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK
+      && cmark_node_get_fenced(node, &length, &offset, &character) == 0
   }
 }

@@ -61,11 +61,13 @@ extension _MarkdownWriter {
       // Bullets alternate with depth, so that a line of bullets alone
       // (`- * -`) is never a thematic break; a list right after one of its
       // kind takes `+`.
-      let bullet = level.bulletedLists % 2 == 0 ? UInt8(ascii: "-") : UInt8(ascii: "*")
-      level.listMark = previousMark == bullet ? UInt8(ascii: "+") : bullet
+      // (The file's own bullet first, when it keeps its source.)
+      let bullet = level.bulletedLists % 2 == 0 ? style.bullets.0 : style.bullets.1
+      level.listMark = previousMark == bullet ? style.bullets.2 : bullet
       level.bulletedLists += 1
     case .orderedList:
-      level.listMark = previousMark == UInt8(ascii: ".") ? UInt8(ascii: ")") : UInt8(ascii: ".")
+      let delimiter = style.delimiters
+      level.listMark = previousMark == delimiter.0 ? delimiter.1 : delimiter.0
     case .listItem(let ordinal):
       let markerStart = markers.count
       if let parent, parent.component.kind == .orderedList {

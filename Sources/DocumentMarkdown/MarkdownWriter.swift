@@ -48,6 +48,9 @@ extension AttributedText {
 /// line ends. See docs/architecture.md, *The Markdown writer*.
 struct _MarkdownWriter {
   var output: [UInt8] = []
+  /// The markers the writer picks among (a file's own, when it keeps its
+  /// source).
+  var style = _MarkdownStyle()
 
   /// One leaf block: its containers and kind, and its text as scalars with
   /// the index of each scalar's inline attributes.
@@ -409,5 +412,37 @@ extension PresentationIntent.Kind? {
   var isCell: Bool {
     if case .tableCell = self { return true }
     return false
+  }
+}
+
+/// The markers a writer picks: bullets (the first for a list, the second
+/// for one inside it, alternating with depth; the third for a list right
+/// after one with the same bullet), and ordered lists' delimiters (the
+/// second for a list right after one with the first).
+struct _MarkdownStyle: Hashable, Sendable {
+  var bullets: (UInt8, UInt8, UInt8) = (UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "+"))
+  var delimiters: (UInt8, UInt8) = (UInt8(ascii: "."), UInt8(ascii: ")"))
+
+  /// The style whose first bullet is `bullet` and whose first delimiter
+  /// is `delimiter`; the others follow.
+  init(bullet: UInt8 = UInt8(ascii: "-"), delimiter: UInt8 = UInt8(ascii: ".")) {
+    let all: [UInt8] = [UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "+")]
+    let first = all.contains(bullet) ? bullet : all[0]
+    let rest = all.filter { $0 != first }
+    // `-` and `*` alternate with depth when the file's bullet is one of
+    // them; `+` keeps `-` inside.
+    bullets = (first, rest[0], rest[1])
+    let second = delimiter == UInt8(ascii: ")") ? UInt8(ascii: ".") : UInt8(ascii: ")")
+    delimiters = (second == UInt8(ascii: ".") ? UInt8(ascii: ")") : UInt8(ascii: "."), second)
+  }
+
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.bullets == rhs.bullets && lhs.delimiters == rhs.delimiters
+  }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(bullets.0)
+    hasher.combine(bullets.1)
+    hasher.combine(delimiters.0)
   }
 }

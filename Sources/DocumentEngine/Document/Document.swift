@@ -132,13 +132,14 @@ public final class Document: @unchecked Sendable {
     withState { $0.writingToolsState }
   }
 
-  /// Adds a storage, with the attributes of its text (see
-  /// ``DocumentContent/add(_:text:after:attributes:)``).
+  /// Adds a storage, with the attributes of its text and what it was read
+  /// from (see ``DocumentContent/add(_:text:after:attributes:source:)``).
   public func add(
-    _ id: StorageID, text: Rope, after: StorageID? = nil, attributes: [AttributeRun] = []
+    _ id: StorageID, text: Rope, after: StorageID? = nil, attributes: [AttributeRun] = [],
+    source: (any StorageSource)? = nil
   ) throws(DocumentError) {
     try withState { (state) throws(DocumentError) in
-      try state.add(id, text: text, after: after, attributes: attributes)
+      try state.add(id, text: text, after: after, attributes: attributes, source: source)
     }
   }
 

@@ -127,6 +127,8 @@ public struct DocumentContent: Sendable {
   ///   - after: the storage it goes after; `nil` for the end.
   ///   - attributes: runs over `text` (UTF-16), in order and not
   ///     overlapping; units no run covers have no attribute.
+  ///   - source: what the text was read from, kept with the storage for
+  ///     its writer (``TextStorage/source``); nil for none.
   /// - Throws: ``DocumentError/duplicateStorage(_:)``,
   ///   ``DocumentError/unknownStorage(_:)`` (for `after`), or for the
   ///   runs ``DocumentError/invalidAttribute(_:reason:)``,
@@ -135,7 +137,8 @@ public struct DocumentContent: Sendable {
   /// - Complexity: O(s) (adding storages is rare), plus O(m log n) to
   ///   check m runs and O(m) to build them (in one pass).
   public mutating func add(
-    _ id: StorageID, text: Rope, after: StorageID? = nil, attributes: [AttributeRun] = []
+    _ id: StorageID, text: Rope, after: StorageID? = nil, attributes: [AttributeRun] = [],
+    source: (any StorageSource)? = nil
   ) throws(DocumentError) {
     guard entries[id] == nil else { throw .duplicateStorage(id) }
     try AttributeRun.check(attributes, in: text, of: id)
@@ -156,6 +159,7 @@ public struct DocumentContent: Sendable {
     serials[nextSerial] = id
     nextSerial += 1
     storage.setAttributes(attributes)
+    storage.parts.source = source
     entries[id] = _Entry(storage: storage, position: position)
     renumber(from: position + 1)
     _invariantCheck(id)

@@ -146,9 +146,10 @@ extension DocumentState {
 
 extension DocumentState {
   mutating func add(
-    _ id: StorageID, text: Rope, after: StorageID?, attributes: [AttributeRun]
+    _ id: StorageID, text: Rope, after: StorageID?, attributes: [AttributeRun],
+    source: (any StorageSource)? = nil
   ) throws(DocumentError) {
-    try content.add(id, text: text, after: after, attributes: attributes)
+    try content.add(id, text: text, after: after, attributes: attributes, source: source)
   }
 
   mutating func setAttributes(

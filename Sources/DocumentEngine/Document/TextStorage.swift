@@ -1,5 +1,10 @@
 import TextRope
 
+/// What a storage's text was read from (a file's source), kept with the
+/// storage for the module that reads and writes that format: see
+/// ``TextStorage/source``.
+public protocol StorageSource: Sendable {}
+
 /// One text storage of a document (a title, a body, a cell): its text, a
 /// version that every edit bumps by one, and its attribute runs.
 ///
@@ -31,11 +36,15 @@ public struct TextStorage: Sendable {
     /// The storage's number in its document, given once when it is added:
     /// the high part of its tracked ranges' ids (0 outside a document).
     @exclusivity(unchecked) var serial: Int
+    /// What the text was read from, kept for its writer (see
+    /// ``TextStorage/source``).
+    @exclusivity(unchecked) var source: (any StorageSource)?
 
     init(
       id: StorageID, text: Rope, exclusions: AttributeRuns<Bool>?,
       attributes: AttributeRuns<[AttributeKey: AttributeValue]>?, changes: ChangeLog,
-      tracked: _TrackedRanges = _TrackedRanges(), serial: Int = 0
+      tracked: _TrackedRanges = _TrackedRanges(), serial: Int = 0,
+      source: (any StorageSource)? = nil
     ) {
       self.id = id
       self.text = text
@@ -44,12 +53,13 @@ public struct TextStorage: Sendable {
       self.changes = changes
       self.tracked = tracked
       self.serial = serial
+      self.source = source
     }
 
     func copy() -> Parts {
       Parts(
         id: id, text: text, exclusions: exclusions, attributes: attributes,
-        changes: changes, tracked: tracked, serial: serial)
+        changes: changes, tracked: tracked, serial: serial, source: source)
     }
   }
 
@@ -70,6 +80,19 @@ public struct TextStorage: Sendable {
 
   /// The client's name for the storage.
   public var id: StorageID { parts.id }
+
+  /// What the storage's text was read from, kept with it so that a writer
+  /// gives back the source of what did not change (DocumentMarkdown keeps
+  /// a Markdown file's blocks so: docs/DESIGN.md, *A Markdown file keeps
+  /// its form*); nil for a storage added from text.
+  ///
+  /// The engine keeps it with the storage, in every snapshot, and drops it
+  /// with the storage; it never reads it and does not follow edits with
+  /// it: the writer compares it with the text as it is now.
+  public internal(set) var source: (any StorageSource)? {
+    _read { yield parts.source }
+    _modify { yield &own().source }
+  }
 
   /// The text.
   public internal(set) var text: Rope {

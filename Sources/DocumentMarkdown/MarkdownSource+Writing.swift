@@ -1,0 +1,511 @@
+import CCMarkGFM
+import DocumentEngine
+import TextRope
+
+extension TextStorage {
+  /// The storage's text as Markdown.
+  ///
+  /// A storage read from Markdown (`Document.add(_:markdown:after:)`, or
+  /// a ``MarkdownSource`` given to `add`) is written with its source kept:
+  /// the file's own bytes for every block whose text and attributes did not
+  /// change (its blank lines, reference definitions, line endings and
+  /// markers with them), and only the changed blocks anew — a leaf inside a
+  /// list or a quote on its own lines, with the markers the file had; a
+  /// block whose shape changed whole, with the file's bullets. Any other
+  /// storage is written as ``DocumentEngine/AttributedText/markdown``
+  /// writes its attributed text.
+  ///
+  /// - Complexity: O(n + r) for n bytes of text and r attribute runs, plus
+  ///   the writing of what changed.
+  public var markdown: String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8Count)
+    text.withChunkBytes { bytes.append(contentsOf: $0) }
+    let runs = attributeRuns(in: 0..<length)
+    if let source = source as? MarkdownSource {
+      let written = bytes.withUnsafeBufferPointer {
+        source.write($0, runs: runs, utf16Count: length)
+      }
+      return String(decoding: written, as: UTF8.self)
+    }
+    return AttributedText(maximal: String(decoding: bytes, as: UTF8.self), runs: runs).markdown
+  }
+}
+
+extension Document {
+  /// Adds a storage read from Markdown, its source kept
+  /// (``MarkdownSource``): its text and attributes are what
+  /// ``DocumentEngine/AttributedText/init(markdown:)`` reads, and
+  /// ``markdown(of:)`` gives the Markdown back, byte for byte where the
+  /// storage did not change.
+  ///
+  /// - Throws: what `add(_:text:after:attributes:source:)` throws
+  ///   (``DocumentError/duplicateStorage(_:)``, an unknown `after`);
+  ///   nothing changes.
+  public func add(_ id: StorageID, markdown: String, after: StorageID? = nil)
+    throws(DocumentError)
+  {
+    let (text, source) = AttributedText.read(markdown: markdown)
+    try add(id, text: Rope(text.text), after: after, attributes: text.runs, source: source)
+  }
+
+  /// Storage `id` as Markdown (``DocumentEngine/TextStorage/markdown``):
+  /// with its source kept, if it was read from Markdown.
+  ///
+  /// - Throws: ``DocumentError/unknownStorage(_:)``.
+  public func markdown(of id: StorageID) throws(DocumentError) -> String {
+    try content.storage(id).markdown
+  }
+}
+
+extension MarkdownSource {
+  /// The text `bytes` (UTF-8, `utf16Count` UTF-16 units) with attributes
+  /// `runs`, written as Markdown with this source kept (see
+  /// ``DocumentEngine/TextStorage/markdown``).
+  func write(
+    _ bytes: UnsafeBufferPointer<UInt8>, runs: [AttributeRun], utf16Count: Int
+  ) -> [UInt8] {
+    var writer = _KeptSourceWriter(source: self, text: bytes, runs: runs, utf16Count: utf16Count)
+    writer.write()
+    return writer.output
+  }
+
+  /// The list marker (bullet or delimiter) on the first line of block
+  /// `block`, if it is a list.
+  func listMark(ofBlock block: Int) -> UInt8? {
+    let leaf = leaves[blocks[block].leaves.lowerBound]
+    guard let kind = leaf.intent.components.first?.kind, kind.isListContainer else { return nil }
+    let first = blocks[block].span.lowerBound
+    var end = first
+    while end < blocks[block].span.upperBound, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+    // The marker is before the first leaf's content when that leaf starts
+    // on the block's first line (else the item's line holds it alone).
+    let leafStart = lineStart(Int(leaf.lines.first))
+    if leafStart == first { end = min(end, first + max(0, Int(leaf.lines.column) - 1)) }
+    return Self.listMark(in: bytes[first..<end])
+  }
+}
+
+/// Writes a text as Markdown with a ``MarkdownSource`` kept: the walk over
+/// the text's leaves, grouped by the block of the document they are in,
+/// each group matched with the source's block of the same identity.
+struct _KeptSourceWriter {
+  let source: MarkdownSource
+  let text: UnsafeBufferPointer<UInt8>
+  let runs: [AttributeRun]
+  let utf16Count: Int
+  let segments: [_MarkdownSegments.Segment]
+  var output: [UInt8] = []
+  /// The bullet or delimiter of the last block written, if a list: a list
+  /// written anew right after it takes another, so that the two stay two.
+  var lastListMark: UInt8?
+
+  init(
+    source: MarkdownSource, text: UnsafeBufferPointer<UInt8>, runs: [AttributeRun],
+    utf16Count: Int
+  ) {
+    self.source = source
+    self.text = text
+    self.runs = runs
+    self.utf16Count = utf16Count
+    segments = _MarkdownSegments.cut(text, runs: runs, utf16Count: utf16Count)
+    output.reserveCapacity(source.bytes.count + 64)
+  }
+
+  mutating func write() {
+    /// The source's block written last, with its shape; -1 at the start,
+    /// -2 after a block written anew in another shape or a new one.
+    var previous = -1
+    /// The source's first block not yet reached.
+    var next = 0
+    var index = 0
+    while index < segments.count {
+      let outer = segments[index].intent?.components.first?.identity
+      var end = index + 1
+      if let outer {
+        while end < segments.count, segments[end].intent?.components.first?.identity == outer {
+          end += 1
+        }
+      }
+      let group = index..<end
+      index = end
+      guard let block = match(group, from: next) else {
+        separate()
+        writeAnew(group, block: nil)
+        previous = -2
+        continue
+      }
+      for deleted in next..<block { keepDefinitions(in: source.blocks[deleted].gap) }
+      let adjacent = previous == block - 1 && next == block
+      let gap = source.blocks[block].gap
+      if adjacent || !isBlank(gap) || !endsWithBlankLine() {
+        output.append(contentsOf: source.bytes[gap])
+      }
+      next = block + 1
+      let sameShape = isSameShape(group, as: block)
+      if sameShape, unchanged(group, block: block) {
+        if !adjacent { separate() }
+        output.append(contentsOf: source.bytes[source.blocks[block].span])
+        lastListMark = source.listMark(ofBlock: block)
+      } else if sameShape, let rewritten = rewriteLeaves(group, in: block) {
+        if !adjacent { separate() }
+        output.append(contentsOf: rewritten)
+        lastListMark = source.listMark(ofBlock: block)
+      } else {
+        if !(adjacent && sameShape) { separate() }
+        writeAnew(group, block: block)
+      }
+      previous = sameShape ? block : -2
+    }
+    for deleted in next..<source.blocks.count { keepDefinitions(in: source.blocks[deleted].gap) }
+    output.append(contentsOf: source.bytes[source.tail])
+    // A file that did not end with a line ending still does not.
+    if let last = source.bytes.last, last != 0x0A, last != 0x0D,
+      output.count >= source.lineEnding.count,
+      output[(output.count - source.lineEnding.count)...].elementsEqual(source.lineEnding)
+    {
+      output.removeLast(source.lineEnding.count)
+    }
+  }
+
+  // MARK: - Matching
+
+  /// The source's block that the group of segments `group` is (from
+  /// `next` on): the block of its first leaf, by identity, when the
+  /// group's outermost component is the block's.
+  func match(_ group: Range<Int>, from next: Int) -> Int? {
+    guard let intent = segments[group.lowerBound].intent,
+      let innermost = intent.components.last?.identity,
+      let outer = intent.components.first?.identity,
+      let leaf = source.leafOfIdentity[innermost],
+      source.leaves[Int(leaf)].intent == intent
+    else { return nil }
+    let block = Int(source.leaves[Int(leaf)].block)
+    guard block >= next, source.blocks[block].outer == outer else { return nil }
+    return block
+  }
+
+  /// Whether the group has the block's leaves, with their intents.
+  func isSameShape(_ group: Range<Int>, as block: Int) -> Bool {
+    let leaves = source.blocks[block].leaves
+    guard group.count == leaves.count else { return false }
+    for (segment, leaf) in zip(group, leaves)
+    where segments[segment].intent != source.leaves[leaf].intent {
+      return false
+    }
+    return true
+  }
+
+  /// Whether every leaf of the group has its text and attributes as read
+  /// (the group has the block's shape).
+  func unchanged(_ group: Range<Int>, block: Int) -> Bool {
+    for (segment, leaf) in zip(group, source.blocks[block].leaves)
+    where segments[segment].hash != source.leaves[leaf].hash {
+      return false
+    }
+    return true
+  }
+
+  // MARK: - Writing a changed leaf on its own lines
+
+  /// The block's source with each changed leaf of the group written anew
+  /// over its lines, with the containers' markers of its first line (and
+  /// their continuation on the others); nil if a changed leaf cannot be
+  /// (a table's cell, an empty container, an indented code block, a leaf
+  /// that became more than one block, a prefix that is not only markers).
+  func rewriteLeaves(_ group: Range<Int>, in blockIndex: Int) -> [UInt8]? {
+    let block = source.blocks[blockIndex]
+    var result: [UInt8] = []
+    var cursor = block.span.lowerBound
+    for (segmentIndex, leafIndex) in zip(group, block.leaves) {
+      let leaf = source.leaves[leafIndex]
+      let segment = segments[segmentIndex]
+      guard segment.hash != leaf.hash else { continue }
+      guard let kind = leaf.intent.components.last?.kind,
+        !leaf.intent.components.contains(where: { $0.kind.isTable })
+      else { return nil }
+      switch kind {
+      case .paragraph, .header, .codeBlock, .thematicBreak: break
+      default: return nil
+      }
+      let first = Int(leaf.lines.first)
+      let last = Int(leaf.lines.last)
+      let start = source.lineStart(first)
+      let column = Int(leaf.lines.column)
+      guard first >= 1, last >= first, start >= cursor, column >= 1, !leaf.lines.isIndentedCode,
+        source.lineStart(last + 1) <= block.span.upperBound,
+        start + column - 1 <= source.lineStart(first + 1)
+      else { return nil }
+      let firstPrefix = Array(source.bytes[start..<(start + column - 1)])
+      guard firstPrefix.allSatisfy(Self.isPrefixByte) else { return nil }
+      if case .codeBlock = kind, firstPrefix.contains(0x09) { return nil }
+      let continuation = firstPrefix.map { byte in
+        byte == UInt8(ascii: ">") || byte == 0x20 || byte == 0x09 ? byte : 0x20
+      }
+      // The leaf's text, without its separator.
+      var range16 = segment.utf16
+      var range8 = segment.utf8
+      if segmentIndex < segments.count - 1, !range8.isEmpty {
+        range8 = range8.lowerBound..<(range8.upperBound - 1)
+        range16 = range16.lowerBound..<(range16.upperBound - 1)
+      }
+      if case .codeBlock = kind {
+      } else if Self.containsParagraphSeparator(text[range8]) {
+        return nil
+      }
+      let written = writeLeaf(range16, range8, as: leaf.intent.components[leaf.intent.components.count - 1])
+      let definitions = kind == .paragraph ? definitionLineCount(of: leaf) : 0
+      result.append(contentsOf: source.bytes[cursor..<start])
+      if definitions > 0 {
+        result.append(contentsOf: source.bytes[start..<source.lineStart(first + definitions)])
+      }
+      appendLines(
+        written, firstPrefix: definitions > 0 ? continuation : firstPrefix,
+        continuation: continuation, to: &result)
+      cursor = source.lineStart(last + 1)
+    }
+    result.append(contentsOf: source.bytes[cursor..<block.span.upperBound])
+    return result
+  }
+
+  static func isPrefixByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x20, 0x09, UInt8(ascii: ">"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "*"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: ")"):
+      true
+    default: false
+    }
+  }
+
+  /// Whether the bytes hold a line break that would end a paragraph (LF,
+  /// CR, U+2029).
+  static func containsParagraphSeparator(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+    var index = bytes.startIndex
+    while index < bytes.endIndex {
+      let byte = bytes[index]
+      if byte == 0x0A || byte == 0x0D { return true }
+      if byte == 0xE2, index + 2 < bytes.endIndex, bytes[index + 1] == 0x80,
+        bytes[index + 2] == 0xA9
+      {
+        return true
+      }
+      index += 1
+    }
+    return false
+  }
+
+  /// The leaf's text of `range16` (`range8` in bytes) written as Markdown
+  /// alone: as a block of kind `component`, outside any container.
+  func writeLeaf(
+    _ range16: Range<Int>, _ range8: Range<Int>, as component: PresentationIntent.Component
+  ) -> [UInt8] {
+    let alone = PresentationIntent([component])
+    let text = attributedText(range16, range8) { _ in alone }
+    var writer = _MarkdownWriter()
+    writer.style = source.style
+    writer.write(text)
+    return writer.output
+  }
+
+  /// Appends the writer's lines (each ending with LF) with the prefixes,
+  /// in the file's line ending; a blank line keeps only its quote markers.
+  func appendLines(
+    _ written: [UInt8], firstPrefix: [UInt8], continuation: [UInt8], to result: inout [UInt8]
+  ) {
+    var lineStart = 0
+    var isFirst = true
+    var index = 0
+    while index < written.count {
+      guard written[index] == 0x0A else {
+        index += 1
+        continue
+      }
+      var prefix = isFirst ? firstPrefix : continuation
+      if index == lineStart {
+        while let last = prefix.last, last == 0x20 || last == 0x09 { prefix.removeLast() }
+      }
+      result.append(contentsOf: prefix)
+      result.append(contentsOf: written[lineStart..<index])
+      result.append(contentsOf: source.lineEnding)
+      isFirst = false
+      index += 1
+      lineStart = index
+    }
+  }
+
+  /// How many of a paragraph's first lines are link reference
+  /// definitions (cmark-gfm takes them out of the paragraph, but its
+  /// lines still start with them): the most lines from its first that
+  /// cmark-gfm reads as nothing but definitions. 0 unless the first starts
+  /// with `[`.
+  func definitionLineCount(of leaf: MarkdownSource.Leaf) -> Int {
+    let first = Int(leaf.lines.first)
+    let count = Int(leaf.lines.last) - first + 1
+    guard count >= 2 else { return 0 }
+    var content = source.lineStart(first) + max(0, Int(leaf.lines.column) - 1)
+    var spaces = 0
+    while content < source.bytes.count, source.bytes[content] == 0x20, spaces < 3 {
+      content += 1
+      spaces += 1
+    }
+    guard content < source.bytes.count, source.bytes[content] == UInt8(ascii: "[") else {
+      return 0
+    }
+    for lines in stride(from: min(count - 1, 64), through: 1, by: -1) {
+      let chunk = source.bytes[source.lineStart(first)..<source.lineStart(first + lines)]
+      if Self.holdsNoLeaf(String(decoding: chunk, as: UTF8.self)) { return lines }
+    }
+    return 0
+  }
+
+  /// Whether cmark-gfm reads `markdown` as no leaf block at all (only
+  /// definitions, blank lines and empty containers).
+  static func holdsNoLeaf(_ markdown: String) -> Bool {
+    var empty = true
+    _CMarkExtensions.withParsed(markdown) { document in
+      guard let iterator = cmark_iter_new(document) else {
+        empty = false
+        return
+      }
+      defer { cmark_iter_free(iterator) }
+      while empty {
+        let event = cmark_iter_next(iterator)
+        if event == CMARK_EVENT_DONE { break }
+        guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else {
+          continue
+        }
+        switch cmark_node_get_type(node) {
+        case CMARK_NODE_DOCUMENT, CMARK_NODE_BLOCK_QUOTE, CMARK_NODE_LIST, CMARK_NODE_ITEM: break
+        default: empty = false
+        }
+      }
+    }
+    return empty
+  }
+
+  // MARK: - Writing a block anew
+
+  /// Writes the group of segments anew with the writer, in the file's
+  /// style (a list in the bullet or delimiter its block had, if it was
+  /// one) and line ending.
+  mutating func writeAnew(_ group: Range<Int>, block: Int?) {
+    let lower16 = segments[group.lowerBound].utf16.lowerBound
+    var upper16 = segments[group.upperBound - 1].utf16.upperBound
+    let lower8 = segments[group.lowerBound].utf8.lowerBound
+    var upper8 = segments[group.upperBound - 1].utf8.upperBound
+    // The last leaf's separator is not the group's (unless the leaf is
+    // empty: the writer makes a lone line break a leaf of its own).
+    if group.upperBound < segments.count, upper8 - segments[group.upperBound - 1].utf8.lowerBound > 1,
+      text[upper8 - 1] == 0x0A
+    {
+      upper8 -= 1
+      upper16 -= 1
+    }
+    let written = attributedText(lower16..<upper16, lower8..<upper8) { $0 }
+    var style = source.style
+    if let block, let mark = source.listMark(ofBlock: block) {
+      style = Self.style(style, withListMark: mark)
+    }
+    let outerKind = segments[group.lowerBound].intent?.components.first?.kind
+    var mark: UInt8?
+    if outerKind == .unorderedList {
+      if style.bullets.0 == lastListMark {
+        style = _MarkdownStyle(bullet: style.bullets.2, delimiter: style.delimiters.0)
+      }
+      mark = style.bullets.0
+    } else if outerKind == .orderedList {
+      if style.delimiters.0 == lastListMark {
+        style = _MarkdownStyle(bullet: style.bullets.0, delimiter: style.delimiters.1)
+      }
+      mark = style.delimiters.0
+    }
+    var writer = _MarkdownWriter()
+    writer.style = style
+    writer.write(written)
+    appendLines(writer.output, firstPrefix: [], continuation: [], to: &output)
+    lastListMark = mark
+  }
+
+  /// `style` with its first bullet (or delimiter) `mark`.
+  static func style(_ style: _MarkdownStyle, withListMark mark: UInt8) -> _MarkdownStyle {
+    if mark == UInt8(ascii: ".") || mark == UInt8(ascii: ")") {
+      return _MarkdownStyle(bullet: style.bullets.0, delimiter: mark)
+    }
+    return _MarkdownStyle(bullet: mark, delimiter: style.delimiters.0)
+  }
+
+  /// The text of `range16` (`range8` in bytes) with its runs, relative to
+  /// it, each run's presentation intent mapped by `intent`.
+  func attributedText(
+    _ range16: Range<Int>, _ range8: Range<Int>,
+    intent: (PresentationIntent) -> PresentationIntent
+  ) -> AttributedText {
+    // The first run that ends after the range's start.
+    var low = 0
+    var high = runs.count
+    while low < high {
+      let middle = (low + high) / 2
+      if runs[middle].range.upperBound <= range16.lowerBound {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    var clipped: [AttributeRun] = []
+    var index = low
+    while index < runs.count, runs[index].range.lowerBound < range16.upperBound {
+      let run = runs[index]
+      let lower = max(run.range.lowerBound, range16.lowerBound)
+      let upper = min(run.range.upperBound, range16.upperBound)
+      if lower < upper {
+        var attributes = run.attributes
+        if case .presentationIntent(let value)? = attributes[.presentationIntent] {
+          attributes[.presentationIntent] = .presentationIntent(intent(value))
+        }
+        clipped.append(
+          AttributeRun((lower - range16.lowerBound)..<(upper - range16.lowerBound), attributes))
+      }
+      index += 1
+    }
+    return AttributedText(
+      unchecked: String(decoding: UnsafeBufferPointer(rebasing: text[range8]), as: UTF8.self),
+      runs: clipped)
+  }
+
+  // MARK: - Between blocks
+
+  /// Keeps what a deleted block's gap holds besides blank lines (reference
+  /// definitions: other blocks' links use them).
+  mutating func keepDefinitions(in gap: Range<Int>) {
+    guard !isBlank(gap) else { return }
+    if output.last != 0x0A, output.last != 0x0D, !output.isEmpty {
+      output.append(contentsOf: source.lineEnding)
+    }
+    output.append(contentsOf: source.bytes[gap])
+  }
+
+  /// Whether the source's bytes in `range` are blank lines alone.
+  func isBlank(_ range: Range<Int>) -> Bool {
+    !source.bytes[range].contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+  }
+
+  /// Whether what is written is empty or ends with a blank line.
+  func endsWithBlankLine() -> Bool {
+    var index = output.count - 1
+    guard index >= 0 else { return true }
+    guard output[index] == 0x0A || output[index] == 0x0D else { return false }
+    if output[index] == 0x0A, index > 0, output[index - 1] == 0x0D { index -= 1 }
+    index -= 1
+    while index >= 0, output[index] == 0x20 || output[index] == 0x09 { index -= 1 }
+    return index < 0 || output[index] == 0x0A || output[index] == 0x0D
+  }
+
+  /// Ends what is written with a blank line, unless it is empty or does
+  /// already: two blocks that were not neighbours in the file stay apart.
+  mutating func separate() {
+    guard !output.isEmpty else { return }
+    let ending = source.lineEnding
+    if output.last != 0x0A, output.last != 0x0D { output.append(contentsOf: ending) }
+    if !endsWithBlankLine() { output.append(contentsOf: ending) }
+  }
+}

@@ -1,0 +1,232 @@
+import DocumentEngine
+import DocumentMarkdown
+import Testing
+import TextRope
+import _EngineTestSupport
+
+/// A Markdown file keeps its form (docs/DESIGN.md): a storage read from
+/// Markdown writes back its source byte for byte where it did not change,
+/// and only the changed blocks anew.
+@Suite struct MarkdownSourceTests {
+  /// Files of many shapes: what a README, a change log and notes hold.
+  static let files: [String] = [
+    """
+    # Title
+
+    [![Swift 5.4](https://img.shields.io/badge/swift-5.4-orange.svg)](https://swift.org)
+    ![logo](logo.png "Logo")
+
+    Some *text* with a [reference link][ref] and a footnote[^1].
+
+    * first bullet
+    * second bullet
+        continued
+
+    1) one
+    2) two
+
+    - [ ] todo
+    - [x] done
+
+    [ref]: https://example.com "Example"
+    [^1]: The note.
+
+    """,
+    "Setext heading\n==============\n\nText  \nwith a hard break.\n\n***\n\n    indented code\n\n",
+    "> A quote\nwith a lazy line\n>\n> - and a list\n>   in it\n\n<div>\nraw HTML\n</div>\n",
+    "| a | b |\n|:--|--:|\n| 1 | 2 |\n| *x* | `y` |\n\nAfter the table.",
+    "CRLF file\r\n\r\n- one\r\n- two\r\n\r\nEnd.\r\n",
+    "[a]: /url\n[b]: /other 'title'\nA paragraph after definitions, [a] and [b].\n",
+    "Trailing spaces   \nand tabs\t\n\n\n\nMany blank lines above.\n\n\n",
+    "```swift\nlet x = 1\n\n\nlet y = 2\n```\n\n~~~\ntilde fence\n~~~\n",
+    "- loose\n\n- list\n\n  with two paragraphs\n- and a tight end\n",
+    "",
+    "\n\n",
+    "no final newline",
+  ]
+
+  static func read(_ markdown: String) throws -> Document {
+    let document = Document()
+    try document.add("file", markdown: markdown)
+    return document
+  }
+
+  /// The attributed text with the presentation intents' identities
+  /// numbered anew in order of appearance: two texts of the same blocks
+  /// compare equal.
+  static func normalized(_ text: AttributedText) -> AttributedText {
+    var numbers: [Int: Int] = [:]
+    let runs = text.runs.map { run -> AttributeRun in
+      var attributes = run.attributes
+      if case .presentationIntent(let intent)? = attributes[.presentationIntent] {
+        attributes[.presentationIntent] = .presentationIntent(
+          PresentationIntent(
+            intent.components.map { component in
+              if numbers[component.identity] == nil { numbers[component.identity] = numbers.count + 1 }
+              return .init(component.kind, identity: numbers[component.identity] ?? 0)
+            }))
+      }
+      return AttributeRun(run.range, attributes)
+    }
+    return (try? AttributedText(text.text, runs: runs)) ?? text
+  }
+
+  static func attributedText(_ document: Document) throws -> AttributedText {
+    let storage = try document.content.storage("file")
+    return storage.attributedText(in: 0..<storage.length)
+  }
+
+  /// The lines of `new` that are not lines of `old`, as `diff` would show
+  /// them (the longest common subsequence of lines).
+  static func changedLines(from old: String, to new: String) -> (removed: [String], added: [String])
+  {
+    let a = old.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let b = new.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in stride(from: a.count - 1, through: 0, by: -1) {
+      for j in stride(from: b.count - 1, through: 0, by: -1) {
+        table[i][j] = a[i] == b[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
+      }
+    }
+    var removed: [String] = []
+    var added: [String] = []
+    var i = 0
+    var j = 0
+    while i < a.count || j < b.count {
+      if i < a.count, j < b.count, a[i] == b[j] {
+        i += 1
+        j += 1
+      } else if j < b.count, i == a.count || table[i][j + 1] >= table[i + 1][j] {
+        added.append(b[j])
+        j += 1
+      } else {
+        removed.append(a[i])
+        i += 1
+      }
+    }
+    return (removed, added)
+  }
+
+  @Test(arguments: 0..<files.count)
+  func anUnchangedFileIsWrittenByteForByte(file: Int) throws {
+    let markdown = Self.files[file]
+    let document = try Self.read(markdown)
+    #expect(Array(try document.markdown(of: "file").utf8) == Array(markdown.utf8))
+  }
+
+  /// What the writer with the source kept writes reads back as what the
+  /// writer without it writes (`AttributedText.markdown`, the oracle):
+  /// the same blocks, text and attributes.
+  static func expectSameReading(_ document: Document, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let written = try document.markdown(of: "file")
+    let plain = try attributedText(document).markdown
+    #expect(
+      normalized(AttributedText(markdown: written)) == normalized(AttributedText(markdown: plain)),
+      "kept:\n\(written)\nplain:\n\(plain)", sourceLocation: sourceLocation)
+  }
+
+  @Test(arguments: 0..<files.count)
+  func whatIsWrittenReadsBackAsTheStorage(file: Int) throws {
+    let document = try Self.read(Self.files[file])
+    let storage = try document.content.storage("file")
+    try Self.expectSameReading(document)
+    guard storage.length > 2 else { return }
+    // A character typed in the middle, and one at the end.
+    var middle = storage.length / 2
+    if (try? storage.text.utf8Offset(of: middle, in: .utf16)) == nil { middle += 1 }
+    try document.edit("file", range: middle..<middle, with: "Z")
+    try Self.expectSameReading(document)
+    try document.edit("file", range: storage.length + 1..<storage.length + 1, with: " x")
+    try Self.expectSameReading(document)
+  }
+
+  @Test func aTypoFixedChangesOnlyItsParagraphsLines() throws {
+    let markdown = Self.files[0]
+    let document = try Self.read(markdown)
+    let text = String(try document.content.storage("file").text)
+    let at = try #require(text.range(of: "reference link"))
+    let offset = text.utf16.distance(from: text.startIndex, to: at.lowerBound)
+    try document.edit("file", range: offset..<offset + 1, with: "R")
+    let written = try document.markdown(of: "file")
+    let (removed, added) = Self.changedLines(from: markdown, to: written)
+    #expect(removed == ["Some *text* with a [reference link][ref] and a footnote[^1]."])
+    #expect(added.count == 1)
+    #expect(added.first?.contains("Reference link") == true)
+  }
+
+  @Test func anItemsTypoChangesOnlyItsLinesWithTheFilesBullet() throws {
+    let markdown = Self.files[0]
+    let document = try Self.read(markdown)
+    let text = String(try document.content.storage("file").text)
+    let at = try #require(text.range(of: "second bullet"))
+    let offset = text.utf16.distance(from: text.startIndex, to: at.lowerBound)
+    try document.edit("file", range: offset..<offset + 6, with: "2nd")
+    let written = try document.markdown(of: "file")
+    let (removed, added) = Self.changedLines(from: markdown, to: written)
+    #expect(removed == ["* second bullet", "    continued"])
+    #expect(added == ["* 2nd bullet", "  continued"])
+    #expect(_CMarkBaseline.html(written) == _CMarkBaseline.html(
+      markdown.replacingOccurrences(of: "* second bullet", with: "* 2nd bullet")))
+  }
+
+  @Test func everyChangeOfABlockIsSeen() throws {
+    let markdown = "One.\n\nTwo.\n\nThree.\n"
+    // At a block's start (in the block: with its attributes), at its end,
+    // and an attribute set (which makes no version).
+    let document = try Self.read(markdown)
+    let two = try document.content.storage("file").attributedText(in: 5..<6).runs[0].attributes
+    try document.edit("file", range: 5..<5, with: "A", attributes: two)
+    #expect(try document.markdown(of: "file") == "One.\n\nATwo.\n\nThree.\n")
+    try document.edit("file", range: 10..<10, with: "B")
+    #expect(try document.markdown(of: "file") == "One.\n\nATwo.B\n\nThree.\n")
+    try document.setAttributes(
+      [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)], in: "file",
+      range: 12..<17)
+    #expect(try document.markdown(of: "file") == "One.\n\nATwo.B\n\n**Three**.\n")
+    // Taken back, the block is the file's again.
+    try document.setAttributes([.inlinePresentationIntent: nil], in: "file", range: 12..<17)
+    try document.edit("file", range: 10..<11, with: "")
+    try document.edit("file", range: 5..<6, with: "")
+    #expect(try document.markdown(of: "file") == markdown)
+  }
+
+  @Test func aDeletedBlockKeepsTheDefinitionsBeforeIt() throws {
+    let markdown = "See [a].\n\n[a]: /url\n\nDelete me.\n\nEnd.\n"
+    let document = try Self.read(markdown)
+    let text = String(try document.content.storage("file").text)
+    #expect(text == "See a.\nDelete me.\nEnd.\n" || text == "See a.\nDelete me.\nEnd.")
+    try document.edit("file", range: 7..<18, with: "")
+    let written = try document.markdown(of: "file")
+    #expect(written == "See [a].\n\n[a]: /url\n\nEnd.\n")
+  }
+
+  @Test func aRewrittenParagraphKeepsItsDefinitions() throws {
+    let markdown = "[a]: /url\n[b]:\n  /other\nA paragraph after definitions, [a] and [b].\n"
+    let document = try Self.read(markdown)
+    try document.edit("file", range: 0..<1, with: "The a")
+    let written = try document.markdown(of: "file")
+    #expect(written.hasPrefix("[a]: /url\n[b]:\n  /other\nThe a paragraph"))
+    #expect(
+      _CMarkBaseline.html(written)
+        == _CMarkBaseline.html(markdown.replacingOccurrences(of: "\nA para", with: "\nThe a para")))
+  }
+
+  @Test func aNewBlockAfterTheLastLineStaysApart() throws {
+    let markdown = "no final newline"
+    let document = try Self.read(markdown)
+    try document.edit("file", range: 16..<16, with: "\nA new paragraph")
+    let written = try document.markdown(of: "file")
+    #expect(written == "no final newline\n\nA new paragraph")
+    try Self.expectSameReading(document)
+  }
+
+  @Test func crlfFilesKeepTheirLineEndings() throws {
+    let markdown = Self.files[4]
+    let document = try Self.read(markdown)
+    let text = String(try document.content.storage("file").text)
+    let at = try #require(text.range(of: "two"))
+    let offset = text.utf16.distance(from: text.startIndex, to: at.lowerBound)
+    try document.edit("file", range: offset..<offset + 3, with: "2")
+    #expect(try document.markdown(of: "file") == "CRLF file\r\n\r\n- one\r\n- 2\r\n\r\nEnd.\r\n")
+  }
+}
