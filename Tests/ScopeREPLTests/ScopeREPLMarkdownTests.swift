@@ -114,10 +114,70 @@ import Testing
     #expect(!plain.contains(#""markdown""#))
     #expect(session.answer(#"{"cmd":"contexts","scope":"fullDocument","format":null}"#) == plain)
     // Other commands ignore a format, as any field the protocol does not
-    // name for them.
+    // name for them; `text` writes the storage as Markdown with one (a
+    // storage added as text and runs has no source: its attributed text
+    // is written).
+    #expect(
+      session.answer(#"{"cmd":"storages","format":"markdown"}"#)
+        == session.answer(#"{"cmd":"storages"}"#))
     #expect(
       session.answer(#"{"cmd":"text","storage":"note","format":"markdown"}"#)
+        == ##"{"ok":true,"markdown":"# Title\n\nSome **bold**, [big](<https://big.example>) text.\n","version":0}"##)
+    #expect(
+      session.answer(#"{"cmd":"text","storage":"note","format":null}"#)
         == #"{"ok":true,"text":"Title\nSome bold, big text.\n","version":0}"#)
+  }
+
+  /// `add` with `markdown` keeps the source, and `text` with `"format":
+  /// "markdown"` gives it back: byte for byte, and after an edit anew only
+  /// where the edit was.
+  @Test func aStorageAddedFromMarkdownIsWrittenBackWithItsSource() {
+    let session = ProtocolSession()
+    let file = "* one\n* two\n\n![logo](logo.png \"Logo\")\n\n[ref]: https://x.org\n"
+    let literal = file.replacingOccurrences(of: "\\", with: "\\\\")
+      .replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+    #expect(
+      session.answer(#"{"cmd":"add","storage":"f","markdown":""# + literal + #""}"#)
+        == #"{"ok":true,"storage":"f","length":12,"version":0}"#)
+    #expect(
+      session.answer(#"{"cmd":"text","storage":"f","format":"markdown"}"#)
+        == #"{"ok":true,"markdown":""# + literal + #"","version":0}"#)
+    #expect(
+      session.answer(#"{"cmd":"text","storage":"f"}"#)
+        == #"{"ok":true,"text":"one\ntwo\nlogo","version":0}"#)
+    _ = session.answer(#"{"cmd":"edit","storage":"f","offset":4,"length":3,"text":"2"}"#)
+    #expect(
+      session.answer(#"{"cmd":"text","storage":"f","format":"markdown"}"#)
+        == #"{"ok":true,"markdown":""#
+        + literal.replacingOccurrences(of: "* two", with: "* 2") + #"","version":1}"#)
+    // A part is written as its attributed text is.
+    #expect(
+      session.answer(#"{"cmd":"text","storage":"f","format":"markdown","range":{"offset":0,"length":4}}"#)
+        == #"{"ok":true,"markdown":"- one\n","version":1}"#)
+    // Refused, changing nothing.
+    for (request, message) in [
+      (
+        #"{"cmd":"add","storage":"g","markdown":"x","text":"y"}"#,
+        "'add' takes 'text' or 'markdown', not both"
+      ),
+      (
+        #"{"cmd":"add","storage":"g","markdown":"x","attributes":[]}"#,
+        "'add' with 'markdown' takes no 'attributes' (the Markdown has its own)"
+      ),
+      (
+        #"{"cmd":"text","storage":"f","format":"markdown","attributes":true}"#,
+        "'text' with 'format' takes no 'attributes' (the Markdown has its own)"
+      ),
+      (#"{"cmd":"text","storage":"f","format":"html"}"#, "unknown format 'html' (markdown)"),
+    ] {
+      #expect(
+        session.answer(request)
+          == #"{"ok":false,"error":{"code":"badRequest","message":""# + message + #""}}"#)
+    }
+    #expect(
+      session.answer(#"{"cmd":"add","storage":"f","markdown":"x"}"#).contains("duplicateStorage"))
+    #expect(session.answer(#"{"cmd":"storages"}"#).contains(#""storage":"f""#))
+    #expect(!session.answer(#"{"cmd":"storages"}"#).contains(#""storage":"g""#))
   }
 
   // MARK: Read back

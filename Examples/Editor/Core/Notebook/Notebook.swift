@@ -5,9 +5,11 @@ import TextRope
 /// The files the editor shows, one storage of a ``Document`` each, one
 /// after the other: a notebook of cells.
 ///
-/// A `.md` file is read as Markdown into rich text and saved back as
-/// Markdown; any other file is plain UTF-8, saved byte for byte as the
-/// storage holds it. A cell without a file (the built-in sample's) is saved
+/// A `.md` file is read as Markdown into rich text, its source kept
+/// (`Document.add(_:markdown:after:)`), and saved back as Markdown: the
+/// file's own bytes for every block the person did not change, only the
+/// changed blocks written anew (`TextStorage.markdown`). Any other file is
+/// plain UTF-8, saved byte for byte as the storage holds it. A cell without a file (the built-in sample's) is saved
 /// nowhere.
 public final class Notebook: @unchecked Sendable {
   /// One cell: a storage and where it is saved.
@@ -87,8 +89,9 @@ public final class Notebook: @unchecked Sendable {
           guard let source = String(validating: bytes, as: UTF8.self) else {
             throw NotebookError.notUTF8(path, "invalid UTF-8")
           }
-          let read = AttributedText(markdown: source)
-          try document.add(id, text: Rope(read.text), attributes: read.runs)
+          // Its source kept: a save writes back the file's own bytes for
+          // every block the person did not change.
+          try document.add(id, markdown: source)
         }
       } catch let error as NotebookError {
         throw error
@@ -134,17 +137,12 @@ public final class Notebook: @unchecked Sendable {
     } catch {
       throw .noSuchCell(cell)
     }
-    let text = String(storage.text)
     switch cells[cell].format {
     case .plain:
-      return text
+      return String(storage.text)
     case .markdown:
-      do {
-        return try AttributedText(text, runs: storage.attributeRuns(in: 0..<storage.length))
-          .markdown
-      } catch {
-        return text
-      }
+      // The file's own bytes for the blocks the person did not change.
+      return storage.markdown
     }
   }
 

@@ -52,12 +52,20 @@ extension Command {
       let source: Source
       if let path = try request.optionalString("path") {
         source = .file(path: path)
+      } else if let markdown = try request.optionalString("markdown") {
+        guard try request.optionalString("text") == nil else {
+          throw .badRequest("'add' takes 'text' or 'markdown', not both")
+        }
+        source = .markdown(markdown)
       } else {
         source = .text(try request.string("text"))
       }
       let after = try request.optionalString("after").map { StorageID($0) }
       let attributes = try request.runs("attributes")
       if attributes != nil { try utf16Only("attribute runs") }
+      if attributes != nil, case .markdown = source {
+        throw .badRequest("'add' with 'markdown' takes no 'attributes' (the Markdown has its own)")
+      }
       self = .add(
         try request.storage(), source, after: after, unit: unit, attributes: attributes ?? [])
     case "remove": self = .remove(try request.storage())
@@ -66,7 +74,13 @@ extension Command {
       let (id, range) = (try request.storage(), try request.range("range"))
       let attributes = try request.optionalBool("attributes") ?? false
       if attributes { try utf16Only("attribute runs") }
-      self = .text(id, range: range, unit: unit, attributes: attributes)
+      let format = try request.optionalString("format").map {
+        (name) throws(REPLError) -> ContextFormat in try Self.named(name, "format")
+      }
+      if attributes, format != nil {
+        throw .badRequest("'text' with 'format' takes no 'attributes' (the Markdown has its own)")
+      }
+      self = .text(id, range: range, unit: unit, attributes: attributes, format: format)
     case "edit":
       let (span, text) = (try request.span(), try request.string("text"))
       let origin = try request.optionalString("origin")

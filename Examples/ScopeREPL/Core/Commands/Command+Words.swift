@@ -10,6 +10,14 @@ extension Command {
     ("storages", "list the storages in document order (also: ls)", "storages"),
     ("show NAME [OFFSET LENGTH]", "print a storage's text, or part of it", "show body 0 20"),
     ("add NAME TEXT", "add a storage holding TEXT (\\n, \\t, \\u{…} escapes)", "add note Hi\\n"),
+    (
+      "add-md NAME MARKDOWN", "add a storage read from Markdown, its source kept",
+      "add-md note # Hi\\n\\n* one\\n"
+    ),
+    (
+      "markdown NAME", "print a storage as Markdown (the source of unchanged blocks kept)",
+      "markdown note"
+    ),
     ("load FILE [NAME]", "add a UTF-8 file as a storage", "load notes.txt"),
     ("remove NAME", "remove a storage", "remove note"),
     (
@@ -175,6 +183,10 @@ extension Command {
       self = .text(id, range: try words.optionalRange(usage), unit: .utf16)
     case "add":
       self = .add(try words.storage(usage), .text(words.text()), after: nil, unit: .utf16)
+    case "add-md":
+      self = .add(try words.storage(usage), .markdown(words.text()), after: nil, unit: .utf16)
+    case "markdown":
+      self = .text(try words.storage(usage), range: nil, unit: .utf16, format: .markdown)
     case "load":
       let path = try words.word(usage)
       let id = words.next() ?? URL(fileURLWithPath: path).lastPathComponent

@@ -26,7 +26,8 @@ public enum Command: Hashable, Sendable {
   /// mode's `show`, not a field of the protocol) the host's tracked ranges
   /// and the suggestions over it too.
   case text(
-    StorageID, range: Range<Int>?, unit: TextUnit, attributes: Bool = false, tracked: Bool = false)
+    StorageID, range: Range<Int>?, unit: TextUnit, attributes: Bool = false, tracked: Bool = false,
+    format: ContextFormat? = nil)
   /// `edit`: the person's edit with its range in any unit, or an edit made
   /// elsewhere (with an origin or a basis) in UTF-16.
   case edit(DocumentEdit)
@@ -121,6 +122,8 @@ public enum Command: Hashable, Sendable {
   public enum Source: Hashable, Sendable {
     /// The text itself.
     case text(String)
+    /// Markdown, read as rich text with its source kept.
+    case markdown(String)
     /// A UTF-8 file, read within the REPL's limits.
     case file(path: String)
   }

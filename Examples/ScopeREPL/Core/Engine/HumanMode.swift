@@ -46,7 +46,7 @@ public struct HumanMode {
       var command = try Command(words: line, contexts: engine.contextIDs)
       // A person sees the attributes and the tracked ranges of every text
       // shown (in UTF-16, the unit of runs).
-      if case .text(let id, let range, .utf16, false, false) = command {
+      if case .text(let id, let range, .utf16, false, false, nil) = command {
         command = .text(id, range: range, unit: .utf16, attributes: true, tracked: true)
       }
       let reply = try engine.run(command)

@@ -45,6 +45,9 @@ public final class REPLEngine {
       let text: Rope
       switch source {
       case .text(let string): text = Rope(string)
+      case .markdown(let markdown):
+        try document.add(id, markdown: markdown, after: after)
+        return .added(StorageInfo(try document.content.storage(id), unit: unit))
       case .file(let path):
         text = try Loading.load(path, maxBytes: limits.maxFileBytes, progress: progress)
       }
@@ -59,7 +62,13 @@ public final class REPLEngine {
         content.order.compactMap { id in
           (try? content.storage(id)).map { StorageInfo($0, unit: unit) }
         })
-    case .text(let id, let range, let unit, let listsAttributes, let listsTracked):
+    case .text(let id, let range, let unit, _, _, .markdown?):
+      let storage = try document.content.storage(id)
+      guard let range else { return .markdown(storage.markdown, version: storage.version) }
+      // A part is written as its attributed text is (no source of its own).
+      let utf16 = try self.utf16(range, in: unit, of: id)
+      return .markdown(storage.attributedText(in: utf16).markdown, version: storage.version)
+    case .text(let id, let range, let unit, let listsAttributes, let listsTracked, nil):
       let storage = try document.content.storage(id)
       let part = try range.map { (range) throws(DocumentError) in
         try onText(id) { (text) throws(RopeError) in try text.slice(range, in: unit) }

@@ -40,6 +40,8 @@ extension Reply {
         curly: suggestions.map(\.range))
       return "\(marked)\n(version \(version)"
         + "\(Self.note(tracked, suggestions, numbered, styled: styled)))"
+    case .markdown(let markdown, let version):
+      return "\(markdown)\n(version \(version))"
     case .edited(let id, let version, let range, let events, let tracked):
       return lines(
         "\(id) is now at version \(version); the new text is at \(Self.text(range))", events,

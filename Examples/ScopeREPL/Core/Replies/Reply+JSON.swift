@@ -17,6 +17,8 @@ extension Reply {
     case .text(let text, let version, let runs, _, _):
       [("text", .string(text)), ("version", .int(version.rawValue))]
         + (runs.map { [("attributes", AttributesJSON.json($0))] } ?? [])
+    case .markdown(let markdown, let version):
+      [("markdown", .string(markdown)), ("version", .int(version.rawValue))]
     case .edited(_, let version, let range, let events, let tracked):
       [
         ("version", .int(version.rawValue)), ("range", Self.json(range)),

@@ -21,6 +21,9 @@ public enum Reply: Sendable {
   case text(
     String, version: StorageVersion, attributes: [AttributeRun]? = nil,
     tracked: [TrackedRange]? = nil, suggestions: [Suggestion]? = nil)
+  /// `text` with `"format": "markdown"`: the storage (or its part) as
+  /// Markdown, and its version.
+  case markdown(String, version: StorageVersion)
   /// `edit`: the storage's version after the edit, where the new text
   /// landed, what the live contexts heard, and the host's tracked ranges
   /// it touched or removed.
