@@ -239,8 +239,17 @@ struct _KeptSourceWriter {
       let firstPrefix = Array(source.bytes[start..<(start + column - 1)])
       guard firstPrefix.allSatisfy(Self.isPrefixByte) else { return nil }
       if case .codeBlock = kind, firstPrefix.contains(0x09) { return nil }
-      let continuation = firstPrefix.map { byte in
+      var continuation = firstPrefix.map { byte in
         byte == UInt8(ascii: ">") || byte == 0x20 || byte == 0x09 ? byte : 0x20
+      }
+      // A paragraph's later lines keep the indentation they had (a
+      // continuation indented further, a lazy line: any goes on a
+      // paragraph), line by line while it has as many; else that of its
+      // last line.
+      var indentations: [[UInt8]] = []
+      if kind == .paragraph || kind.isHeader, last > first {
+        for line in (first + 1)...last { indentations.append(indentation(ofLine: line)) }
+        continuation = indentations[indentations.count - 1]
       }
       // The leaf's text, without its separator.
       var range16 = segment.utf16
@@ -253,19 +262,36 @@ struct _KeptSourceWriter {
       } else if Self.containsParagraphSeparator(text[range8]) {
         return nil
       }
-      let written = writeLeaf(range16, range8, as: leaf.intent.components[leaf.intent.components.count - 1])
+      let written = writeLeaf(
+        range16, range8, as: leaf.intent.components[leaf.intent.components.count - 1])
       let definitions = kind == .paragraph ? definitionLineCount(of: leaf) : 0
       result.append(contentsOf: source.bytes[cursor..<start])
       if definitions > 0 {
         result.append(contentsOf: source.bytes[start..<source.lineStart(first + definitions)])
       }
+      if definitions > 0 || written.count(where: { $0 == 0x0A }) != indentations.count + 1 {
+        indentations = []
+      }
       appendLines(
         written, firstPrefix: definitions > 0 ? continuation : firstPrefix,
-        continuation: continuation, to: &result)
+        continuation: continuation, lines: indentations, to: &result)
       cursor = source.lineStart(last + 1)
     }
     result.append(contentsOf: source.bytes[cursor..<block.span.upperBound])
     return result
+  }
+
+  /// The spaces, tabs and quote markers line `line` starts with.
+  func indentation(ofLine line: Int) -> [UInt8] {
+    let start = source.lineStart(line)
+    var end = start
+    while end < source.bytes.count,
+      source.bytes[end] == 0x20 || source.bytes[end] == 0x09
+        || source.bytes[end] == UInt8(ascii: ">")
+    {
+      end += 1
+    }
+    return Array(source.bytes[start..<end])
   }
 
   static func isPrefixByte(_ byte: UInt8) -> Bool {
@@ -307,27 +333,31 @@ struct _KeptSourceWriter {
     return writer.output
   }
 
-  /// Appends the writer's lines (each ending with LF) with the prefixes,
-  /// in the file's line ending; a blank line keeps only its quote markers.
+  /// Appends the writer's lines (each ending with LF) with the prefixes
+  /// (`firstPrefix`, then `lines` one a line while there are, then
+  /// `continuation`), in the file's line ending; a blank line keeps only
+  /// its quote markers.
   func appendLines(
-    _ written: [UInt8], firstPrefix: [UInt8], continuation: [UInt8], to result: inout [UInt8]
+    _ written: [UInt8], firstPrefix: [UInt8], continuation: [UInt8], lines: [[UInt8]] = [],
+    to result: inout [UInt8]
   ) {
     var lineStart = 0
-    var isFirst = true
+    var number = 0
     var index = 0
     while index < written.count {
       guard written[index] == 0x0A else {
         index += 1
         continue
       }
-      var prefix = isFirst ? firstPrefix : continuation
+      var prefix =
+        number == 0 ? firstPrefix : number - 1 < lines.count ? lines[number - 1] : continuation
       if index == lineStart {
         while let last = prefix.last, last == 0x20 || last == 0x09 { prefix.removeLast() }
       }
       result.append(contentsOf: prefix)
       result.append(contentsOf: written[lineStart..<index])
       result.append(contentsOf: source.lineEnding)
-      isFirst = false
+      number += 1
       index += 1
       lineStart = index
     }
@@ -395,7 +425,8 @@ struct _KeptSourceWriter {
     var upper8 = segments[group.upperBound - 1].utf8.upperBound
     // The last leaf's separator is not the group's (unless the leaf is
     // empty: the writer makes a lone line break a leaf of its own).
-    if group.upperBound < segments.count, upper8 - segments[group.upperBound - 1].utf8.lowerBound > 1,
+    if group.upperBound < segments.count,
+      upper8 - segments[group.upperBound - 1].utf8.lowerBound > 1,
       text[upper8 - 1] == 0x0A
     {
       upper8 -= 1
@@ -507,5 +538,12 @@ struct _KeptSourceWriter {
     let ending = source.lineEnding
     if output.last != 0x0A, output.last != 0x0D { output.append(contentsOf: ending) }
     if !endsWithBlankLine() { output.append(contentsOf: ending) }
+  }
+}
+
+extension PresentationIntent.Kind {
+  var isHeader: Bool {
+    if case .header = self { return true }
+    return false
   }
 }

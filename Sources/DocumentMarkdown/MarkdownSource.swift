@@ -125,7 +125,8 @@ extension MarkdownSource {
       guard let intent = segment.intent, intent == reader.leaves[index],
         let innermost = intent.components.last
       else { return nil }
-      leaves.append(Leaf(intent: intent, hash: segment.hash, lines: reader.leafLines[index], block: -1))
+      leaves.append(
+        Leaf(intent: intent, hash: segment.hash, lines: reader.leafLines[index], block: -1))
       leafOfIdentity[innermost.identity] = Int32(index)
     }
     // The blocks: those with leaves, in order, each over lines after the
@@ -133,21 +134,29 @@ extension MarkdownSource {
     // is part of the gap before the next.
     var end = 0
     for (number, top) in reader.topBlocks.enumerated() {
-      let next = number + 1 < reader.topBlocks.count ? reader.topBlocks[number + 1].firstLeaf : leaves.count
+      let next =
+        number + 1 < reader.topBlocks.count ? reader.topBlocks[number + 1].firstLeaf : leaves.count
       guard top.firstLeaf < next else { continue }
       guard let outer = leaves[top.firstLeaf].intent.components.first?.identity else { return nil }
       let first = Int(top.lines.first)
-      let last = lastNonBlankLine(from: first, through: Int(top.lines.last))
+      // (cmark-gfm can give a setext heading followed by a paragraph the
+      // paragraph's first line as its last: a block ends before the next.)
+      var through = Int(top.lines.last)
+      if number + 1 < reader.topBlocks.count {
+        through = min(through, Int(reader.topBlocks[number + 1].lines.first) - 1)
+      }
+      let last = lastNonBlankLine(from: first, through: through)
       let span = lineStart(first)..<lineStart(last + 1)
       guard first >= 1, span.lowerBound >= end, span.upperBound >= span.lowerBound else {
         return nil
       }
       for leaf in top.firstLeaf..<next {
         leaves[leaf].block = Int32(blocks.count)
-        // A leaf's lines lie in its block's, in order.
+        // A leaf's lines lie in its block's, before the next leaf's.
         let lines = leaves[leaf].lines
-        leaves[leaf].lines.last = Int32(
-          lastNonBlankLine(from: Int(lines.first), through: min(Int(lines.last), last)))
+        var through = min(Int(lines.last), last)
+        if leaf + 1 < next { through = min(through, Int(leaves[leaf + 1].lines.first) - 1) }
+        leaves[leaf].lines.last = Int32(lastNonBlankLine(from: Int(lines.first), through: through))
       }
       blocks.append(
         Block(outer: outer, span: span, gap: end..<span.lowerBound, leaves: top.firstLeaf..<next))
@@ -191,7 +200,8 @@ extension MarkdownSource {
 
   /// The file's bullet (that of its first bulleted list) and ordered
   /// lists' delimiter (that of its first ordered list).
-  static func style(of bytes: [UInt8], lineStarts: [Int], reader: _MarkdownReader) -> _MarkdownStyle {
+  static func style(of bytes: [UInt8], lineStarts: [Int], reader: _MarkdownReader) -> _MarkdownStyle
+  {
     var bullet: UInt8?
     var delimiter: UInt8?
     for lines in reader.leafLines where bullet == nil || delimiter == nil {
@@ -222,10 +232,14 @@ extension MarkdownSource {
         mark = byte
       case UInt8(ascii: "0")...UInt8(ascii: "9"):
         var after = index
-        while after < prefix.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(prefix[after]) {
+        while after < prefix.endIndex,
+          (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(prefix[after])
+        {
           after += 1
         }
-        if after < prefix.endIndex, prefix[after] == UInt8(ascii: ".") || prefix[after] == UInt8(ascii: ")") {
+        if after < prefix.endIndex,
+          prefix[after] == UInt8(ascii: ".") || prefix[after] == UInt8(ascii: ")")
+        {
           mark = prefix[after]
           index = after
         }
@@ -332,14 +346,16 @@ enum _MarkdownSegments {
     func finish(at end16: Int, _ end8: Int) {
       var hasher = Hasher()
       hasher.combine(end8 - start8)
-      hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start8..<end8])))
+      hasher.combine(
+        bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start8..<end8])))
       for piece in inlines where !piece.inline.isEmpty {
         hasher.combine(piece.range.lowerBound)
         hasher.combine(piece.range.upperBound)
         hasher.combine(piece.inline)
       }
       segments.append(
-        Segment(utf16: start16..<end16, utf8: start8..<end8, intent: intent, hash: hasher.finalize()))
+        Segment(
+          utf16: start16..<end16, utf8: start8..<end8, intent: intent, hash: hasher.finalize()))
       inlines.removeAll(keepingCapacity: true)
     }
 
@@ -357,7 +373,9 @@ enum _MarkdownSegments {
         intent = pieceIntent
       }
       let relative = (range.lowerBound - start16)..<(range.upperBound - start16)
-      if let last = inlines.last, last.inline == inline, last.range.upperBound == relative.lowerBound {
+      if let last = inlines.last, last.inline == inline,
+        last.range.upperBound == relative.lowerBound
+      {
         inlines[inlines.count - 1].range = last.range.lowerBound..<relative.upperBound
       } else {
         inlines.append((relative, inline))

@@ -122,7 +122,8 @@ import Testing
         == session.answer(#"{"cmd":"storages"}"#))
     #expect(
       session.answer(#"{"cmd":"text","storage":"note","format":"markdown"}"#)
-        == ##"{"ok":true,"markdown":"# Title\n\nSome **bold**, [big](<https://big.example>) text.\n","version":0}"##)
+        == ##"{"ok":true,"markdown":"# Title\n\nSome **bold**, [big](<https://big.example>) text.\n","version":0}"##
+    )
     #expect(
       session.answer(#"{"cmd":"text","storage":"note","format":null}"#)
         == #"{"ok":true,"text":"Title\nSome bold, big text.\n","version":0}"#)
@@ -152,7 +153,8 @@ import Testing
         + literal.replacingOccurrences(of: "* two", with: "* 2") + #"","version":1}"#)
     // A part is written as its attributed text is.
     #expect(
-      session.answer(#"{"cmd":"text","storage":"f","format":"markdown","range":{"offset":0,"length":4}}"#)
+      session.answer(
+        #"{"cmd":"text","storage":"f","format":"markdown","range":{"offset":0,"length":4}}"#)
         == #"{"ok":true,"markdown":"- one\n","version":1}"#)
     // Refused, changing nothing.
     for (request, message) in [
