@@ -134,12 +134,22 @@ struct _MarkdownReader {
     var inline: Int
     /// Index into `links`, or -1.
     var link: Int32
+    /// Index into `images`, or -1.
+    var image: Int32
     /// Index into `leaves`, or -1 (for text outside any block: none).
     var leaf: Int32
   }
   var segments: [Segment] = []
-  var links: [String] = []
+  /// The links and images: each a URL and a title (empty for none).
+  var links: [Target] = []
+  var images: [Target] = []
   var leaves: [PresentationIntent] = []
+
+  /// A link's or an image's destination.
+  struct Target: Hashable {
+    var url: String
+    var title: String
+  }
 
   /// An open block: its component, and how many leaves the text had when
   /// it opened (a container that ends with as many has none inside and is
@@ -160,6 +170,8 @@ struct _MarkdownReader {
   var strong = 0
   var strikethrough = 0
   var linkStack: [Int32] = []
+  /// The images open: each one's index and where its text started.
+  var imageStack: [(image: Int32, start: Int)] = []
 
   /// The leaf whose text is being read, and the last one's separator not yet
   /// written: the leaf, whether it had no text, and its row's identity if
@@ -266,9 +278,14 @@ struct _MarkdownReader {
     case CMARK_NODE_STRONG:
       strong += 1
     case CMARK_NODE_LINK:
-      links.append(string(cmark_node_get_url(node)))
+      links.append(
+        Target(url: string(cmark_node_get_url(node)), title: string(cmark_node_get_title(node))))
       linkStack.append(Int32(links.count - 1))
-    case CMARK_NODE_IMAGE, CMARK_NODE_CUSTOM_BLOCK, CMARK_NODE_CUSTOM_INLINE:
+    case CMARK_NODE_IMAGE:
+      images.append(
+        Target(url: string(cmark_node_get_url(node)), title: string(cmark_node_get_title(node))))
+      imageStack.append((Int32(images.count - 1), utf16Count))
+    case CMARK_NODE_CUSTOM_BLOCK, CMARK_NODE_CUSTOM_INLINE:
       break
     default:
       enterExtension(node)
@@ -288,6 +305,16 @@ struct _MarkdownReader {
       strong -= 1
     case CMARK_NODE_LINK:
       linkStack.removeLast()
+    case CMARK_NODE_IMAGE:
+      // An image without a description is the attachment character; one
+      // without a destination or a title either (`![]()`) is nothing (the
+      // writer's zero-width inline in a link, where a link can not be).
+      if let last = imageStack.last, last.start == utf16Count,
+        images[Int(last.image)] != Target(url: "", title: "")
+      {
+        append([0xEF, 0xBF, 0xBC], utf16: 1, inline: inlineBits)
+      }
+      imageStack.removeLast()
     default:
       switch extensionType(node) {
       case "strikethrough": strikethrough -= 1
@@ -416,9 +443,12 @@ struct _MarkdownReader {
     let saved = currentLeaf
     currentLeaf = leaf
     let savedLinks = linkStack
+    let savedImages = imageStack
     linkStack = []
+    imageStack = []
     append([byte], utf16: 1, inline: 0)
     linkStack = savedLinks
+    imageStack = savedImages
     currentLeaf = saved
   }
 
@@ -452,13 +482,17 @@ struct _MarkdownReader {
     utf8.append(contentsOf: bytes)
     utf16Count += utf16
     let link = linkStack.last ?? -1
+    let image = imageStack.last?.image ?? -1
     if let last = segments.last, last.inline == inline, last.leaf == currentLeaf,
       last.link == link
-        || (last.link >= 0 && link >= 0 && links[Int(last.link)] == links[Int(link)])
+        || (last.link >= 0 && link >= 0 && links[Int(last.link)] == links[Int(link)]),
+      last.image == image
+        || (last.image >= 0 && image >= 0 && images[Int(last.image)] == images[Int(image)])
     {
       segments[segments.count - 1].end = utf16Count
     } else {
-      segments.append(Segment(end: utf16Count, inline: inline, link: link, leaf: currentLeaf))
+      segments.append(
+        Segment(end: utf16Count, inline: inline, link: link, image: image, leaf: currentLeaf))
     }
   }
 
@@ -482,7 +516,14 @@ struct _MarkdownReader {
           InlinePresentationIntent(rawValue: segment.inline))
       }
       if segment.link >= 0 {
-        attributes[.link] = .link(links[Int(segment.link)])
+        let target = links[Int(segment.link)]
+        attributes[.link] = .link(target.url)
+        if !target.title.isEmpty { attributes[.linkTitle] = .string(target.title) }
+      }
+      if segment.image >= 0 {
+        let target = images[Int(segment.image)]
+        attributes[.imageURL] = .link(target.url)
+        if !target.title.isEmpty { attributes[.imageTitle] = .string(target.title) }
       }
       if !attributes.isEmpty { result.append(AttributeRun(start..<segment.end, attributes)) }
       start = segment.end

@@ -299,9 +299,14 @@ enum _MarkdownSegments {
 
   /// The inline attributes Markdown writes, of one run.
   struct Inline: Hashable {
-    var inline: Int
+    var inline = 0
     var link: String?
-    var isEmpty: Bool { inline == 0 && link == nil }
+    var linkTitle: String?
+    var image: String?
+    var imageTitle: String?
+    var isEmpty: Bool {
+      inline == 0 && link == nil && linkTitle == nil && image == nil && imageTitle == nil
+    }
   }
 
   /// The segments of the text `bytes` (UTF-8; `utf16Count` units) whose
@@ -387,13 +392,24 @@ enum _MarkdownSegments {
       let lower = max(run.range.lowerBound, offset)
       let upper = min(run.range.upperBound, utf16Count)
       guard lower < upper else { continue }
-      add(offset..<lower, intent: nil, inline: Inline(inline: 0, link: nil))
-      var inline = Inline(inline: 0, link: nil)
+      add(offset..<lower, intent: nil, inline: Inline())
+      var inline = Inline()
       var runIntent: PresentationIntent?
-      for value in run.attributes.values {
+      for (key, value) in run.attributes {
         switch value {
         case .inlinePresentationIntent(let bits): inline.inline = bits.rawValue
-        case .link(let url): inline.link = url
+        case .link(let url):
+          if key == .link {
+            inline.link = url
+          } else if key == .imageURL {
+            inline.image = url
+          }
+        case .string(let title):
+          if key == .linkTitle {
+            inline.linkTitle = title
+          } else if key == .imageTitle {
+            inline.imageTitle = title
+          }
         case .presentationIntent(let value): runIntent = value
         default: break
         }
@@ -401,7 +417,7 @@ enum _MarkdownSegments {
       add(lower..<upper, intent: runIntent, inline: inline)
       offset = upper
     }
-    add(offset..<utf16Count, intent: nil, inline: Inline(inline: 0, link: nil))
+    add(offset..<utf16Count, intent: nil, inline: Inline())
     if started {
       advance(to: utf16Count)
       finish(at: utf16Count, bytes.count)

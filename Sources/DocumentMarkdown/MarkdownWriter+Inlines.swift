@@ -34,22 +34,26 @@ extension _MarkdownWriter {
     case emphasis
     case strikethrough
     case link(Int32)
+    /// An image: its text is the description.
+    case image(Int32)
 
-    /// The mark's bit in a `MarkSet` (none for a link).
+    /// The mark's bit in a `MarkSet` (none for a link or an image).
     var bit: UInt8 {
       switch self {
       case .strong: 1
       case .emphasis: 2
       case .strikethrough: 4
-      case .link: 0
+      case .link, .image: 0
       }
     }
 
     /// Whether the mark is written with emphasis-like delimiters (flanking
-    /// rules apply), not as a link.
+    /// rules apply), not as a link or an image.
     var isEmphasisLike: Bool {
-      if case .link = self { return false }
-      return true
+      switch self {
+      case .link, .image: false
+      default: true
+      }
     }
 
     /// Writes the mark's opening or closing delimiter (a link's `[`).
@@ -63,6 +67,9 @@ extension _MarkdownWriter {
         bytes.append(UInt8(ascii: "~"))
         bytes.append(UInt8(ascii: "~"))
       case .link: bytes.append(UInt8(ascii: "["))
+      case .image:
+        bytes.append(UInt8(ascii: "!"))
+        bytes.append(UInt8(ascii: "["))
       }
     }
   }
@@ -86,20 +93,26 @@ extension _MarkdownWriter {
   }
 
   /// The marks on a piece of text: strong, emphasis and strikethrough as
-  /// bits (by `Mark.bit`), and the link's index or -1.
+  /// bits (by `Mark.bit`), and the link's and the image's indices or -1.
   struct MarkSet: Equatable {
     var bits: UInt8
     var link: Int32
+    var image: Int32 = -1
 
     static let none = MarkSet(bits: 0, link: -1)
 
     func contains(_ mark: Mark) -> Bool {
-      if case .link(let index) = mark { return index >= 0 && link == index }
-      return bits & mark.bit != 0
+      switch mark {
+      case .link(let index): index >= 0 && link == index
+      case .image(let index): index >= 0 && image == index
+      default: bits & mark.bit != 0
+      }
     }
 
     func intersection(_ other: MarkSet) -> MarkSet {
-      MarkSet(bits: bits & other.bits, link: link == other.link ? link : -1)
+      MarkSet(
+        bits: bits & other.bits, link: link == other.link ? link : -1,
+        image: image == other.image ? image : -1)
     }
 
     /// The marks, in no particular order.
@@ -109,6 +122,7 @@ extension _MarkdownWriter {
       if bits & Mark.emphasis.bit != 0 { result.append(.emphasis) }
       if bits & Mark.strikethrough.bit != 0 { result.append(.strikethrough) }
       if link >= 0 { result.append(.link(link)) }
+      if image >= 0 { result.append(.image(image)) }
       return result
     }
   }
@@ -163,7 +177,7 @@ extension _MarkdownWriter {
 
   // MARK: - Pieces and tokens
 
-  func markSet(inline: Int, link: Int32) -> MarkSet {
+  func markSet(inline: Int, link: Int32, image: Int32 = -1) -> MarkSet {
     var bits: UInt8 = 0
     if inline & InlinePresentationIntent.stronglyEmphasized.rawValue != 0 {
       bits |= Mark.strong.bit
@@ -172,7 +186,7 @@ extension _MarkdownWriter {
     if inline & InlinePresentationIntent.strikethrough.rawValue != 0 {
       bits |= Mark.strikethrough.bit
     }
-    return MarkSet(bits: bits, link: link)
+    return MarkSet(bits: bits, link: link, image: image)
   }
 
   /// The leaf's pieces: one per run of a style, a run of code or HTML
@@ -181,7 +195,7 @@ extension _MarkdownWriter {
   /// gets the zero-width inline between them: see `inlineTokens`).
   func pieces(
     _ scalars: UnsafeBufferPointer<Unicode.Scalar>, _ styleIndices: UnsafeBufferPointer<Int32>,
-    mode: InlineMode, urls: inout [String]
+    mode: InlineMode, links: inout [Target], images: inout [Target]
   ) -> [Piece] {
     var pieces: [Piece] = []
     var start = 0
@@ -193,14 +207,17 @@ extension _MarkdownWriter {
       let style = styles[Int(styleIndex)]
       var link: Int32 = -1
       if let url = style.link {
-        if let known = urls.last, known == url {
-          link = Int32(urls.count - 1)
-        } else {
-          urls.append(url)
-          link = Int32(urls.count - 1)
-        }
+        let target = Target(url: url, title: style.linkTitle)
+        if links.last != target { links.append(target) }
+        link = Int32(links.count - 1)
       }
-      let marks = markSet(inline: style.inline, link: link)
+      var image: Int32 = -1
+      if let url = style.image {
+        let target = Target(url: url, title: style.imageTitle)
+        if images.last != target { images.append(target) }
+        image = Int32(images.count - 1)
+      }
+      let marks = markSet(inline: style.inline, link: link, image: image)
       if style.inline & Self.codeBit != 0 {
         pieces.append(Piece(kind: .code, start: start, end: end, marks: marks))
       } else if style.inline & Self.htmlBits != 0 {
@@ -241,19 +258,23 @@ extension _MarkdownWriter {
     _ scalars: UnsafeBufferPointer<Unicode.Scalar>, _ styleIndices: UnsafeBufferPointer<Int32>,
     mode: InlineMode, into tokens: inout [Token]
   ) {
-    var urls: [String] = []
-    let pieces = pieces(scalars, styleIndices, mode: mode, urls: &urls)
+    var links: [Target] = []
+    var images: [Target] = []
+    let pieces = pieces(scalars, styleIndices, mode: mode, links: &links, images: &images)
     // Where each kind of mark that holds on a piece stops holding (the
-    // piece it ends before): four entries a piece, by `order(_:)`.
-    var ends = [Int32](repeating: 0, count: 4 * pieces.count)
+    // piece it ends before): five entries a piece, by `order(_:)`.
+    let kinds = 5
+    var ends = [Int32](repeating: 0, count: kinds * pieces.count)
     for index in stride(from: pieces.count - 1, through: 0, by: -1) {
       let marks = pieces[index].marks
       guard marks != .none else { continue }
       let next = index + 1 < pieces.count ? pieces[index + 1].marks : .none
-      for (kind, mark) in [Mark.strong, .emphasis, .strikethrough, .link(marks.link)].enumerated()
+      for (kind, mark) in [
+        Mark.strong, .emphasis, .strikethrough, .link(marks.link), .image(marks.image),
+      ].enumerated()
       where marks.contains(mark) {
-        ends[4 * index + kind] =
-          next.contains(mark) ? ends[4 * (index + 1) + kind] : Int32(index + 1)
+        ends[kinds * index + kind] =
+          next.contains(mark) ? ends[kinds * (index + 1) + kind] : Int32(index + 1)
       }
     }
 
@@ -269,8 +290,8 @@ extension _MarkdownWriter {
         // closes (a closer there closes nothing): what starts there goes on
         // top, and the order is mended at the next piece.
         let wanted = target.marks.sorted { lhs, rhs in
-          let left = ends[4 * number + Self.order(lhs)]
-          let right = ends[4 * number + Self.order(rhs)]
+          let left = ends[kinds * number + Self.order(lhs)]
+          let right = ends[kinds * number + Self.order(rhs)]
           if left != right { return left > right }
           return Self.order(lhs) < Self.order(rhs)
         }
@@ -303,6 +324,14 @@ extension _MarkdownWriter {
         }
         if lineStart < piece.end { tokens.append(raw(utf8: scalars[lineStart..<piece.end])) }
       case .text:
+        // An image without a description: the attachment character is
+        // the image's, not text (unless the image has neither a
+        // destination nor a title: `![]()` reads as nothing).
+        if target.image >= 0, images[Int(target.image)] != Target(url: "", title: nil),
+          scalars[piece.start..<piece.end].allSatisfy({ $0 == "\u{FFFC}" })
+        {
+          continue
+        }
         tokens.append(.text(Int32(piece.start), Int32(piece.end), inLink: target.link >= 0))
       }
     }
@@ -328,16 +357,19 @@ extension _MarkdownWriter {
       }
     }
     // Where the links are, before their closers become raw text.
-    var links = 0
+    var openLinks = 0
     for index in tokens.indices {
-      insideLink.append(links > 0)
-      if case .opener(.link) = tokens[index] { links += 1 }
+      insideLink.append(openLinks > 0)
+      if case .opener(.link) = tokens[index] { openLinks += 1 }
       if case .closer(.link(let link)) = tokens[index] {
-        links -= 1
-        tokens[index] = raw(Self.linkEnd(urls[Int(link)], inCell: mode == .cell))
+        openLinks -= 1
+        tokens[index] = raw(Self.linkEnd(links[Int(link)], inCell: mode == .cell))
+      }
+      if case .closer(.image(let image)) = tokens[index] {
+        tokens[index] = raw(Self.linkEnd(images[Int(image)], inCell: mode == .cell))
       }
     }
-    insideLink.append(links > 0)
+    insideLink.append(openLinks > 0)
   }
 
   /// The scalars' UTF-8, kept in `rawBytes`, as a raw token.
@@ -353,14 +385,22 @@ extension _MarkdownWriter {
     case .emphasis: 1
     case .strikethrough: 2
     case .link: 3
+    case .image: 4
     }
   }
 
-  /// `](<url>)`, the URL escaped for an angle-bracketed destination (and
-  /// for a table cell).
-  static func linkEnd(_ url: String, inCell: Bool) -> [UInt8] {
+  /// A link's or an image's destination and title.
+  struct Target: Equatable {
+    var url: String
+    var title: String?
+  }
+
+  /// `](<url>)`, or `](<url> "title")`: the URL escaped for an
+  /// angle-bracketed destination, the title for a quoted one (and both for
+  /// a table cell).
+  static func linkEnd(_ target: Target, inCell: Bool) -> [UInt8] {
     var bytes = Array("](<".utf8)
-    let scalars = Array(url.unicodeScalars)
+    let scalars = Array(target.url.unicodeScalars)
     for (index, scalar) in scalars.enumerated() {
       let atEdge = index == 0 || index == scalars.count - 1
       switch scalar {
@@ -381,7 +421,26 @@ extension _MarkdownWriter {
         bytes.appendUTF8(scalar)
       }
     }
-    bytes.append(contentsOf: ">)".utf8)
+    bytes.append(UInt8(ascii: ">"))
+    if let title = target.title {
+      bytes.append(contentsOf: " \"".utf8)
+      for scalar in title.unicodeScalars {
+        switch scalar {
+        case "\\", "\"":
+          bytes.append(UInt8(ascii: "\\"))
+          bytes.append(UInt8(scalar.value))
+        case "|" where inCell:
+          bytes.append(contentsOf: "\\|".utf8)
+        case "\n", "\r", "&":
+          // (A title's line end would break the line's prefixes.)
+          bytes.append(contentsOf: "&#\(scalar.value);".utf8)
+        default:
+          bytes.appendUTF8(scalar)
+        }
+      }
+      bytes.append(UInt8(ascii: "\""))
+    }
+    bytes.append(UInt8(ascii: ")"))
     return bytes
   }
 

@@ -105,6 +105,10 @@ struct _MarkdownWriter {
   struct Style: Hashable {
     var inline: Int
     var link: String?
+    var linkTitle: String?
+    /// An image's URL, and its title.
+    var image: String?
+    var imageTitle: String?
   }
   var styles: [Style] = []
   /// Each style's inline intents, read per scalar without copying a style.
@@ -182,10 +186,21 @@ struct _MarkdownWriter {
           currentRunEnd = text.runs[runIndex].range.upperBound
           // The well-known keys take values of their own kind: the value
           // says the key, without hashing it.
-          for value in text.runs[runIndex].attributes.values {
+          for (key, value) in text.runs[runIndex].attributes {
             switch value {
             case .inlinePresentationIntent(let inline): style.inline = inline.rawValue
-            case .link(let url): style.link = url
+            case .link(let url):
+              if key == .link {
+                style.link = url
+              } else if key == .imageURL {
+                style.image = url
+              }
+            case .string(let title):
+              if key == .linkTitle {
+                style.linkTitle = title
+              } else if key == .imageTitle {
+                style.imageTitle = title
+              }
             case .presentationIntent(let value): intent = value
             default: break
             }
@@ -292,7 +307,8 @@ struct _MarkdownWriter {
     guard leaf.scalars.first == " ", let first = leaf.styles.first else { return false }
     let style = styles[Int(first)]
     return style.inline & Self.codeBit == 0 && style.inline & Self.htmlBits != 0
-      && style.link == nil && markSet(inline: style.inline, link: -1) == .none
+      && style.link == nil && style.image == nil
+      && markSet(inline: style.inline, link: -1) == .none
   }
 
   /// Notes the least marker width of the list item that an indented HTML

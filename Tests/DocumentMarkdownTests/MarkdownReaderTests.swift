@@ -83,15 +83,18 @@ import Testing
       ])
   }
 
-  /// What has no key: an image is its description, HTML is text marked as
-  /// HTML, a task box stays text, a footnote mark stays text; links,
-  /// autolinks and bare URLs are links.
+  /// What has no key: HTML is text marked as HTML, a task box stays
+  /// text, a footnote mark stays text; links, autolinks and bare URLs are
+  /// links. An image is its description with its URL and title.
   @Test func whatHasNoKeyOfItsOwn() throws {
     let paragraph = Self.block(.init(.paragraph, identity: 1))
+    var image = paragraph
+    image[.imageURL] = .link("cat.png")
+    image[.imageTitle] = .string("title")
     try Self.expect(
       "![a *cat*](cat.png \"title\") <b>x</b> [^1]", "a cat <b>x</b> [^1]",
       [
-        AttributeRun(0..<2, paragraph), AttributeRun(2..<5, Self.inline(.emphasized, paragraph)),
+        AttributeRun(0..<2, image), AttributeRun(2..<5, Self.inline(.emphasized, image)),
         AttributeRun(5..<6, paragraph), AttributeRun(6..<9, Self.inline(.inlineHTML, paragraph)),
         AttributeRun(9..<10, paragraph), AttributeRun(10..<14, Self.inline(.inlineHTML, paragraph)),
         AttributeRun(14..<19, paragraph),

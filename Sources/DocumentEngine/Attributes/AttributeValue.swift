@@ -1,7 +1,9 @@
 /// The name of an attribute of a storage's text: one of the well-known keys
 /// that mirror Foundation's attributed-string keys
-/// (``inlinePresentationIntent``, ``link``, ``presentationIntent``), or any
-/// other name, which is the host's own (a font, a colour, a comment id).
+/// (``inlinePresentationIntent``, ``link``, ``presentationIntent``,
+/// ``imageURL``) or that Markdown needs besides them (``linkTitle``,
+/// ``imageTitle``), or any other name, which is the host's own (a font, a
+/// colour, a comment id).
 ///
 /// A host on Apple's platforms converts each well-known key one to one:
 /// `inlinePresentationIntent` to `NSAttributedString.Key.inlinePresentationIntent`
@@ -28,10 +30,20 @@ public struct AttributeKey: RawRepresentable, Hashable, Comparable, Sendable,
   /// Foundation's `presentationIntent`: the block the text belongs to (a
   /// ``PresentationIntent``).
   public static let presentationIntent: AttributeKey = "presentationIntent"
+  /// Foundation's `imageURL`: the text is an image's description (its alt
+  /// text; an image without one is U+FFFC, the attachment character),
+  /// the value the image's URL, as a string (a ``AttributeValue/link(_:)``).
+  public static let imageURL: AttributeKey = "imageURL"
+  /// The title of an image (Markdown's `![alt](url "title")`), a string;
+  /// with ``imageURL``.
+  public static let imageTitle: AttributeKey = "imageTitle"
+  /// The title of a link (Markdown's `[text](url "title")`), a string;
+  /// with ``link``.
+  public static let linkTitle: AttributeKey = "linkTitle"
 
   /// The well-known keys, in the order they are listed.
   public static let wellKnown: [AttributeKey] = [
-    .inlinePresentationIntent, .link, .presentationIntent,
+    .inlinePresentationIntent, .link, .presentationIntent, .imageURL, .imageTitle, .linkTitle,
   ]
 
   /// Whether the key is one of the host's own (not well known).
@@ -227,11 +239,14 @@ public enum AttributeValue: Hashable, Sendable {
     case (.inlinePresentationIntent, .inlinePresentationIntent(let intent)):
       return InlinePresentationIntent.all.isSuperset(of: intent) && !intent.isEmpty
         ? nil : "an inline presentation intent names no known intent"
-    case (.link, .link): return nil
+    case (.link, .link), (.imageURL, .link), (.imageTitle, .string), (.linkTitle, .string):
+      return nil
     case (.presentationIntent, .presentationIntent(let intent)):
       return intent.problem
-    case (.inlinePresentationIntent, _), (.link, _), (.presentationIntent, _):
+    case (.inlinePresentationIntent, _), (.link, _), (.presentationIntent, _), (.imageURL, _):
       return "the key '\(key)' takes a value of its own kind"
+    case (.imageTitle, _), (.linkTitle, _):
+      return "the key '\(key)' takes a string"
     case (_, .string), (_, .integer), (_, .boolean):
       return nil
     default:

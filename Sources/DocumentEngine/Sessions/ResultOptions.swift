@@ -70,7 +70,7 @@ extension _NewTextAttributes {
   ) -> Self? {
     guard options.allowsRichText else { return nil }
     let blocks = options.contains(.presentationIntent)
-    let decided: [AttributeKey] = [.inlinePresentationIntent, .link]
+    let decided = Self.inlineKeys
     let overlaid: [AttributeKey] = blocks ? [.presentationIntent] : []
     if runs.allSatisfy({
       !$0.attributes.isEmpty && Self.keepsAsIs($0.attributes, blocks: blocks, options: options)
@@ -86,8 +86,7 @@ extension _NewTextAttributes {
         continue
       }
       var attributes: [AttributeKey: AttributeValue] = [:]
-      attributes[.inlinePresentationIntent] = run.attributes[.inlinePresentationIntent]
-      attributes[.link] = run.attributes[.link]
+      for key in Self.inlineKeys { attributes[key] = run.attributes[key] }
       if blocks, case .presentationIntent(let intent)? = run.attributes[.presentationIntent] {
         let components = intent.components.filter(options.keeps)
         if !components.isEmpty {
@@ -99,6 +98,12 @@ extension _NewTextAttributes {
     return _NewTextAttributes(runs: kept, decided: decided, overlaid: overlaid)
   }
 
+  /// The keys a rich-text replacement decides for its text: inline
+  /// intents, links and images (with their titles).
+  static let inlineKeys: [AttributeKey] = [
+    .inlinePresentationIntent, .link, .linkTitle, .imageURL, .imageTitle,
+  ]
+
   /// Whether `options` keep every attribute of `attributes` as it is: only
   /// inline intents and links, and (with `blocks`) a block intent none of
   /// whose components the options leave out.
@@ -106,7 +111,7 @@ extension _NewTextAttributes {
     _ attributes: [AttributeKey: AttributeValue], blocks: Bool, options: ResultOptions
   ) -> Bool {
     for (key, value) in attributes {
-      if key == .inlinePresentationIntent || key == .link { continue }
+      if Self.inlineKeys.contains(key) { continue }
       guard blocks, key == .presentationIntent, case .presentationIntent(let intent) = value,
         !intent.components.isEmpty,
         intent.components.allSatisfy(options.keeps)

@@ -1,0 +1,54 @@
+import DocumentEngine
+import DocumentMarkdown
+import Testing
+
+/// Images and titles have homes (docs/DESIGN.md, *Markdown*): an image is
+/// its description with `imageURL` (and `imageTitle`), one without a
+/// description the attachment character; a link keeps its title. Written
+/// Markdown renders as the original did.
+@Suite struct MarkdownImageTests {
+  @Test(arguments: [
+    "![logo](logo.png \"Logo\")",
+    "[![Swift 5.4](https://img.shields.io/badge/swift-5.4-orange.svg)](https://swift.org)",
+    "[![a](a.svg)](https://a.org) [![b](b.svg)](https://b.org)",
+    "![a](a.png)![b](b.png)",
+    "![](empty-alt.png) and ![*styled* alt](x.png 'single')",
+    "[a link](https://x.org \"with a \\\"title\\\"\")",
+    "An [inline ![icon](i.png)](u) image in a link.",
+    "- ![in a list](l.png)\n\n> ![in a quote](q.png)",
+    "| a | ![cell](c.png \"t|t\") |\n|---|---|\n| [x](y \"z\") | 2 |",
+  ])
+  func imagesAndTitlesRenderAsTheyDid(markdown: String) throws {
+    let read = AttributedText(markdown: markdown)
+    let written = read.markdown
+    #expect(AttributedText(markdown: written) == read, "\(written)")
+    #expect(_CMarkBaseline.html(written) == _CMarkBaseline.html(markdown), "\(written)")
+  }
+
+  @Test func anImageIsItsDescriptionWithItsURLAndTitle() throws {
+    let read = AttributedText(markdown: "![logo](logo.png \"Logo\") [t](u \"T\") ![](x.png)")
+    #expect(read.text == "logo t \u{FFFC}")
+    #expect(read.attributes(at: 0)[.imageURL] == .link("logo.png"))
+    #expect(read.attributes(at: 0)[.imageTitle] == .string("Logo"))
+    #expect(read.attributes(at: 5)[.link] == .link("u"))
+    #expect(read.attributes(at: 5)[.linkTitle] == .string("T"))
+    #expect(read.attributes(at: 7)[.imageURL] == .link("x.png"))
+    #expect(read.attributes(at: 7)[.imageTitle] == nil)
+  }
+
+  @Test func theEngineRefusesAnImageOrATitleOfTheWrongKind() throws {
+    let document = Document()
+    try document.add("body", text: "abc")
+    #expect(throws: DocumentError.self) {
+      try document.setAttributes([.imageURL: .string("x.png")], in: "body", range: 0..<1)
+    }
+    #expect(throws: DocumentError.self) {
+      try document.setAttributes([.linkTitle: .integer(1)], in: "body", range: 0..<1)
+    }
+    try document.setAttributes(
+      [.imageURL: .link("x.png"), .imageTitle: .string("X")], in: "body", range: 0..<1)
+    #expect(
+      try document.content.storage("body").attributedText(in: 0..<3).markdown
+        == "![a](<x.png> \"X\")bc\n")
+  }
+}
