@@ -56,7 +56,8 @@ enum _CMarkExtensions {
   /// to race either).
   nonisolated(unsafe) static let attached: [OpaquePointer] = {
     cmark_gfm_core_extensions_ensure_registered()
-    return ["table", "strikethrough", "autolink"].compactMap { (name: String) in
+    return ["table", "strikethrough", "autolink", "tasklist", "tagfilter"].compactMap {
+      (name: String) in
       cmark_find_syntax_extension(name)
     }
   }()
@@ -242,6 +243,11 @@ struct _MarkdownReader {
     case CMARK_NODE_ITEM:
       let ordinal = nextChildOfInnermost()
       openContainer(.listItem(ordinal: ordinal))
+      if extensionType(node) == "tasklist" {
+        // (A GitHub task list's item: its box is not its text.)
+        open[open.count - 1].component.isChecked =
+          cmark_gfm_extensions_get_tasklist_item_checked(node)
+      }
     case CMARK_NODE_PARAGRAPH:
       openLeaf(.paragraph, node)
     case CMARK_NODE_HEADING:

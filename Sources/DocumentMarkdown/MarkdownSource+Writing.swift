@@ -237,10 +237,18 @@ struct _KeptSourceWriter {
         start + column - 1 <= source.lineStart(first + 1)
       else { return nil }
       let firstPrefix = Array(source.bytes[start..<(start + column - 1)])
-      guard firstPrefix.allSatisfy(Self.isPrefixByte) else { return nil }
+      guard Self.isPrefix(firstPrefix) else { return nil }
       if case .codeBlock = kind, firstPrefix.contains(0x09) { return nil }
+      // (A task box is the paragraph's, past the item's content column:
+      // its later lines need not be indented past it.)
       var continuation = firstPrefix.map { byte in
         byte == UInt8(ascii: ">") || byte == 0x20 || byte == 0x09 ? byte : 0x20
+      }
+      if let box = firstPrefix.lastIndex(of: UInt8(ascii: "]")),
+        firstPrefix.contains(UInt8(ascii: "["))
+      {
+        continuation.removeSubrange(
+          (firstPrefix.lastIndex(of: UInt8(ascii: "[")) ?? box)..<continuation.count)
       }
       // A paragraph's later lines keep the indentation they had (a
       // continuation indented further, a lazy line: any goes on a
@@ -292,6 +300,24 @@ struct _KeptSourceWriter {
       end += 1
     }
     return Array(source.bytes[start..<end])
+  }
+
+  /// Whether `prefix` is only containers' markers: quote markers, list
+  /// bullets and numbers, a task list item's box, spaces and tabs.
+  static func isPrefix(_ prefix: [UInt8]) -> Bool {
+    var index = 0
+    while index < prefix.count {
+      if prefix[index] == UInt8(ascii: "["), index + 2 < prefix.count,
+        [0x20, UInt8(ascii: "x"), UInt8(ascii: "X")].contains(prefix[index + 1]),
+        prefix[index + 2] == UInt8(ascii: "]")
+      {
+        index += 3
+        continue
+      }
+      guard isPrefixByte(prefix[index]) else { return false }
+      index += 1
+    }
+    return true
   }
 
   static func isPrefixByte(_ byte: UInt8) -> Bool {

@@ -46,10 +46,13 @@ extension _MarkdownWriter {
         writeBlankLine()
       }
       for depth in common..<containers.count {
+        let innermost = depth == containers.count - 1
+        var boxFollows = false
+        if innermost, case .paragraph = leaf.block { boxFollows = true }
         push(
           containers[depth], after: depth == common ? closedListMark : 0,
           width: itemWidths.isEmpty ? 0 : itemWidths[containers[depth]] ?? 0,
-          markerAlone: leaf.keepsIndentation && depth == containers.count - 1)
+          markerAlone: leaf.keepsIndentation && innermost, boxFollows: boxFollows)
       }
       writeBlock(leaves[index..<end])
       lastTakesBlankLines = leaves[end - 1].block.takesBlankLines
@@ -252,8 +255,4 @@ extension PresentationIntent.Kind {
   /// A list itself, ordered or not (``PresentationIntent/Kind/isList`` is
   /// anything that belongs to lists: their items too).
   var isListContainer: Bool { self == .orderedList || self == .unorderedList }
-  var isListItem: Bool {
-    if case .listItem = self { return true }
-    return false
-  }
 }

@@ -43,9 +43,12 @@ extension _MarkdownWriter {
   /// starts with a space, as an HTML block's may) has its marker alone on
   /// a line, and its content one column past the marker, whatever the
   /// width.
+  ///
+  /// A task list item's box follows its marker when `boxFollows` (its
+  /// first block is a paragraph right inside it).
   mutating func push(
     _ component: PresentationIntent.Component, after previousMark: UInt8, width: Int,
-    markerAlone: Bool
+    markerAlone: Bool, boxFollows: Bool = false
   ) {
     let parent = levels.last
     let prefixStart = prefix.count
@@ -82,6 +85,9 @@ extension _MarkdownWriter {
       level.markerAlone = markerAlone
       let indentation = markerAlone ? marker : markers.count - markerStart
       prefix.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indentation))
+      if let checked = component.isChecked, boxFollows, !markerAlone {
+        markers.append(contentsOf: (checked ? "[x] " : "[ ] ").utf8)
+      }
     default:
       break
     }

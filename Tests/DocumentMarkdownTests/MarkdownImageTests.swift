@@ -2,10 +2,11 @@ import DocumentEngine
 import DocumentMarkdown
 import Testing
 
-/// Images and titles have homes (docs/DESIGN.md, *Markdown*): an image is
-/// its description with `imageURL` (and `imageTitle`), one without a
-/// description the attachment character; a link keeps its title. Written
-/// Markdown renders as the original did.
+/// Images, titles and task boxes have homes (docs/DESIGN.md, *Markdown*):
+/// an image is its description with `imageURL` (and `imageTitle`), one
+/// without a description the attachment character; a link keeps its
+/// title; a task list item says whether it is checked. Written Markdown
+/// renders as the original did.
 @Suite struct MarkdownImageTests {
   @Test(arguments: [
     "![logo](logo.png \"Logo\")",
@@ -17,6 +18,7 @@ import Testing
     "An [inline ![icon](i.png)](u) image in a link.",
     "- ![in a list](l.png)\n\n> ![in a quote](q.png)",
     "| a | ![cell](c.png \"t|t\") |\n|---|---|\n| [x](y \"z\") | 2 |",
+    "- [ ] todo\n- [x] done\n\n1. [ ] numbered\n\n> - [x] quoted\n> - [X] also",
   ])
   func imagesAndTitlesRenderAsTheyDid(markdown: String) throws {
     let read = AttributedText(markdown: markdown)

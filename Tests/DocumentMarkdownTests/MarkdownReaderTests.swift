@@ -83,9 +83,10 @@ import Testing
       ])
   }
 
-  /// What has no key: HTML is text marked as HTML, a task box stays
-  /// text, a footnote mark stays text; links, autolinks and bare URLs are
-  /// links. An image is its description with its URL and title.
+  /// What has no key: HTML is text marked as HTML, a footnote mark stays
+  /// text; links, autolinks and bare URLs are links. An image is its
+  /// description with its URL and title; a task list item's box is its
+  /// item's.
   @Test func whatHasNoKeyOfItsOwn() throws {
     let paragraph = Self.block(.init(.paragraph, identity: 1))
     var image = paragraph
@@ -99,10 +100,12 @@ import Testing
         AttributeRun(9..<10, paragraph), AttributeRun(10..<14, Self.inline(.inlineHTML, paragraph)),
         AttributeRun(14..<19, paragraph),
       ])
+    // A task list item's box is the item's (checked or not), not text.
     let item = Self.block(
-      .init(.unorderedList, identity: 1), .init(.listItem(ordinal: 1), identity: 2),
+      .init(.unorderedList, identity: 1),
+      .init(.listItem(ordinal: 1), identity: 2, isChecked: true),
       .init(.paragraph, identity: 3))
-    try Self.expect("- [x] done", "[x] done", [AttributeRun(0..<8, item)])
+    try Self.expect("- [x] done", "done", [AttributeRun(0..<4, item)])
     let html = Self.block(.init(.paragraph, identity: 1))
     try Self.expect(
       "<div>\nhi\n</div>", "<div>\nhi\n</div>",

@@ -176,6 +176,14 @@ import _EngineTestSupport
           markdown.replacingOccurrences(of: "* second bullet", with: "* 2nd bullet")))
   }
 
+  @Test func aTaskItemsTypoKeepsItsBox() throws {
+    let markdown = "- [ ] buy milk\n  and bread\n- [x] done\n"
+    let document = try Self.read(markdown)
+    try document.edit("file", range: 4..<8, with: "oat milk")
+    let written = try document.markdown(of: "file")
+    #expect(written == "- [ ] buy oat milk\n  and bread\n- [x] done\n")
+  }
+
   @Test func everyChangeOfABlockIsSeen() throws {
     let markdown = "One.\n\nTwo.\n\nThree.\n"
     // At a block's start (in the block: with its attributes), at its end,

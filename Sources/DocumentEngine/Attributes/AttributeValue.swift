@@ -177,6 +177,12 @@ public struct PresentationIntent: Hashable, Sendable {
       }
     }
 
+    /// Whether the kind is a list item.
+    public var isListItem: Bool {
+      if case .listItem = self { return true }
+      return false
+    }
+
     /// Whether the kind belongs to tables (kept by a tool only under the
     /// `table` result option).
     public var isTable: Bool {
@@ -193,11 +199,16 @@ public struct PresentationIntent: Hashable, Sendable {
     public var kind: Kind
     /// What tells this block apart from others of its kind.
     public var identity: Int
+    /// For a list item with a box (a GitHub task list's `- [ ]`), whether
+    /// it is checked; nil for an item without one and for every other
+    /// kind. Foundation has no such property: a host shows the box itself.
+    public var isChecked: Bool?
 
     /// A component.
-    public init(_ kind: Kind, identity: Int) {
+    public init(_ kind: Kind, identity: Int, isChecked: Bool? = nil) {
       self.kind = kind
       self.identity = identity
+      self.isChecked = isChecked
     }
   }
 
@@ -271,7 +282,10 @@ extension PresentationIntent {
         return "a table row's index is not negative"
       case .tableCell(let index) where index < 0:
         return "a table cell's column is not negative"
-      default: continue
+      default: break
+      }
+      if component.isChecked != nil, !component.kind.isListItem {
+        return "only a list item has a box to check"
       }
     }
     return nil

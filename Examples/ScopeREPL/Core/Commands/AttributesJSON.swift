@@ -9,7 +9,8 @@ import DocumentEngine
 /// a set's keys by name (the byte order of ``AttributeKey``), a run's
 /// `offset`, `length`, `attributes`, a component's `kind`, `identity`, then
 /// its kind's parameter (`level`, `ordinal`, `languageHint` when there is
-/// one, `columns`, `rowIndex` or `column`); inline presentation intents in
+/// one, `columns`, `rowIndex` or `column`), then `checked` for a task list
+/// item; inline presentation intents in
 /// the order of their bits. Read, a request's values may come in any order
 /// of keys and of intent names; fields the protocol does not name are
 /// ignored.
@@ -60,6 +61,7 @@ public enum AttributesJSON {
       .tableHeaderRow:
       break
     }
+    if let checked = component.isChecked { fields.append(("checked", .bool(checked))) }
     return .object(fields)
   }
 
@@ -216,7 +218,13 @@ public enum AttributesJSON {
       throw .badRequest(
         "unknown presentation intent kind '\(kind)' (\(kindNames.joined(separator: ", ")))")
     }
-    return PresentationIntent.Component(made, identity: identity)
+    var isChecked: Bool?
+    switch json["checked"] {
+    case nil, .null?: break
+    case .bool(let checked)?: isChecked = checked
+    default: throw .badRequest("'\(path).checked' must be a boolean")
+    }
+    return PresentationIntent.Component(made, identity: identity, isChecked: isChecked)
   }
 
   private static func columns(
