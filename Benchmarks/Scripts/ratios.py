@@ -268,6 +268,10 @@ MARKDOWN = "Markdown/1 MB"
 MARKDOWN_RATIO = "Markdown ratio/1 MB"
 READ_RATIO = "read ÷ cmark-gfm HTML (×100)"
 WRITE_RATIO = "write ÷ cmark-gfm HTML (×100)"
+KEPT_RATIO = "Markdown ratio/1 MB, source kept"
+KEPT_READ = "read, source kept ÷ cmark-gfm HTML (×100)"
+KEPT_UNCHANGED = "write unchanged ÷ cmark-gfm HTML (×100)"
+KEPT_EDITED = "write after a one-block edit ÷ cmark-gfm HTML (×100)"
 NESTED_RATIO = "Markdown ratio/nested quotes"
 NESTED_GROWTH = "write 20,000 nested ÷ write 5,000 (×100)"
 NESTED_FLOOR = "write 20,000 nested ÷ cmark-gfm HTML (×100)"
@@ -298,6 +302,16 @@ def markdown_rows(r):
             continue
         rows.append((f"Markdown: {what} 1 MB ≤ 2× cmark-gfm's parse and HTML", measured, baseline, text,
                      mark(x <= 2)))
+    kept = r.get(KEPT_RATIO, {})
+    for key, what, limit in (
+            (KEPT_READ, "reading 1 MB with its source kept (`AttributedText.read(markdown:)`)", 2),
+            (KEPT_UNCHANGED, "writing an unchanged 1 MB storage (`TextStorage.markdown`, its source kept)", 0.5),
+            (KEPT_EDITED, "writing a 1 MB storage after a one-block edit", 1)):
+        pair = kept.get(key)
+        if pair:
+            x = pair[0] / 100
+            rows.append((f"49. {what} ≤ {limit:g}× cmark-gfm's parse and HTML", f"{x:.2f}×",
+                         "cmark-gfm HTML (paired)", f"{x:.2f}× paired", mark(x <= limit)))
     nested = r.get(NESTED_RATIO, {})
     growth = nested.get(NESTED_GROWTH)
     if growth:

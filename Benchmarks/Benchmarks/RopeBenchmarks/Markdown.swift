@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkHarness
 import BenchmarkSupport
+import DocumentEngine
 import DocumentMarkdown
 
 // 13. Markdown: 1 MB of documentation-like GitHub-flavoured Markdown
@@ -23,6 +24,14 @@ let readOverFloor = BenchmarkMetric.custom(
   "read ÷ cmark-gfm HTML (×100)", polarity: .prefersSmaller, useScalingFactor: false)
 let writeOverFloor = BenchmarkMetric.custom(
   "write ÷ cmark-gfm HTML (×100)", polarity: .prefersSmaller, useScalingFactor: false)
+
+let keptReadOverFloor = BenchmarkMetric.custom(
+  "read, source kept ÷ cmark-gfm HTML (×100)", polarity: .prefersSmaller, useScalingFactor: false)
+let keptUnchangedOverFloor = BenchmarkMetric.custom(
+  "write unchanged ÷ cmark-gfm HTML (×100)", polarity: .prefersSmaller, useScalingFactor: false)
+let keptEditedOverFloor = BenchmarkMetric.custom(
+  "write after a one-block edit ÷ cmark-gfm HTML (×100)", polarity: .prefersSmaller,
+  useScalingFactor: false)
 
 let nestedGrowth = BenchmarkMetric.custom(
   "write 20,000 nested ÷ write 5,000 (×100)", polarity: .prefersSmaller, useScalingFactor: false)
@@ -96,6 +105,43 @@ func registerMarkdownBenchmarks() {
   } setup: { () -> (String, AttributedText) in
     let markdown = MarkdownText.document(byteCount: markdownByteCount)
     return (markdown, AttributedText(markdown: markdown))
+  }
+
+  // Issue 49: the source kept. Reading 1 MB into a storage with its
+  // source (`AttributedText.read(markdown:)`, what `Document.add(_:markdown:)`
+  // adds) ≤ 2× the floor; writing the storage unchanged (its bytes back,
+  // after comparing every block) ≤ 0.5×; writing it after a one-block edit
+  // (that block written anew) ≤ 1×; paired in each iteration.
+  let kept = configuration(
+    metrics: [.wallClock, keptReadOverFloor, keptUnchangedOverFloor, keptEditedOverFloor],
+    timeUnits: .milliseconds, maxDuration: .seconds(5), maxIterations: 30)
+  Benchmark("Markdown ratio/1 MB, source kept", configuration: kept) { benchmark, state in
+    let (markdown, unchanged, edited) = state
+    let clock = ContinuousClock()
+    let floorTime = timed(clock) { _CMarkBaseline.renderHTML(markdown) }
+    let readTime = timed(clock) { AttributedText.read(markdown: markdown) }
+    let unchangedTime = timed(clock) { unchanged.markdown }
+    let editedTime = timed(clock) { edited.markdown }
+    benchmark.measurement(keptReadOverFloor, percent(readTime, of: floorTime))
+    benchmark.measurement(keptUnchangedOverFloor, percent(unchangedTime, of: floorTime))
+    benchmark.measurement(keptEditedOverFloor, percent(editedTime, of: floorTime))
+  } setup: { () -> (String, TextStorage, TextStorage) in
+    let markdown = MarkdownText.document(byteCount: markdownByteCount)
+    let document = Document()
+    try? document.add("file", markdown: markdown)
+    guard let unchanged = try? document.content.storage("file") else {
+      fatalError("the benchmark's Markdown could not be added")
+    }
+    // One character typed in the middle of the text: one block changes.
+    let middle = (try? unchanged.text.paragraphStart(unchanged.text.paragraphCount / 2)) ?? 0
+    _ = try? document.edit("file", range: middle..<middle, with: "x")
+    guard let edited = try? document.content.storage("file") else {
+      fatalError("the benchmark's Markdown could not be edited")
+    }
+    // What the benchmark writes must be the file, and one block anew.
+    precondition(unchanged.markdown == markdown, "the unchanged storage was not written back")
+    precondition(edited.markdown != markdown, "the edit was not written")
+    return (markdown, unchanged, edited)
   }
 
   let nested = configuration(
