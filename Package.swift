@@ -119,7 +119,10 @@ let package = Package(
     ),
     .testTarget(
       name: "DocumentMarkdownTests",
-      dependencies: ["DocumentMarkdown", "DocumentEngine", "_EngineTestSupport"]
+      dependencies: ["DocumentMarkdown", "DocumentEngine", "_EngineTestSupport"],
+      // Real Markdown files the tests read from the checkout (with their
+      // licences in Corpus/LICENSES.md).
+      exclude: ["Corpus"]
     ),
     .testTarget(
       name: "ScopeREPLTests",

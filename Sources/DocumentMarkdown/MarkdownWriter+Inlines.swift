@@ -270,7 +270,7 @@ extension _MarkdownWriter {
       guard marks != .none else { continue }
       let next = index + 1 < pieces.count ? pieces[index + 1].marks : .none
       for (kind, mark) in [
-        Mark.strong, .emphasis, .strikethrough, .link(marks.link), .image(marks.image),
+        Mark.link(marks.link), .emphasis, .strong, .strikethrough, .image(marks.image),
       ].enumerated()
       where marks.contains(mark) {
         ends[kinds * index + kind] =
@@ -379,12 +379,16 @@ extension _MarkdownWriter {
     return .raw(start, Int32(rawBytes.count))
   }
 
+  /// The marks' order when they stop at the same place: the first
+  /// outermost. A link goes around the emphasis of its whole text
+  /// (`[**a**](u)`, as people write it), emphasis around strong emphasis
+  /// (`_**a**_`, as cmark-gfm reads `***a***`), an image inside them all.
   static func order(_ mark: Mark) -> Int {
     switch mark {
-    case .strong: 0
+    case .link: 0
     case .emphasis: 1
-    case .strikethrough: 2
-    case .link: 3
+    case .strong: 2
+    case .strikethrough: 3
     case .image: 4
     }
   }

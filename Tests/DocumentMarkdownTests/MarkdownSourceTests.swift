@@ -65,7 +65,9 @@ import _EngineTestSupport
               if numbers[component.identity] == nil {
                 numbers[component.identity] = numbers.count + 1
               }
-              return .init(component.kind, identity: numbers[component.identity] ?? 0)
+              var renumbered = component
+              renumbered.identity = numbers[component.identity] ?? 0
+              return renumbered
             }))
       }
       return AttributeRun(run.range, attributes)

@@ -25,6 +25,30 @@ enum Reading {
   /// from 1 in document order (the order in which they first appear,
   /// outermost first), each always with the same kind and inside the same
   /// parent.
+  /// The text with its presentation intents' identities numbered anew in
+  /// order of appearance, so that two readings of the same blocks compare
+  /// equal whatever numbers they had.
+  static func renumbered(_ text: AttributedText) -> AttributedText {
+    var numbers: [Int: Int] = [:]
+    let runs = text.runs.map { run -> AttributeRun in
+      var attributes = run.attributes
+      if case .presentationIntent(let intent)? = attributes[.presentationIntent] {
+        attributes[.presentationIntent] = .presentationIntent(
+          PresentationIntent(
+            intent.components.map { component in
+              if numbers[component.identity] == nil {
+                numbers[component.identity] = numbers.count + 1
+              }
+              var renumbered = component
+              renumbered.identity = numbers[component.identity] ?? 0
+              return renumbered
+            }))
+      }
+      return AttributeRun(run.range, attributes)
+    }
+    return (try? AttributedText(text.text, runs: runs)) ?? text
+  }
+
   static func check(_ text: AttributedText, _ what: @autoclosure () -> String) {
     func fail(_ message: String) -> Never {
       oracleFailed("\(what()) is not well formed: \(message)\n  text: \(describe(text))")
@@ -56,7 +80,7 @@ enum Reading {
           if intent.isEmpty || !InlinePresentationIntent.all.isSuperset(of: intent) {
             fail("run \(range) has the inline intent \(intent.rawValue)")
           }
-        case (.link, .link):
+        case (.link, .link), (.imageURL, .link), (.linkTitle, .string), (.imageTitle, .string):
           break
         case (.presentationIntent, .presentationIntent(let intent)):
           if let problem = problem(of: intent) { fail("run \(range): \(problem)") }

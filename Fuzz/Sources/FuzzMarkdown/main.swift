@@ -122,12 +122,65 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       decoding: UnsafeBufferPointer(start: data + 1, count: size - 1), as: UTF8.self)
     if Avoid.contains("noncharacter-reference"), hasNoncharacterReference(markdown) { return 0 }
     checkRoundTrip(markdown: markdown)
+    checkKeptSource(markdown: markdown)
   } else {
     var generator = MarkdownGenerator(FuzzInput(data + 1, size - 1))
     generator.generateDocument()
     checkGenerated(generator)
   }
   return 0
+}
+
+/// Half (a), with the source kept (`Document.add(_:markdown:)`): written
+/// back unchanged it is the input, byte for byte; after an edit that the
+/// input's bytes choose (text typed, deleted, or set strong), it reads as
+/// what the writer without the source writes of the storage.
+func checkKeptSource(markdown: String) {
+  let document = Document()
+  do {
+    try document.add("file", markdown: markdown)
+    let unchanged = try document.markdown(of: "file")
+    if unchanged != markdown {
+      oracleFailed("written back unchanged with its source: \(unchanged.debugDescription)")
+    }
+    let storage = try document.content.storage("file")
+    let length = storage.length
+    guard length > 0 else { return }
+    var hash: UInt64 = 14_695_981_039_346_656_037
+    for byte in markdown.utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
+    for round in 0..<3 {
+      let current = try document.content.storage("file")
+      let count = current.length
+      var start = Int((hash >> UInt64(8 * round)) % UInt64(count + 1))
+      var end = min(count, start + Int((hash >> 40) % 4))
+      // On scalar boundaries.
+      while start > 0, (try? current.text.utf8Offset(of: start, in: .utf16)) == nil { start -= 1 }
+      while end < count, (try? current.text.utf8Offset(of: end, in: .utf16)) == nil { end += 1 }
+      end = max(start, end)
+      switch (hash >> UInt64(48 + 2 * round)) % 3 {
+      case 0: try document.edit("file", range: start..<end, with: round == 1 ? "\n" : "x*")
+      case 1: try document.edit("file", range: start..<end, with: "")
+      default:
+        try document.setAttributes(
+          [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)],
+          in: "file", range: start..<end)
+      }
+      let edited = try document.content.storage("file")
+      let kept = try document.markdown(of: "file")
+      let plain = edited.attributedText(in: 0..<edited.length).markdown
+      trace("kept source, edit \(round) at \(start)..<\(end): \(kept.debugDescription)")
+      let keptReading = Reading.renumbered(AttributedText(markdown: kept))
+      let plainReading = Reading.renumbered(AttributedText(markdown: plain))
+      if keptReading != plainReading {
+        oracleFailed(
+          "with the source kept, edit \(round): \(kept.debugDescription) reads "
+            + "\(Reading.describe(keptReading)), the writer without it \(plain.debugDescription) "
+            + "\(Reading.describe(plainReading))")
+      }
+    }
+  } catch {
+    oracleFailed("a document edit failed: \(error)")
+  }
 }
 
 /// Half (a): Markdown read, written and read again.
