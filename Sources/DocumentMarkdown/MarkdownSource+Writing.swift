@@ -262,7 +262,9 @@ struct _KeptSourceWriter {
       // The leaf's text, without its separator.
       var range16 = segment.utf16
       var range8 = segment.utf8
-      if segmentIndex < segments.count - 1, !range8.isEmpty {
+      // (A leaf that lost its separator to an edit across two blocks
+      // ends without one.)
+      if segmentIndex < segments.count - 1, !range8.isEmpty, text[range8.upperBound - 1] == 0x0A {
         range8 = range8.lowerBound..<(range8.upperBound - 1)
         range16 = range16.lowerBound..<(range16.upperBound - 1)
       }

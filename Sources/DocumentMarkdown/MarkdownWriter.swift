@@ -244,8 +244,11 @@ struct _MarkdownWriter {
       } else if last == "\n" || (last == "\t" && shape.kind.isCell) {
         range = range.lowerBound..<(range.upperBound - 1)
       }
+      // Text in an empty container's leaf (typed into an empty list item
+      // or quote) is a paragraph inside it: never dropped.
+      let kind = shape.kind == nil && !range.isEmpty ? .paragraph : shape.kind
       let leaf = Leaf(
-        containers: shape.containers, kind: shape.kind, table: shape.table, row: shape.row,
+        containers: shape.containers, kind: kind, table: shape.table, row: shape.row,
         scalars: scalars[range], styles: styleOfScalar[range])
       if case .codeBlock = shape.kind {
         append(leaf, to: &result)

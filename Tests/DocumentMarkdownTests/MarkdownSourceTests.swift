@@ -186,6 +186,30 @@ import _EngineTestSupport
     #expect(written == "- [ ] buy oat milk\n  and bread\n- [x] done\n")
   }
 
+  /// FuzzMarkdown's first finding of the kept source: a deletion of a
+  /// block's separator and the next block's first character left the
+  /// first block without a separator, and its last character was taken
+  /// for one.
+  @Test func aBlockThatLostItsSeparatorKeepsItsLastCharacter() throws {
+    let document = try Self.read("foo\nbaz\n\nfoo \n baz\n")
+    try document.edit("file", range: 7..<9, with: "")
+    #expect(try document.markdown(of: "file") == "foo\nbaz\n\noo\n baz\n")
+    try Self.expectSameReading(document)
+  }
+
+  /// Text typed into an empty list item takes the item's intent (the edit
+  /// rule: the unit before is the item's line break); it is written as a
+  /// paragraph in the item, never dropped (FuzzMarkdown, with the source
+  /// kept).
+  @Test func textTypedIntoAnEmptyItemIsWritten() throws {
+    let document = try Self.read("-\n\nafter\n")
+    try document.edit("file", range: 1..<1, with: "typed")
+    let written = try document.markdown(of: "file")
+    #expect(AttributedText(markdown: written).text.contains("typed"), "\(written)")
+    let plain = try Self.attributedText(document).markdown
+    #expect(plain.contains("typed"), "\(plain)")
+  }
+
   @Test func everyChangeOfABlockIsSeen() throws {
     let markdown = "One.\n\nTwo.\n\nThree.\n"
     // At a block's start (in the block: with its attributes), at its end,
