@@ -99,6 +99,10 @@ struct _KeptSourceWriter {
   /// The bullet or delimiter of the last block written, if a list: a list
   /// written anew right after it takes another, so that the two stay two.
   var lastListMark: UInt8?
+  /// Whether the last block written ends on its own line (see
+  /// `closesItself`); whether it was HTML written anew.
+  var lastClosesItself = true
+  var endsWithHTML = false
 
   init(
     source: MarkdownSource, text: UnsafeBufferPointer<UInt8>, runs: [AttributeRun],
@@ -129,9 +133,19 @@ struct _KeptSourceWriter {
       }
       let group = index..<end
       index = end
+      // A block written anew after one that could take its first line in
+      // (a paragraph's lazy line, an HTML block's next line) starts after
+      // a blank line; so does any block after HTML written anew.
+      let closes = lastClosesItself
+      lastClosesItself = closesItself(segments[group.upperBound - 1].intent)
+      if endsWithHTML {
+        separate()
+        endsWithHTML = false
+      }
       guard let block = match(group, from: next) else {
         separate()
         writeAnew(group, block: nil)
+        endsWithHTML = isHTML(group.upperBound - 1)
         previous = -2
         continue
       }
@@ -148,24 +162,63 @@ struct _KeptSourceWriter {
         output.append(contentsOf: source.bytes[source.blocks[block].span])
         lastListMark = source.listMark(ofBlock: block)
       } else if sameShape, let rewritten = rewriteLeaves(group, in: block) {
-        if !adjacent { separate() }
+        if !adjacent || !closes { separate() }
         output.append(contentsOf: rewritten)
         lastListMark = source.listMark(ofBlock: block)
+        endsWithHTML = isHTML(group.upperBound - 1)
       } else {
-        if !(adjacent && sameShape) { separate() }
+        if !(adjacent && sameShape && closes) { separate() }
         writeAnew(group, block: block)
+        endsWithHTML = isHTML(group.upperBound - 1)
       }
       previous = sameShape ? block : -2
     }
     for deleted in next..<source.blocks.count { keepDefinitions(in: source.blocks[deleted].gap) }
     output.append(contentsOf: source.bytes[source.tail])
-    // A file that did not end with a line ending still does not.
+    // A file that did not end with a line ending still does not (unless
+    // its last line is blank: a code block's or HTML's, which counts).
     if let last = source.bytes.last, last != 0x0A, last != 0x0D,
       output.count >= source.lineEnding.count,
-      output[(output.count - source.lineEnding.count)...].elementsEqual(source.lineEnding)
+      output[(output.count - source.lineEnding.count)...].elementsEqual(source.lineEnding),
+      !endsWithBlankLine()
     {
       output.removeLast(source.lineEnding.count)
     }
+  }
+
+  /// Whether a block whose last leaf has `intent` ends on its own line, so
+  /// that no line after it goes on in it: a header, a thematic break, a
+  /// fenced code block (a heading outside any container).
+  func closesItself(_ intent: PresentationIntent?) -> Bool {
+    guard let intent, intent.components.count == 1, let kind = intent.components.last?.kind
+    else { return false }
+    switch kind {
+    case .header, .thematicBreak: return true
+    default: return false
+    }
+  }
+
+  /// Whether segment `segment` is HTML through and through (an HTML block,
+  /// which goes on over the lines after it).
+  func isHTML(_ segment: Int) -> Bool {
+    let range = segments[segment].utf16
+    guard !range.isEmpty, case .paragraph? = segments[segment].intent?.components.last?.kind
+    else { return false }
+    let html = InlinePresentationIntent.blockHTML.rawValue
+    var low = 0
+    var high = runs.count
+    while low < high {
+      let middle = (low + high) / 2
+      if runs[middle].range.upperBound <= range.lowerBound {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    guard low < runs.count, runs[low].range.lowerBound <= range.lowerBound,
+      case .inlinePresentationIntent(let bits)? = runs[low].attributes[.inlinePresentationIntent]
+    else { return false }
+    return bits.rawValue & html != 0
   }
 
   // MARK: - Matching
@@ -354,7 +407,14 @@ struct _KeptSourceWriter {
     _ range16: Range<Int>, _ range8: Range<Int>, as component: PresentationIntent.Component
   ) -> [UInt8] {
     let alone = PresentationIntent([component])
-    let text = attributedText(range16, range8) { _ in alone }
+    // An empty leaf is its line break alone: the writer writes the kind's
+    // empty block (`[]()`, `#`, an empty fence).
+    let text =
+      range16.isEmpty
+      ? AttributedText(
+        unchecked: "\n",
+        runs: [AttributeRun(0..<1, [.presentationIntent: .presentationIntent(alone)])])
+      : attributedText(range16, range8) { _ in alone }
     var writer = _MarkdownWriter()
     writer.style = source.style
     writer.write(text)

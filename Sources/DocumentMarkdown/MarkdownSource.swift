@@ -142,8 +142,19 @@ extension MarkdownSource {
       // (cmark-gfm can give a setext heading followed by a paragraph the
       // paragraph's first line as its last: a block ends before the next.)
       var through = Int(top.lines.last)
-      if number + 1 < reader.topBlocks.count {
-        through = min(through, Int(reader.topBlocks[number + 1].lines.first) - 1)
+      let nextFirst =
+        number + 1 < reader.topBlocks.count
+        ? Int(reader.topBlocks[number + 1].lines.first) : lineStarts.count + 1
+      through = min(through, nextFirst - 1)
+      // (And it can end an HTML block that closes on the file's last line,
+      // without a line ending, a line early: the lines before the next
+      // block that are not blank and not only definitions are the block's.)
+      let after = lastNonBlankLine(from: through, through: nextFirst - 1)
+      if after > through, first >= 1,
+        !_KeptSourceWriter.holdsNoLeaf(
+          String(decoding: bytes[lineStart(through + 1)..<lineStart(after + 1)], as: UTF8.self))
+      {
+        through = after
       }
       let last = lastNonBlankLine(from: first, through: through)
       let span = lineStart(first)..<lineStart(last + 1)
@@ -155,7 +166,11 @@ extension MarkdownSource {
         // A leaf's lines lie in its block's, before the next leaf's.
         let lines = leaves[leaf].lines
         var through = min(Int(lines.last), last)
-        if leaf + 1 < next { through = min(through, Int(leaves[leaf + 1].lines.first) - 1) }
+        if leaf + 1 < next {
+          through = min(through, Int(leaves[leaf + 1].lines.first) - 1)
+        } else if Int(lines.last) == Int(top.lines.last) {
+          through = last  // (the block's last leaf ends where it does)
+        }
         leaves[leaf].lines.last = Int32(lastNonBlankLine(from: Int(lines.first), through: through))
       }
       blocks.append(
