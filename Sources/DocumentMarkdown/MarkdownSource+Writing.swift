@@ -103,6 +103,8 @@ struct _KeptSourceWriter {
   /// `closesItself`); whether it was HTML written anew.
   var lastClosesItself = true
   var endsWithHTML = false
+  /// Whether the last block was a list or a quote written anew.
+  var wroteContainerAnew = false
 
   init(
     source: MarkdownSource, text: UnsafeBufferPointer<UInt8>, runs: [AttributeRun],
@@ -146,6 +148,7 @@ struct _KeptSourceWriter {
         separate()
         writeAnew(group, block: nil)
         endsWithHTML = isHTML(group.upperBound - 1)
+        wroteContainerAnew = isContainer(group)
         previous = -2
         continue
       }
@@ -157,11 +160,16 @@ struct _KeptSourceWriter {
       }
       next = block + 1
       let sameShape = isSameShape(group, as: block)
-      if sameShape, unchanged(group, block: block) {
+      // A block whose first line is indented, after a list or a quote
+      // written anew (whose items may now take less indentation), could go
+      // on in it: it is written anew too.
+      let afterNewContainer = wroteContainerAnew && startsIndented(block)
+      wroteContainerAnew = false
+      if sameShape, !afterNewContainer, unchanged(group, block: block) {
         if !adjacent { separate() }
         output.append(contentsOf: source.bytes[source.blocks[block].span])
         lastListMark = source.listMark(ofBlock: block)
-      } else if sameShape, let rewritten = rewriteLeaves(group, in: block) {
+      } else if sameShape, !afterNewContainer, let rewritten = rewriteLeaves(group, in: block) {
         if !adjacent || !closes { separate() }
         output.append(contentsOf: rewritten)
         lastListMark = source.listMark(ofBlock: block)
@@ -170,6 +178,7 @@ struct _KeptSourceWriter {
         if !(adjacent && sameShape && closes) { separate() }
         writeAnew(group, block: block)
         endsWithHTML = isHTML(group.upperBound - 1)
+        wroteContainerAnew = isContainer(group)
       }
       previous = sameShape ? block : -2
     }
@@ -184,6 +193,21 @@ struct _KeptSourceWriter {
     {
       output.removeLast(source.lineEnding.count)
     }
+  }
+
+  /// Whether the group is a list or a quote (its outermost component).
+  func isContainer(_ group: Range<Int>) -> Bool {
+    switch segments[group.lowerBound].intent?.components.first?.kind {
+    case .unorderedList?, .orderedList?, .blockQuote?: true
+    default: false
+    }
+  }
+
+  /// Whether the source's block `block` starts with a space or a tab.
+  func startsIndented(_ block: Int) -> Bool {
+    let start = source.blocks[block].span.lowerBound
+    return start < source.bytes.count
+      && (source.bytes[start] == 0x20 || source.bytes[start] == 0x09)
   }
 
   /// Whether a block whose last leaf has `intent` ends on its own line, so

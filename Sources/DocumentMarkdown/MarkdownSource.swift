@@ -139,28 +139,30 @@ extension MarkdownSource {
       guard top.firstLeaf < next else { continue }
       guard let outer = leaves[top.firstLeaf].intent.components.first?.identity else { return nil }
       let first = Int(top.lines.first)
+      // (cmark-gfm gives some nodes no position: no source then.)
+      guard first >= 1, first <= lineStarts.count else { return nil }
       // (cmark-gfm can give a setext heading followed by a paragraph the
       // paragraph's first line as its last: a block ends before the next.)
       var through = Int(top.lines.last)
       let nextFirst =
         number + 1 < reader.topBlocks.count
         ? Int(reader.topBlocks[number + 1].lines.first) : lineStarts.count + 1
-      through = min(through, nextFirst - 1)
+      through = max(first, min(through, nextFirst - 1))
       // (And it can end an HTML block that closes on the file's last line,
       // without a line ending, a line early: the lines before the next
       // block that are not blank and not only definitions are the block's.)
       let after = lastNonBlankLine(from: through, through: nextFirst - 1)
-      if after > through, first >= 1,
+      if after > through,
         !_KeptSourceWriter.holdsNoLeaf(
           String(decoding: bytes[lineStart(through + 1)..<lineStart(after + 1)], as: UTF8.self))
       {
         through = after
       }
       let last = lastNonBlankLine(from: first, through: through)
-      let span = lineStart(first)..<lineStart(last + 1)
-      guard first >= 1, span.lowerBound >= end, span.upperBound >= span.lowerBound else {
-        return nil
-      }
+      let lower = lineStart(first)
+      let upper = lineStart(last + 1)
+      guard lower >= end, upper >= lower else { return nil }
+      let span = lower..<upper
       for leaf in top.firstLeaf..<next {
         leaves[leaf].block = Int32(blocks.count)
         // A leaf's lines lie in its block's, before the next leaf's.
