@@ -243,8 +243,12 @@ struct _MarkdownReader {
     case CMARK_NODE_ITEM:
       let ordinal = nextChildOfInnermost()
       openContainer(.listItem(ordinal: ordinal))
-      if extensionType(node) == "tasklist" {
-        // (A GitHub task list's item: its box is not its text.)
+      if extensionType(node) == "tasklist", let child = cmark_node_first_child(node),
+        cmark_node_get_type(child) == CMARK_NODE_PARAGRAPH
+      {
+        // (A GitHub task list's item: its box is not its text. An item with
+        // a box and nothing after it has no box that Markdown could write
+        // back: `- [x]` alone is a paragraph.)
         open[open.count - 1].component.isChecked =
           cmark_gfm_extensions_get_tasklist_item_checked(node)
       }

@@ -531,6 +531,21 @@ struct _KeptSourceWriter {
   /// style (a list in the bullet or delimiter its block had, if it was
   /// one) and line ending.
   mutating func writeAnew(_ group: Range<Int>, block: Int?) {
+    // The reference definitions a paragraph of the block started with
+    // (outside any container, or in quotes alone) stay, before it.
+    if let block {
+      for leafIndex in source.blocks[block].leaves {
+        let leaf = source.leaves[leafIndex]
+        guard leaf.intent.components.last?.kind == .paragraph,
+          leaf.intent.components.dropLast().allSatisfy({ $0.kind == .blockQuote })
+        else { continue }
+        let definitions = definitionLineCount(of: leaf)
+        guard definitions > 0 else { continue }
+        let first = Int(leaf.lines.first)
+        output.append(
+          contentsOf: source.bytes[source.lineStart(first)..<source.lineStart(first + definitions)])
+      }
+    }
     let lower16 = segments[group.lowerBound].utf16.lowerBound
     var upper16 = segments[group.upperBound - 1].utf16.upperBound
     let lower8 = segments[group.lowerBound].utf8.lowerBound

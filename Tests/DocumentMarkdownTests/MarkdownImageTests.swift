@@ -27,6 +27,15 @@ import Testing
     #expect(_CMarkBaseline.html(written) == _CMarkBaseline.html(markdown), "\(written)")
   }
 
+  /// A box with nothing after it has no box Markdown could write back
+  /// (`- [x]` alone is a paragraph): the item reads as an empty one, which
+  /// written and read again stays itself (FuzzMarkdown's finding 41).
+  @Test func aBoxWithNothingAfterItIsAnEmptyItem() throws {
+    let read = AttributedText(markdown: "- [x]  \n- b\n")
+    #expect(read.text == "\nb")
+    #expect(AttributedText(markdown: read.markdown) == read, "\(read.markdown)")
+  }
+
   @Test func anImageIsItsDescriptionWithItsURLAndTitle() throws {
     let read = AttributedText(markdown: "![logo](logo.png \"Logo\") [t](u \"T\") ![](x.png)")
     #expect(read.text == "logo t \u{FFFC}")

