@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 extension EditorEndToEnd {
@@ -61,6 +62,37 @@ extension EditorEndToEnd {
       expectFile(folder, "draft.md", "A plain **word** here. More text.\n")
       #expect(try editor.quit() == .exited(0))
       #expect(!editor.screen.statuses.contains { $0.contains("Unsaved changes") })
+    }
+
+    /// A real README (swift-collections', Apache-2.0; the Markdown tests'
+    /// corpus) opened, " x" typed at its end, saved: only the last
+    /// paragraph's line changes (issue 49: before, 296 of its 369 lines
+    /// changed and its badges were lost).
+    @Test func aReadmeSavedAfterOneWordChangesOnlyThatBlock() throws {
+      let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .appendingPathComponent("DocumentMarkdownTests/Corpus/apple__swift-collections__README.md")
+      let original = try String(contentsOf: corpus, encoding: .utf8)
+      let folder = try TemporaryFolder()
+      let readme = try folder.write("README.md", original)
+      let editor = try EditorSession(arguments: ["--no-spelling", readme])
+      defer { editor.close() }
+      try editor.waitForStatus("README.md")
+      try editor.send(Keys.key(.end, .ctrl))
+      try editor.type(" x")
+      try editor.waitUntil("the cell is modified") { $0.screen.statusLine.contains("README.md •") }
+      let mark = editor.statusMark
+      try editor.save()
+      #expect(editor.statuses(since: mark).contains { $0.contains("Saved 1 file") })
+      let saved = try #require(folder.read("README.md"))
+      let old = original.split(separator: "\n", omittingEmptySubsequences: false)
+      let new = saved.split(separator: "\n", omittingEmptySubsequences: false)
+      #expect(old.count == new.count)
+      let changed = zip(old, new).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+      #expect(changed == [old.count - 2], "\(changed)")
+      #expect(new[new.count - 2].hasSuffix(". x"))
+      #expect(saved.contains("[![](https://img.shields.io/endpoint?url="), "the badges are kept")
+      try editor.quit()
     }
 
     /// Ctrl-B alone (no typing) changes the Markdown file: the cell is
