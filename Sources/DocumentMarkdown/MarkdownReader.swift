@@ -5,8 +5,9 @@ import TextRope
 
 extension AttributedText {
   /// The attributed text GitHub-flavoured Markdown stands for, read by the
-  /// system's cmark-gfm with its table, strikethrough and autolink
-  /// extensions, by the rules of *Markdown* in `docs/DESIGN.md`:
+  /// system's cmark-gfm with its table, strikethrough, autolink, task list
+  /// and tag filter extensions, by the rules of *Markdown* in
+  /// `docs/DESIGN.md`:
   ///
   /// - each block is a paragraph of the text, blocks separated by one LF
   ///   that carries the block's presentation intent, table cells by a tab and
@@ -22,15 +23,18 @@ extension AttributedText {
   ///   line break is U+2028 and a soft one a space, with the `lineBreak` or
   ///   `softBreak` inline intent; emphasis, strong emphasis, code spans and
   ///   strikethrough are inline intents; links (autolinks and bare URLs
-  ///   too) are `AttributeKey.link`s of their text.
+  ///   too) are `AttributeKey.link`s of their text, with
+  ///   `AttributeKey.linkTitle` when they have a title;
+  /// - an image is its description (the text between its brackets; U+FFFC
+  ///   when it has none) with `AttributeKey.imageURL` and
+  ///   `AttributeKey.imageTitle`; a task list item's box is its
+  ///   component's `isChecked` (an item whose first block is not a
+  ///   paragraph has none: Markdown could not write it back).
   ///
-  /// What has no key of its own: an image becomes its description (the
-  /// text between its brackets), its URL and title dropped; a link's title
-  /// is dropped; HTML is kept as text with the `inlineHTML` or `blockHTML`
-  /// inline intent (an HTML block is a paragraph), never interpreted; a
-  /// task list item keeps its box (`[ ]` or `[x]`) as text, since Foundation
-  /// has no key for it (the tasklist extension is not attached); footnotes
-  /// are not read (their marks stay text). A U+0000 becomes U+FFFD, as
+  /// What has no key of its own: HTML is kept as text with the
+  /// `inlineHTML` or `blockHTML` inline intent (an HTML block is a
+  /// paragraph), never interpreted; footnotes are not read (their marks
+  /// stay text); a list's looseness is not kept. A U+0000 becomes U+FFFD, as
   /// CommonMark asks, and so does a reference to U+FFFE or U+FFFF
   /// (cmark-gfm writes it as a byte that is not UTF-8).
   ///

@@ -11,9 +11,12 @@ extension AttributedText {
   /// headers (`#`, or underlined when they hold line breaks), fenced code
   /// blocks (a fence longer than any run of backticks inside), thematic
   /// breaks, quotes, lists (bullets `-`, or `*` for a list right after
-  /// another), and pipe tables. Inline intents become `**strong**`,
-  /// `_emphasis_`, `~~strikethrough~~` and code spans, links
-  /// `[text](<url>)`. Whatever Markdown would read as markup is escaped:
+  /// another; a task list item's box after its marker), and pipe tables.
+  /// Inline intents become `**strong**`, `_emphasis_`, `~~strikethrough~~`
+  /// and code spans, links `[text](<url>)` (`[text](<url> "title")` with a
+  /// title), images `![description](<url> "title")`; marks that end
+  /// together nest as people write them (a link around its text's emphasis,
+  /// emphasis around strong emphasis). Whatever Markdown would read as markup is escaped:
   /// `\ * _ ~ ` [ ] < & |` always, `# > - + =` and a number's `.` or `)` at
   /// the start of a line, `!` before a link, the `.` of `www.` and the `:`
   /// of `://` (bare URLs), an `@` between an address's two halves (an empty

@@ -182,6 +182,36 @@ import Testing
     #expect(!session.answer(#"{"cmd":"storages"}"#).contains(#""storage":"g""#))
   }
 
+  /// Images, titles and task boxes in the protocol: what a Markdown
+  /// storage holds is written, and read back.
+  @Test func imagesTitlesAndBoxesGoBothWays() {
+    let session = ProtocolSession()
+    _ = session.answer(
+      #"{"cmd":"add","storage":"f","markdown":"- [x] ![logo](l.png \"L\") [a](u \"T\")"}"#)
+    let runs =
+      #"[{"offset":0,"length":4,"attributes":{"imageTitle":"L","imageURL":"l.png","presentationIntent":[{"kind":"unorderedList","identity":1},{"kind":"listItem","identity":2,"ordinal":1,"checked":true},{"kind":"paragraph","identity":3}]}},"#
+      + #"{"offset":4,"length":1,"attributes":{"presentationIntent":[{"kind":"unorderedList","identity":1},{"kind":"listItem","identity":2,"ordinal":1,"checked":true},{"kind":"paragraph","identity":3}]}},"#
+      + #"{"offset":5,"length":1,"attributes":{"link":"u","linkTitle":"T","presentationIntent":[{"kind":"unorderedList","identity":1},{"kind":"listItem","identity":2,"ordinal":1,"checked":true},{"kind":"paragraph","identity":3}]}}]"#
+    #expect(
+      session.answer(#"{"cmd":"text","storage":"f","attributes":true}"#)
+        == #"{"ok":true,"text":"logo a","version":0,"attributes":"# + runs + "}")
+    // Read back: a storage added with those runs holds the same.
+    #expect(
+      session.answer(#"{"cmd":"add","storage":"g","text":"logo a","attributes":"# + runs + "}")
+        == #"{"ok":true,"storage":"g","length":6,"version":0}"#)
+    #expect(
+      session.answer(#"{"cmd":"text","storage":"g","attributes":true}"#)
+        == #"{"ok":true,"text":"logo a","version":0,"attributes":"# + runs + "}")
+    #expect(
+      session.answer(
+        #"{"cmd":"add","storage":"h","text":"x","attributes":[{"offset":0,"length":1,"attributes":{"imageURL":1}}]}"#
+      ).contains("badRequest"))
+    #expect(
+      session.answer(
+        #"{"cmd":"add","storage":"h","text":"x","attributes":[{"offset":0,"length":1,"attributes":{"presentationIntent":[{"kind":"paragraph","identity":1,"checked":true}]}}]}"#
+      ).contains("badRequest"))
+  }
+
   // MARK: Read back
 
   /// Markdown whose attributed text goes into a storage: the context's

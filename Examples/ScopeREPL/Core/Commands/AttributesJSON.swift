@@ -151,9 +151,14 @@ public enum AttributesJSON {
         intent.formUnion(named)
       }
       return .inlinePresentationIntent(intent)
-    case .link:
+    case .link, .imageURL:
       guard case .string(let url) = json else { throw .badRequest("'\(path)' must be a string") }
       return .link(url)
+    case .linkTitle, .imageTitle:
+      guard case .string(let title) = json else {
+        throw .badRequest("'\(path)' must be a string")
+      }
+      return .string(title)
     case .presentationIntent:
       guard case .array(let items) = json else {
         throw .badRequest("'\(path)' must be an array of components")
@@ -223,6 +228,9 @@ public enum AttributesJSON {
     case nil, .null?: break
     case .bool(let checked)?: isChecked = checked
     default: throw .badRequest("'\(path).checked' must be a boolean")
+    }
+    if isChecked != nil, !made.isListItem {
+      throw .badRequest("'\(path).checked' is a list item's (a task list's box)")
     }
     return PresentationIntent.Component(made, identity: identity, isChecked: isChecked)
   }
