@@ -40,7 +40,7 @@ extension Document {
   /// storage did not change.
   ///
   /// - Throws: what `add(_:text:after:attributes:source:)` throws
-  ///   (``DocumentError/duplicateStorage(_:)``, an unknown `after`);
+  ///   (`DocumentError.duplicateStorage(_:)`, an unknown `after`);
   ///   nothing changes.
   public func add(_ id: StorageID, markdown: String, after: StorageID? = nil)
     throws(DocumentError)
@@ -52,7 +52,7 @@ extension Document {
   /// Storage `id` as Markdown (``DocumentEngine/TextStorage/markdown``):
   /// with its source kept, if it was read from Markdown.
   ///
-  /// - Throws: ``DocumentError/unknownStorage(_:)``.
+  /// - Throws: `DocumentError.unknownStorage(_:)`.
   public func markdown(of id: StorageID) throws(DocumentError) -> String {
     try content.storage(id).markdown
   }

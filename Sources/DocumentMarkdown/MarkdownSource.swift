@@ -3,7 +3,7 @@ import DocumentEngine
 import TextRope
 
 /// A Markdown file's source, kept with the storage read from it
-/// (``DocumentEngine/TextStorage/source``), so that writing the storage as
+/// (`TextStorage.source`), so that writing the storage as
 /// Markdown gives back the file's own bytes for every block whose text and
 /// attributes did not change, and writes only the changed blocks anew
 /// (docs/DESIGN.md, *A Markdown file keeps its form*).
@@ -22,7 +22,7 @@ import TextRope
 /// them; a block whose leaves changed their shape is written anew whole,
 /// with the file's bullets and line endings.
 ///
-/// Built by `AttributedText.read(markdown:)`; ``DocumentEngine/Document``'s
+/// Built by `AttributedText.read(markdown:)`; `Document`'s
 /// `add(_:markdown:after:)` keeps it with the storage, and
 /// `markdown(of:)` writes through it.
 public struct MarkdownSource: StorageSource {
