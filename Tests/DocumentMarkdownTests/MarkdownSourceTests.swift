@@ -210,6 +210,21 @@ import _EngineTestSupport
     #expect(plain.contains("typed"), "\(plain)")
   }
 
+  /// A source given with a text it was not read from (a host's mistake)
+  /// is compared like any other: the writer never traps, and what it
+  /// writes of blocks that match nothing is the writer's.
+  @Test func aSourceOfAnotherFileNeverTraps() throws {
+    for (first, second) in zip(Self.files, Self.files.reversed()) {
+      let (_, source) = AttributedText.read(markdown: first)
+      let text = AttributedText(markdown: second)
+      let document = Document()
+      try document.add("file", text: Rope(text.text), attributes: text.runs, source: source)
+      _ = try document.markdown(of: "file")
+      try document.edit("file", range: 0..<0, with: "x")
+      _ = try document.markdown(of: "file")
+    }
+  }
+
   @Test func everyChangeOfABlockIsSeen() throws {
     let markdown = "One.\n\nTwo.\n\nThree.\n"
     // At a block's start (in the block: with its attributes), at its end,
