@@ -314,17 +314,8 @@ enum _MarkdownSegments {
     var hash: Int
   }
 
-  /// The inline attributes Markdown writes, of one run.
-  struct Inline: Hashable {
-    var inline = 0
-    var link: String?
-    var linkTitle: String?
-    var image: String?
-    var imageTitle: String?
-    var isEmpty: Bool {
-      inline == 0 && link == nil && linkTitle == nil && image == nil && imageTitle == nil
-    }
-  }
+  /// The inline attributes Markdown writes, of one run: the writer's.
+  typealias Inline = _MarkdownWriter.Style
 
   /// The segments of the text `bytes` (UTF-8; `utf16Count` units) whose
   /// attributes are `runs` (maximal, in order, UTF-16).
@@ -410,27 +401,7 @@ enum _MarkdownSegments {
       let upper = min(run.range.upperBound, utf16Count)
       guard lower < upper else { continue }
       add(offset..<lower, intent: nil, inline: Inline())
-      var inline = Inline()
-      var runIntent: PresentationIntent?
-      for (key, value) in run.attributes {
-        switch value {
-        case .inlinePresentationIntent(let bits): inline.inline = bits.rawValue
-        case .link(let url):
-          if key == .link {
-            inline.link = url
-          } else if key == .imageURL {
-            inline.image = url
-          }
-        case .string(let title):
-          if key == .linkTitle {
-            inline.linkTitle = title
-          } else if key == .imageTitle {
-            inline.imageTitle = title
-          }
-        case .presentationIntent(let value): runIntent = value
-        default: break
-        }
-      }
+      let (inline, runIntent) = Inline.of(run.attributes)
       add(lower..<upper, intent: runIntent, inline: inline)
       offset = upper
     }

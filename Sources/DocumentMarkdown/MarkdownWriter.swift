@@ -106,12 +106,47 @@ struct _MarkdownWriter {
 
   /// The inline attributes that Markdown writes, by index.
   struct Style: Hashable {
-    var inline: Int
+    var inline = 0
     var link: String?
     var linkTitle: String?
     /// An image's URL, and its title.
     var image: String?
     var imageTitle: String?
+
+    /// Whether the style has no mark at all.
+    var isEmpty: Bool {
+      inline == 0 && link == nil && linkTitle == nil && image == nil && imageTitle == nil
+    }
+
+    /// What Markdown writes of a run's attributes: its style, and its block.
+    static func of(
+      _ attributes: [AttributeKey: AttributeValue]
+    ) -> (style: Style, intent: PresentationIntent?) {
+      var style = Style()
+      var intent: PresentationIntent?
+      // The well-known keys take values of their own kind: the value says
+      // the key, but for a URL (a link's or an image's) and a title.
+      for (key, value) in attributes {
+        switch value {
+        case .inlinePresentationIntent(let inline): style.inline = inline.rawValue
+        case .link(let url):
+          if key == .link {
+            style.link = url
+          } else if key == .imageURL {
+            style.image = url
+          }
+        case .string(let title):
+          if key == .linkTitle {
+            style.linkTitle = title
+          } else if key == .imageTitle {
+            style.imageTitle = title
+          }
+        case .presentationIntent(let value): intent = value
+        default: break
+        }
+      }
+      return (style, intent)
+    }
   }
   var styles: [Style] = []
   /// Each style's inline intents, read per scalar without copying a style.
@@ -183,31 +218,11 @@ struct _MarkdownWriter {
         while runIndex < text.runs.count, text.runs[runIndex].range.upperBound <= offset {
           runIndex += 1
         }
-        var style = Style(inline: 0, link: nil)
+        var style = Style()
         var intent: PresentationIntent?
         if runIndex < text.runs.count, text.runs[runIndex].range.lowerBound <= offset {
           currentRunEnd = text.runs[runIndex].range.upperBound
-          // The well-known keys take values of their own kind: the value
-          // says the key, without hashing it.
-          for (key, value) in text.runs[runIndex].attributes {
-            switch value {
-            case .inlinePresentationIntent(let inline): style.inline = inline.rawValue
-            case .link(let url):
-              if key == .link {
-                style.link = url
-              } else if key == .imageURL {
-                style.image = url
-              }
-            case .string(let title):
-              if key == .linkTitle {
-                style.linkTitle = title
-              } else if key == .imageTitle {
-                style.imageTitle = title
-              }
-            case .presentationIntent(let value): intent = value
-            default: break
-            }
-          }
+          (style, intent) = Style.of(text.runs[runIndex].attributes)
         } else {
           currentRunEnd =
             runIndex < text.runs.count ? text.runs[runIndex].range.lowerBound : Int.max
