@@ -229,7 +229,7 @@ struct _KeptSourceWriter {
     guard !range.isEmpty, case .paragraph? = segments[segment].intent?.components.last?.kind
     else { return false }
     let html = InlinePresentationIntent.blockHTML.rawValue
-    let low = firstRun(endingAfter: range.lowerBound)
+    let low = runs.firstRun(endingAfter: range.lowerBound)
     guard low < runs.count, runs[low].range.lowerBound <= range.lowerBound,
       case .inlinePresentationIntent(let bits)? = runs[low].attributes[.inlinePresentationIntent]
     else { return false }
@@ -583,22 +583,6 @@ struct _KeptSourceWriter {
     return _MarkdownStyle(bullet: mark, delimiter: style.delimiters.0)
   }
 
-  /// The index of the first run that ends after `offset` (`runs.count` if
-  /// none does).
-  func firstRun(endingAfter offset: Int) -> Int {
-    var low = 0
-    var high = runs.count
-    while low < high {
-      let middle = (low + high) / 2
-      if runs[middle].range.upperBound <= offset {
-        low = middle + 1
-      } else {
-        high = middle
-      }
-    }
-    return low
-  }
-
   /// The text of `range16` (`range8` in bytes) with its runs, relative to
   /// it, each run's presentation intent mapped by `intent`.
   func attributedText(
@@ -606,7 +590,7 @@ struct _KeptSourceWriter {
     intent: (PresentationIntent) -> PresentationIntent
   ) -> AttributedText {
     var clipped: [AttributeRun] = []
-    var index = firstRun(endingAfter: range16.lowerBound)
+    var index = runs.firstRun(endingAfter: range16.lowerBound)
     while index < runs.count, runs[index].range.lowerBound < range16.upperBound {
       let run = runs[index]
       let lower = max(run.range.lowerBound, range16.lowerBound)

@@ -61,16 +61,7 @@ public struct AttributedText: Hashable, Sendable, CustomStringConvertible {
 
   /// The attributes of the UTF-16 unit at `offset` (none past the end).
   public func attributes(at offset: Int) -> [AttributeKey: AttributeValue] {
-    var low = 0
-    var high = runs.count
-    while low < high {
-      let middle = (low + high) / 2
-      if runs[middle].range.upperBound <= offset {
-        low = middle + 1
-      } else {
-        high = middle
-      }
-    }
+    let low = runs.firstRun(endingAfter: offset)
     guard low < runs.count, runs[low].range.contains(offset) else { return [:] }
     return runs[low].attributes
   }
@@ -191,5 +182,25 @@ extension WritingContext {
   /// the context's attributed string.
   public var attributedText: AttributedText {
     AttributedText(unchecked: String(text), runs: attributes)
+  }
+}
+
+extension [AttributeRun] {
+  /// The index of the first run that ends after `offset` (`count` if none
+  /// does), in runs in order: the run holding `offset`, or the next one.
+  ///
+  /// - Complexity: O(log r) for r runs.
+  package func firstRun(endingAfter offset: Int) -> Int {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low + high) / 2
+      if self[middle].range.upperBound <= offset {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    return low
   }
 }
