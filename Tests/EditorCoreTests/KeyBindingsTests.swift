@@ -79,4 +79,23 @@ struct KeyBindingsTests {
     #expect(span(3, "│")?.style.dim == true)
     #expect(span(3, "quoted")?.style.dim == false)
   }
+
+  @Test func anImageIsDrawnAsItsAltTextMarkedAsAnImage() throws {
+    let read = AttributedText(
+      markdown:
+        "See ![the logo](logo.png) and [![badge](b.svg)](https://example.com) or ![](x.png).\n")
+    let document = Document()
+    try document.add("a", text: Rope(read.text), attributes: read.runs)
+    let cell = Notebook.Cell(
+      id: "a", path: nil, format: .markdown, title: "a",
+      savedVersion: try document.content.storage("a").version)
+    let e = Editor(notebook: Notebook(document: document, cells: [cell]), rows: 6, columns: 60)
+    let line = e.frame().lines[1]
+    func span(_ text: String) -> StyledSpan? { line.spans.first { $0.text.contains(text) } }
+    #expect(span("See")?.style.foreground == nil)
+    #expect(span("the logo")?.style.foreground == .magenta)
+    #expect(span("the logo")?.style.underline == .single)
+    #expect(span("badge")?.style.foreground == .magenta)
+    #expect(span("\u{FFFC}")?.style.foreground == .magenta)
+  }
 }

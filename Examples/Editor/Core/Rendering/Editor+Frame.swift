@@ -190,7 +190,9 @@ extension Editor {
   }
 
   /// How text with `attributes` is drawn: strong bold, emphasis italic,
-  /// code coloured, links underlined, headers bold, code blocks coloured.
+  /// code coloured, links underlined, headers bold, code blocks coloured,
+  /// an image's alt text (or its U+FFFC when it has none) magenta and
+  /// underlined.
   static func style(of attributes: [AttributeKey: AttributeValue]) -> TextStyle {
     var style = TextStyle.plain
     if case .inlinePresentationIntent(let intent)? = attributes[.inlinePresentationIntent] {
@@ -202,6 +204,10 @@ extension Editor {
     if attributes[.link] != nil {
       style.underline = .single
       style.foreground = .blue
+    }
+    if attributes[.imageURL] != nil {
+      style.underline = .single
+      style.foreground = .magenta
     }
     if case .presentationIntent(let intent)? = attributes[.presentationIntent] {
       for component in intent.components {
