@@ -29,12 +29,13 @@ extension AttributedText {
   ///   when it has none) with `AttributeKey.imageURL` and
   ///   `AttributeKey.imageTitle`; a task list item's box is its
   ///   component's `isChecked` (an item whose first block is not a
-  ///   paragraph has none: Markdown could not write it back).
+  ///   paragraph has none: Markdown could not write it back); a loose list
+  ///   (its items parted by blank lines) is its component's `isLoose`.
   ///
   /// What has no key of its own: HTML is kept as text with the
   /// `inlineHTML` or `blockHTML` inline intent (an HTML block is a
   /// paragraph), never interpreted; footnotes are not read (their marks
-  /// stay text); a list's looseness is not kept. A U+0000 becomes U+FFFD, as
+  /// stay text). A U+0000 becomes U+FFFD, as
   /// CommonMark asks, and so does a reference to U+FFFE or U+FFFF
   /// (cmark-gfm writes it as a byte that is not UTF-8).
   ///
@@ -244,6 +245,7 @@ struct _MarkdownReader {
       let ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
       openContainer(ordered ? .orderedList : .unorderedList)
       open[open.count - 1].nextChild = ordered ? Int(cmark_node_get_list_start(node)) : 1
+      open[open.count - 1].component.isLoose = cmark_node_get_list_tight(node) == 0
     case CMARK_NODE_ITEM:
       let ordinal = nextChildOfInnermost()
       openContainer(.listItem(ordinal: ordinal))

@@ -29,22 +29,33 @@ extension _MarkdownWriter {
       }
       let closedListMark = levels.count > common ? levels[common].listMark : 0
       // A blank line ends one block before the next, written with the
-      // prefixes of the containers that stay open. None is owed before a
-      // list's next item (its marker ends the item before, and the list
-      // stays tight). Nor after a block that takes blank lines in (an HTML
-      // block: most kinds go on over them) when what closes with it goes
-      // on over a blank line too (lists and items, not a quote): the blank
-      // line would go into the block, while the next line, outside the
-      // closed containers, ends them and the block.
+      // prefixes of the containers that stay open. None is owed after a
+      // block that takes blank lines in (an HTML block of kinds 1 to 5
+      // that has not ended: `HTMLBlockStart`) when what closes with it
+      // goes on over a blank line too (lists and items, not a quote): the
+      // blank line would go into the block, while the next line, outside
+      // the closed containers, ends them and the block. In a tight list
+      // none is written where the list would read as loose: before its
+      // next item (whose marker ends the item before), nor between two
+      // blocks of an item where the second can start right under the
+      // first (`canFollowWithoutBlankLine`).
       let closesOnlyOpenEnded =
         common < levels.count && !levels[common...].contains { $0.endsAtBlankLine }
+      let closing = levels.count > common ? levels[common...].map(\.component) : []
       pop(to: common)
       let opensSiblingItem =
         common > 0 && common < containers.count && containers[common].kind.isListItem
         && levels[common - 1].component.kind.isListContainer
-      if index > 0, !opensSiblingItem, !(lastTakesBlankLines && closesOnlyOpenEnded) {
-        writeBlankLine()
+      var blank = index > 0 && !(lastTakesBlankLines && closesOnlyOpenEnded)
+      if blank, opensSiblingItem {
+        blank = levels[common - 1].component.isLoose
+      } else if blank, let list = governingList(), !list.isLoose,
+        canFollowWithoutBlankLine(
+          leaves[index - 1], closing: closing, by: leaves[index..<end], from: common)
+      {
+        blank = false
       }
+      if blank { writeBlankLine() }
       for depth in common..<containers.count {
         let innermost = depth == containers.count - 1
         var boxFollows = false
@@ -55,9 +66,265 @@ extension _MarkdownWriter {
           markerAlone: leaf.keepsIndentation && innermost, boxFollows: boxFollows)
       }
       writeBlock(leaves[index..<end])
-      lastTakesBlankLines = leaves[end - 1].block.takesBlankLines
+      let last = leaves[end - 1]
+      lastTakesBlankLines =
+        last.block == .htmlBlock
+        ? Self.htmlBlockKind(last.scalars).goesOnOverBlankLines : last.block.takesBlankLines
       index = end
     }
+  }
+
+  // MARK: - Tight and loose lists
+
+  /// The list whose looseness a blank line written now (between two blocks
+  /// in the open containers) decides: the list of the innermost open item,
+  /// unless a quote inside that item is open (the blank line is then the
+  /// quote's `>`, no blank line to the list). Nil when no item is open.
+  func governingList() -> PresentationIntent.Component? {
+    for depth in levels.indices.reversed() {
+      switch levels[depth].component.kind {
+      case .blockQuote: return nil
+      case .listItem: return depth > 0 ? levels[depth - 1].component : nil
+      default: continue
+      }
+    }
+    return nil
+  }
+
+  /// Whether `next` can be written on the line right after `previous`, the
+  /// containers `closing` closed and those of `next` past `common` opened,
+  /// and be read as the block it is, with `previous` ended as it was.
+  ///
+  /// A quote never can right after another (it would go on with it).
+  /// After a block that ends on its own line (a header, a fenced code
+  /// block, a thematic break, an empty container's markers, an HTML block
+  /// of CommonMark's kinds 1 to 5 whose last line holds its end) anything
+  /// can. A table goes on over any line but a blank one, and cmark-gfm
+  /// counts it as followed by a blank line anyway, unless a quote around
+  /// it closes. After a paragraph only what can interrupt one can: a quote,
+  /// an item of a bulleted list or of an ordered list that starts at 1 (not
+  /// empty, its marker not alone on its line), an ATX header, a fence, a
+  /// thematic break, an HTML block of kinds 1 to 6, or a table right
+  /// after it in the same containers (cmark-gfm takes the paragraph's last
+  /// line as its header row only if it is one, and the table's own first
+  /// line is) if the paragraph has no `|` and the header row is not all
+  /// dashes and colons.
+  func canFollowWithoutBlankLine(
+    _ previous: Leaf, closing: [PresentationIntent.Component], by block: ArraySlice<Leaf>,
+    from common: Int
+  ) -> Bool {
+    guard let next = block.first else { return true }
+    // A quote right after a quote would go on with it.
+    if closing.first?.kind == .blockQuote, common < next.containers.count,
+      next.containers[common].kind == .blockQuote
+    {
+      return false
+    }
+    switch previous.block {
+    case .header, .codeBlock, .thematicBreak, .emptyContainer:
+      return true
+    case .htmlBlock:
+      return Self.htmlBlockKind(previous.scalars).closed
+    case .tableCell:
+      return closing.contains { $0.kind == .blockQuote }
+    case .paragraph, .emptyParagraph:
+      break
+    }
+    // A line that the paragraph's containers do not take (it lacks a
+    // quote's `>` or an item's indentation) starts any block it can in the
+    // container it reaches; one in the paragraph's own containers must
+    // interrupt the paragraph. Either way a line that starts no block goes
+    // on with the paragraph (a lazy line).
+    let mustInterrupt = closing.isEmpty
+    let containers = next.containers
+    if common < containers.count {
+      switch containers[common].kind {
+      case .blockQuote:
+        return true
+      case .unorderedList, .orderedList:
+        guard common + 1 < containers.count,
+          case .listItem(let ordinal) = containers[common + 1].kind
+        else { return false }
+        guard mustInterrupt else { return true }
+        if containers[common].kind == .orderedList, ordinal != 1 { return false }
+        let itemIsInnermost = common + 2 == containers.count
+        if itemIsInnermost, next.block == .emptyContainer || next.keepsIndentation {
+          return false
+        }
+        return true
+      default:
+        return false
+      }
+    }
+    switch next.block {
+    case .header(_, let underlined): return !underlined
+    case .codeBlock, .thematicBreak: return true
+    case .htmlBlock:
+      let kind = Self.htmlBlockKind(next.scalars)
+      return mustInterrupt ? kind.interrupts : kind.starts
+    case .tableCell:
+      // cmark-gfm reads what stays of the paragraph with every `\|` made
+      // `|`, in code spans too: none may be written. And a header row
+      // that reads as a delimiter row (`| - |`) would make the paragraph's
+      // last line the header.
+      let delimiterLike: Set<Unicode.Scalar> = ["-", ":", " ", "\t"]
+      let headerIsDelimiterLike = block.prefix { $0.row == next.row }.allSatisfy {
+        $0.scalars.allSatisfy { delimiterLike.contains($0) }
+      }
+      return mustInterrupt && !previous.scalars.contains("|") && !headerIsDelimiterLike
+    case .paragraph, .emptyParagraph, .emptyContainer: return false
+    }
+  }
+
+  /// The block tags of CommonMark's HTML block kind 6, as cmark-gfm
+  /// 0.29 knows them.
+  static let htmlBlockTags: Set<String> = [
+    "address", "article", "aside", "base", "basefont", "blockquote", "body", "caption",
+    "center", "col", "colgroup", "dd", "details", "dialog", "dir", "div", "dl", "dt",
+    "fieldset", "figcaption", "figure", "footer", "form", "frame", "frameset", "h1", "h2", "h3",
+    "h4", "h5", "h6", "head", "header", "hr", "html", "iframe", "legend", "li", "link", "main",
+    "menu", "menuitem", "nav", "noframes", "ol", "optgroup", "option", "p", "param", "section",
+    "summary", "table", "tbody", "td", "tfoot", "th", "thead", "title", "tr", "track", "ul",
+  ]
+
+  /// What an HTML block's text is to CommonMark: the kind of HTML block
+  /// its first line starts (1 to 7, nil for none), and whether its last
+  /// line holds the end condition of kinds 1 to 5.
+  struct HTMLBlockStart {
+    var kind: Int?
+    var endsOnLastLine: Bool
+
+    /// Whether it starts an HTML block.
+    var starts: Bool { kind != nil }
+    /// Whether it can interrupt a paragraph (kinds 1 to 6).
+    var interrupts: Bool { (kind ?? 7) <= 6 }
+    /// Whether the block ends on its last line (kinds 1 to 5 with their
+    /// end there; kinds 6 and 7 end only at a blank line).
+    var closed: Bool { (kind ?? 6) <= 5 && endsOnLastLine }
+    /// Whether a blank line after it would go into it: kinds 1 to 5 not
+    /// ended go on over blank lines, and text that starts no block is taken
+    /// to (the writer does not know what it is).
+    var goesOnOverBlankLines: Bool { kind == nil || ((kind ?? 6) <= 5 && !endsOnLastLine) }
+  }
+
+  /// The HTML block `scalars` (an HTML block's text) starts.
+  static func htmlBlockKind(_ scalars: ArraySlice<Unicode.Scalar>) -> HTMLBlockStart {
+    let firstEnd = scalars.firstIndex(of: "\n") ?? scalars.endIndex
+    var first = scalars[scalars.startIndex..<firstEnd]
+    let spaces = first.prefix { $0 == " " }.count
+    guard spaces <= 3 else { return HTMLBlockStart(kind: nil, endsOnLastLine: false) }
+    first = first.dropFirst(spaces)
+    let lastLineStart = (scalars.lastIndex(of: "\n") ?? scalars.startIndex - 1) + 1
+    let lastLine = String(String.UnicodeScalarView(scalars[lastLineStart...])).lowercased()
+    let line = String(String.UnicodeScalarView(first))
+    let lower = line.lowercased()
+    func tagEnds(at index: String.Index) -> Bool {
+      guard index < lower.endIndex else { return true }
+      return " \t>".contains(lower[index])
+    }
+    for tag in ["script", "pre", "style"] where lower.hasPrefix("<" + tag) {
+      if tagEnds(at: lower.index(lower.startIndex, offsetBy: tag.count + 1)) {
+        return HTMLBlockStart(kind: 1, endsOnLastLine: lastLine.contains("</\(tag)>"))
+      }
+    }
+    if lower.hasPrefix("<!--") {
+      return HTMLBlockStart(kind: 2, endsOnLastLine: lastLine.contains("-->"))
+    }
+    if lower.hasPrefix("<?") {
+      return HTMLBlockStart(kind: 3, endsOnLastLine: lastLine.contains("?>"))
+    }
+    if lower.hasPrefix("<![cdata[") {
+      return HTMLBlockStart(kind: 5, endsOnLastLine: lastLine.contains("]]>"))
+    }
+    if line.hasPrefix("<!"), let letter = line.unicodeScalars.dropFirst(2).first,
+      ("A"..."Z").contains(letter)
+    {
+      return HTMLBlockStart(kind: 4, endsOnLastLine: lastLine.contains(">"))
+    }
+    guard lower.hasPrefix("<") else { return HTMLBlockStart(kind: nil, endsOnLastLine: false) }
+    let name = lower.dropFirst(lower.hasPrefix("</") ? 2 : 1).prefix {
+      $0.isASCII && ($0.isLetter || $0.isNumber)
+    }
+    if Self.htmlBlockTags.contains(String(name)),
+      tagEnds(at: name.endIndex) || lower[name.endIndex...].hasPrefix("/>")
+    {
+      return HTMLBlockStart(kind: 6, endsOnLastLine: false)
+    }
+    return HTMLBlockStart(
+      kind: Self.isCompleteTagLine(Array(first)) ? 7 : nil, endsOnLastLine: false)
+  }
+
+  /// Whether `line` is an open tag or a closing tag, complete, and then
+  /// only spaces and tabs: the start of CommonMark's HTML block kind 7.
+  static func isCompleteTagLine(_ line: [Unicode.Scalar]) -> Bool {
+    var at = 0
+    func peek() -> Unicode.Scalar? { at < line.count ? line[at] : nil }
+    func isLetter(_ s: Unicode.Scalar?) -> Bool {
+      guard let s else { return false }
+      return ("a"..."z").contains(s) || ("A"..."Z").contains(s)
+    }
+    func isDigit(_ s: Unicode.Scalar?) -> Bool { s.map { ("0"..."9").contains($0) } ?? false }
+    func isSpace(_ s: Unicode.Scalar?) -> Bool { s == " " || s == "\t" }
+    func skipSpaces() -> Int {
+      let start = at
+      while isSpace(peek()) { at += 1 }
+      return at - start
+    }
+    guard peek() == "<" else { return false }
+    at += 1
+    let closing = peek() == "/"
+    if closing { at += 1 }
+    guard isLetter(peek()) else { return false }
+    while isLetter(peek()) || isDigit(peek()) || peek() == "-" { at += 1 }
+    let name = String(String.UnicodeScalarView(line[(closing ? 2 : 1)..<at])).lowercased()
+    if !closing, ["script", "style", "pre"].contains(name) { return false }
+    if closing {
+      _ = skipSpaces()
+      guard peek() == ">" else { return false }
+      at += 1
+    } else {
+      // Attributes: a space, a name, and a value after `=`.
+      while true {
+        let spaced = skipSpaces() > 0
+        guard let next = peek() else { return false }
+        if next == ">" {
+          at += 1
+          break
+        }
+        if next == "/" {
+          at += 1
+          guard peek() == ">" else { return false }
+          at += 1
+          break
+        }
+        guard spaced, isLetter(next) || next == "_" || next == ":" else { return false }
+        at += 1
+        while let s = peek(), isLetter(s) || isDigit(s) || "_.:-".unicodeScalars.contains(s) {
+          at += 1
+        }
+        let beforeValue = at
+        _ = skipSpaces()
+        guard peek() == "=" else {
+          at = beforeValue
+          continue
+        }
+        at += 1
+        _ = skipSpaces()
+        guard let quote = peek() else { return false }
+        if quote == "\"" || quote == "'" {
+          at += 1
+          while let s = peek(), s != quote { at += 1 }
+          guard peek() == quote else { return false }
+          at += 1
+        } else {
+          let start = at
+          while let s = peek(), !isSpace(s), !"\"'=<>`".unicodeScalars.contains(s) { at += 1 }
+          guard at > start else { return false }
+        }
+      }
+    }
+    _ = skipSpaces()
+    return at == line.count
   }
 
   // MARK: - Leaves
@@ -249,10 +516,4 @@ extension _MarkdownWriter {
     return (scalar == " " && inline & InlinePresentationIntent.softBreak.rawValue != 0)
       || (scalar == "\u{2028}" && inline & InlinePresentationIntent.lineBreak.rawValue != 0)
   }
-}
-
-extension PresentationIntent.Kind {
-  /// A list itself, ordered or not (``PresentationIntent/Kind/isList`` is
-  /// anything that belongs to lists: their items too).
-  var isListContainer: Bool { self == .orderedList || self == .unorderedList }
 }

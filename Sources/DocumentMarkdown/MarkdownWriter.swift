@@ -74,7 +74,7 @@ struct _MarkdownWriter {
   /// What a leaf block is written as. Each kind says only what it writes
   /// (`writeBlock`) and whether it takes blank lines in; the containers'
   /// prefixes and the blank lines between blocks are the walk's.
-  enum Block {
+  enum Block: Equatable {
     /// An empty quote, list or item: one line of its markers.
     case emptyContainer
     /// Inline text over lines (a thematic break's text too).
@@ -93,9 +93,9 @@ struct _MarkdownWriter {
     /// whether its text is all block HTML (in a text not from the reader).
     case tableCell(wholeHTML: Bool)
 
-    /// Whether a blank line after the block is taken into it (most HTML
-    /// blocks go on over blank lines). A table whose last cell is all
-    /// block HTML counts as one.
+    /// Whether a blank line after the block is taken into it (an HTML
+    /// block may be: `writeBlocks` asks `htmlBlockKind` for its kind). A
+    /// table whose last cell is all block HTML counts as one.
     var takesBlankLines: Bool {
       switch self {
       case .htmlBlock, .tableCell(wholeHTML: true): true

@@ -22,7 +22,7 @@ import _EngineTestSupport
     case code(String?, String)
     case rule
     case quote([Block])
-    case list(ordered: Bool, start: Int, items: [[Block]])
+    case list(ordered: Bool, start: Int, loose: Bool, items: [[Block]])
     case table([PresentationIntent.ColumnAlignment], header: [[Inline]], rows: [[[Inline]]])
   }
 
@@ -134,8 +134,104 @@ import _EngineTestSupport
         (0..<Int.random(in: 0...2, using: &rng)).map { _ in block(&rng, depth: depth + 1) }
       }
       return .list(
-        ordered: Bool.random(using: &rng), start: Int.random(in: 0...12, using: &rng),
-        items: items)
+        ordered: Bool.random(using: &rng),
+        start: Int.random(in: 0...2, using: &rng) == 0 ? 1 : Int.random(in: 0...12, using: &rng),
+        loose: Bool.random(using: &rng), items: items)
+    }
+  }
+
+  // MARK: - Tight and loose lists
+
+  /// Whether a list asked to be `loose` reads as loose once written.
+  ///
+  /// A loose list needs a blank line that counts: between two items, or
+  /// two blocks of an item, one not right after a thematic break (cmark-gfm
+  /// counts no blank line after one, unless a quote holds it). A tight list
+  /// reads as loose where Markdown has no tight form: an item with two
+  /// blocks of which the second cannot start right under the first, or a
+  /// table ending an item that has another after it (cmark-gfm counts a
+  /// table as followed by a blank line, unless a quote holds it).
+  static func readsLoose(asked loose: Bool, items: [[Block]]) -> Bool {
+    if loose {
+      for (index, item) in items.enumerated() {
+        if index < items.count - 1 {
+          guard let last = item.last else { return true }
+          if lastLeaf(of: last) != .rule { return true }
+        }
+        for block in item.dropLast() where lastLeaf(of: block) != .rule { return true }
+      }
+      return false
+    }
+    for (index, item) in items.enumerated() {
+      if index < items.count - 1, let last = item.last, lastLeaf(of: last) == .table {
+        return true
+      }
+      for (first, second) in zip(item, item.dropFirst()) where !canFollow(first, by: second) {
+        return true
+      }
+    }
+    return false
+  }
+
+  enum LastLeaf: Equatable {
+    /// A leaf that ends on its own line (or an empty container).
+    case closed
+    /// A thematic break, not in a quote.
+    case rule
+    /// A paragraph, directly the block itself or inside its containers.
+    case paragraph(direct: Bool)
+    /// A table, not in a quote.
+    case table
+  }
+
+  /// What the last leaf of `block` is, as far as what follows it cares.
+  static func lastLeaf(of block: Block, inQuote: Bool = false, direct: Bool = true) -> LastLeaf {
+    switch block {
+    case .paragraph: return .paragraph(direct: direct)
+    case .header, .code: return .closed
+    case .rule: return inQuote ? .closed : .rule
+    case .table: return inQuote ? .closed : .table
+    case .quote(let blocks):
+      guard let last = blocks.last else { return .closed }
+      return lastLeaf(of: last, inQuote: true, direct: false)
+    case .list(_, _, _, let items):
+      guard let last = items.last?.last else { return .closed }
+      return lastLeaf(of: last, inQuote: inQuote, direct: false)
+    }
+  }
+
+  /// Whether `second` can be written right under `first` in a tight list's
+  /// item (the writer's rule: after a leaf that ends on its own line
+  /// anything can follow; after a paragraph only what interrupts one, a
+  /// table only if the paragraph has no `|` and the table's header is not
+  /// all dashes and colons; a quote never right after a quote).
+  static func canFollow(_ first: Block, by second: Block) -> Bool {
+    if case .quote = first, case .quote = second { return false }
+    switch lastLeaf(of: first) {
+    case .closed, .rule: return true
+    case .table: return false
+    case .paragraph(let direct):
+      switch second {
+      case .paragraph: return false
+      case .header(let level, let pieces):
+        let underlined =
+          level <= 2 && pieces.contains { $0.bits & (softBreak | lineBreak) != 0 }
+        return !underlined
+      case .code, .rule, .quote: return true
+      case .table(_, let header, _):
+        guard case .paragraph(let pieces) = first else { return false }
+        let delimiterLike = header.allSatisfy { cell in
+          cell.allSatisfy {
+            $0.text.unicodeScalars.allSatisfy { "-: \t".unicodeScalars.contains($0) }
+          }
+        }
+        return direct && !pieces.contains { $0.text.contains("|") } && !delimiterLike
+      case .list(let ordered, let start, _, let items):
+        // (A line the paragraph's containers do not take starts any list.)
+        guard direct else { return true }
+        guard let firstItem = items.first, !firstItem.isEmpty else { return false }
+        return !ordered || start == 1
+      }
     }
   }
 
@@ -150,9 +246,11 @@ import _EngineTestSupport
     /// The last leaf's intent, whether it was empty, and its row if a cell.
     var pending: (intent: PresentationIntent, empty: Bool, row: Int?)?
 
-    mutating func component(_ kind: PresentationIntent.Kind) -> PresentationIntent.Component {
+    mutating func component(
+      _ kind: PresentationIntent.Kind, isLoose: Bool = false
+    ) -> PresentationIntent.Component {
       defer { identity += 1 }
-      return .init(kind, identity: identity)
+      return .init(kind, identity: identity, isLoose: isLoose)
     }
 
     mutating func append(_ string: String, _ attributes: [AttributeKey: AttributeValue]) {
@@ -209,8 +307,9 @@ import _EngineTestSupport
         container(.blockQuote) { builder in
           for block in blocks { builder.add(block) }
         }
-      case .list(let ordered, let start, let items):
-        container(ordered ? .orderedList : .unorderedList) { builder in
+      case .list(let ordered, let start, let loose, let items):
+        let isLoose = MarkdownRoundTripTests.readsLoose(asked: loose, items: items)
+        container(ordered ? .orderedList : .unorderedList, isLoose: isLoose) { builder in
           for (index, item) in items.enumerated() {
             builder.container(.listItem(ordinal: ordered ? start + index : index + 1)) { builder in
               for block in item { builder.add(block) }
@@ -236,8 +335,10 @@ import _EngineTestSupport
     }
 
     /// A container; one with no leaf inside is a leaf itself.
-    mutating func container(_ kind: PresentationIntent.Kind, _ body: (inout Builder) -> Void) {
-      components.append(component(kind))
+    mutating func container(
+      _ kind: PresentationIntent.Kind, isLoose: Bool = false, _ body: (inout Builder) -> Void
+    ) {
+      components.append(component(kind, isLoose: isLoose))
       let before = identity
       body(&self)
       if identity == before {

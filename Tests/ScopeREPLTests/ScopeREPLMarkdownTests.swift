@@ -212,6 +212,34 @@ import Testing
       ).contains("badRequest"))
   }
 
+  /// A loose list says so in the protocol, after a list's identity; read
+  /// back, and refused on another kind.
+  @Test func aLooseListGoesBothWays() {
+    let session = ProtocolSession()
+    _ = session.answer(#"{"cmd":"add","storage":"f","markdown":"- a\n\n- b\n"}"#)
+    let list = #"{"kind":"unorderedList","identity":1,"loose":true}"#
+    let runs =
+      #"[{"offset":0,"length":2,"attributes":{"presentationIntent":["# + list
+      + #",{"kind":"listItem","identity":2,"ordinal":1},{"kind":"paragraph","identity":3}]}},"#
+      + #"{"offset":2,"length":1,"attributes":{"presentationIntent":["# + list
+      + #",{"kind":"listItem","identity":4,"ordinal":2},{"kind":"paragraph","identity":5}]}}]"#
+    #expect(
+      session.answer(#"{"cmd":"text","storage":"f","attributes":true}"#)
+        == #"{"ok":true,"text":"a\nb","version":0,"attributes":"# + runs + "}")
+    _ = session.answer(#"{"cmd":"add","storage":"g","text":"a\nb","attributes":"# + runs + "}")
+    #expect(
+      session.answer(#"{"cmd":"text","storage":"g","format":"markdown"}"#)
+        .contains(#""markdown":"- a\n\n- b\n""#))
+    #expect(
+      session.answer(
+        #"{"cmd":"add","storage":"h","text":"x","attributes":[{"offset":0,"length":1,"attributes":{"presentationIntent":[{"kind":"paragraph","identity":1,"loose":true}]}}]}"#
+      ).contains("badRequest"))
+    #expect(
+      session.answer(
+        #"{"cmd":"add","storage":"h","text":"x","attributes":[{"offset":0,"length":1,"attributes":{"presentationIntent":[{"kind":"unorderedList","identity":1,"loose":1},{"kind":"listItem","identity":2,"ordinal":1}]}}]}"#
+      ).contains("badRequest"))
+  }
+
   // MARK: Read back
 
   /// Markdown whose attributed text goes into a storage: the context's

@@ -19,7 +19,8 @@ enum Reading {
   /// well-known keys, each with its own kind of value (an inline intent of
   /// known bits, a presentation intent with components: a list item in a
   /// list, a cell in a row in a table, a leaf kind only innermost, header
-  /// levels 1 to 6, no negative ordinal or index); every unit in a block;
+  /// levels 1 to 6, no negative ordinal or index, a box only on an item,
+  /// looseness only on a list); every unit in a block;
   /// every block but the last followed by its separator (LF, or a tab
   /// between cells of one row) that carries its intent; identities numbered
   /// from 1 in document order (the order in which they first appear,
@@ -162,6 +163,12 @@ enum Reading {
         if innermost { return "a table with no row" }
       case .blockQuote:
         break
+      }
+      if component.isChecked != nil, !component.kind.isListItem {
+        return "a box on a \(component.kind.name)"
+      }
+      if component.isLoose, !component.kind.isListContainer {
+        return "a loose \(component.kind.name)"
       }
     }
     return nil

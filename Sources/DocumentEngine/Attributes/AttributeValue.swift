@@ -177,6 +177,14 @@ public struct PresentationIntent: Hashable, Sendable {
       }
     }
 
+    /// Whether the kind is a list: ordered or not.
+    public var isListContainer: Bool {
+      switch self {
+      case .orderedList, .unorderedList: true
+      default: false
+      }
+    }
+
     /// Whether the kind is a list item.
     public var isListItem: Bool {
       if case .listItem = self { return true }
@@ -203,12 +211,18 @@ public struct PresentationIntent: Hashable, Sendable {
     /// it is checked; nil for an item without one and for every other
     /// kind. Foundation has no such property: a host shows the box itself.
     public var isChecked: Bool?
+    /// For a list, whether it is loose: its items are parted by blank
+    /// lines, and Markdown renders each item's text as a paragraph; false
+    /// for a tight list and for every other kind. Foundation has no such
+    /// property either.
+    public var isLoose: Bool
 
     /// A component.
-    public init(_ kind: Kind, identity: Int, isChecked: Bool? = nil) {
+    public init(_ kind: Kind, identity: Int, isChecked: Bool? = nil, isLoose: Bool = false) {
       self.kind = kind
       self.identity = identity
       self.isChecked = isChecked
+      self.isLoose = isLoose
     }
   }
 
@@ -286,6 +300,9 @@ extension PresentationIntent {
       }
       if component.isChecked != nil, !component.kind.isListItem {
         return "only a list item has a box to check"
+      }
+      if component.isLoose, !component.kind.isListContainer {
+        return "only a list is loose or tight"
       }
     }
     return nil

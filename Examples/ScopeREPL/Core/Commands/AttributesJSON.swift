@@ -10,7 +10,7 @@ import DocumentEngine
 /// `offset`, `length`, `attributes`, a component's `kind`, `identity`, then
 /// its kind's parameter (`level`, `ordinal`, `languageHint` when there is
 /// one, `columns`, `rowIndex` or `column`), then `checked` for a task list
-/// item; inline presentation intents in
+/// item and `loose` for a loose list; inline presentation intents in
 /// the order of their bits. Read, a request's values may come in any order
 /// of keys and of intent names; fields the protocol does not name are
 /// ignored.
@@ -62,6 +62,7 @@ public enum AttributesJSON {
       break
     }
     if let checked = component.isChecked { fields.append(("checked", .bool(checked))) }
+    if component.isLoose { fields.append(("loose", .bool(true))) }
     return .object(fields)
   }
 
@@ -232,7 +233,17 @@ public enum AttributesJSON {
     if isChecked != nil, !made.isListItem {
       throw .badRequest("'\(path).checked' is a list item's (a task list's box)")
     }
-    return PresentationIntent.Component(made, identity: identity, isChecked: isChecked)
+    var isLoose = false
+    switch json["loose"] {
+    case nil, .null?: break
+    case .bool(let loose)?: isLoose = loose
+    default: throw .badRequest("'\(path).loose' must be a boolean")
+    }
+    if isLoose, !made.isListContainer {
+      throw .badRequest("'\(path).loose' is a list's (its items parted by blank lines)")
+    }
+    return PresentationIntent.Component(
+      made, identity: identity, isChecked: isChecked, isLoose: isLoose)
   }
 
   private static func columns(
