@@ -6,7 +6,8 @@ import TextRope
 extension AttributedText {
   /// The attributed text GitHub-flavoured Markdown stands for, read by the
   /// system's cmark-gfm with its table, strikethrough, autolink, task list
-  /// and tag filter extensions, by the rules of *Markdown* in
+  /// and tag filter extensions and its footnotes, by the rules of
+  /// *Markdown* in
   /// `docs/DESIGN.md`:
   ///
   /// - each block is a paragraph of the text, blocks separated by one LF
@@ -30,12 +31,17 @@ extension AttributedText {
   ///   `AttributeKey.imageTitle`; a task list item's box is its
   ///   component's `isChecked` (an item whose first block is not a
   ///   paragraph has none: Markdown could not write it back); a loose list
-  ///   (its items parted by blank lines) is its component's `isLoose`.
+  ///   (its items parted by blank lines) is its component's `isLoose`;
+  /// - a footnote reference (`[^label]`) is its label with
+  ///   `AttributeKey.footnoteReference`; a footnote's definition is a
+  ///   `footnoteDefinition` component around its blocks, where the file
+  ///   has it among the document's blocks (cmark-gfm drops a definition
+  ///   nothing refers to, and takes one out of a list or a quote: that one
+  ///   comes last).
   ///
   /// What has no key of its own: HTML is kept as text with the
   /// `inlineHTML` or `blockHTML` inline intent (an HTML block is a
-  /// paragraph), never interpreted; footnotes are not read (their marks
-  /// stay text). A U+0000 becomes U+FFFD, as
+  /// paragraph), never interpreted. A U+0000 becomes U+FFFD, as
   /// CommonMark asks, and so does a reference to U+FFFE or U+FFFF
   /// (cmark-gfm writes it as a byte that is not UTF-8).
   ///
@@ -91,18 +97,21 @@ enum _CMarkExtensions {
     }.root
   }
 
-  /// Parses `markdown` with the extensions in cmark-gfm's arena and hands
-  /// the tree to `body`, all under the lock (the arena is one for the
+  /// Parses `markdown` with the extensions and footnotes in cmark-gfm's
+  /// arena and hands the tree (and the Markdown's bytes) to `body`, all
+  /// under the lock (the arena is one for the
   /// process), then drops the whole arena at once: no node is allocated or
   /// freed on its own. `body` is not called if cmark-gfm could not
   /// allocate.
-  static func withParsed(_ markdown: String, _ body: (OpaquePointer) -> Void) {
+  static func withParsed(
+    _ markdown: String, _ body: (OpaquePointer, UnsafeBufferPointer<UInt8>) -> Void
+  ) {
     let extensions = attached
     var markdown = markdown
     markdown.withUTF8 { bytes in
       lock.withLock { _ in
         guard let arena = cmark_get_arena_mem_allocator(),
-          let parser = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, arena)
+          let parser = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES, arena)
         else { return }
         defer { cmark_arena_reset() }
         for syntax in extensions {
@@ -115,7 +124,7 @@ enum _CMarkExtensions {
         }
         let document = cmark_parser_finish(parser)
         cmark_parser_free(parser)
-        if let document { body(document) }
+        if let document { body(document, bytes) }
       }
     }
   }
@@ -142,6 +151,8 @@ struct _MarkdownReader {
     var link: Int32
     /// Index into `images`, or -1.
     var image: Int32
+    /// Index into `footnotes`, or -1.
+    var footnote: Int32
     /// Index into `leaves`, or -1 (for text outside any block: none).
     var leaf: Int32
   }
@@ -149,7 +160,18 @@ struct _MarkdownReader {
   /// The links and images: each a URL and a title (empty for none).
   var links: [Target] = []
   var images: [Target] = []
+  /// The labels of footnote references.
+  var footnotes: [String] = []
+  /// The footnotes' labels, by number from 1 (at index 0).
+  var footnoteLabels: [String] = []
+  /// The footnote reference being appended, or -1.
+  var currentFootnote: Int32 = -1
   var leaves: [PresentationIntent] = []
+  /// The Markdown's bytes while it is read (for footnotes' labels, which
+  /// cmark-gfm does not give), and where its lines start (made when a
+  /// footnote needs them).
+  var markdownBytes: UnsafeBufferPointer<UInt8>?
+  var markdownLineStarts: [Int] = []
 
   /// A link's or an image's destination.
   struct Target: Hashable {
@@ -204,11 +226,119 @@ struct _MarkdownReader {
   }
 
   mutating func read(_ markdown: String) {
-    _CMarkExtensions.withParsed(markdown) { document in
+    _CMarkExtensions.withParsed(markdown) { document, bytes in
       documentNode = document
+      markdownBytes = bytes
+      noteFootnoteLabels(document)
+      Self.placeFootnoteDefinitions(document)
       walk(document)
+      markdownBytes = nil
       documentNode = nil
     }
+  }
+
+  /// Puts each footnote definition (which cmark-gfm moves to the
+  /// document's end, in the order of their first references, and drops if
+  /// nothing refers to it) back where its source is among the document's
+  /// blocks, so that the text has the file's order. A definition inside
+  /// another block (a list, a quote) stays at the end, after the others.
+  static func placeFootnoteDefinitions(_ document: OpaquePointer) {
+    var definitions: [(node: OpaquePointer, line: Int32)] = []
+    var blocks: [(node: OpaquePointer, first: Int32, last: Int32)] = []
+    var child = cmark_node_first_child(document)
+    while let node = child {
+      child = cmark_node_next(node)
+      let first = cmark_node_get_start_line(node)
+      if cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_DEFINITION {
+        definitions.append((node, first))
+      } else {
+        blocks.append((node, first, cmark_node_get_end_line(node)))
+      }
+    }
+    guard !definitions.isEmpty else { return }
+    var nested: [OpaquePointer] = []
+    for definition in definitions.sorted(by: { $0.line < $1.line }) {
+      if blocks.contains(where: { $0.first <= definition.line && definition.line <= $0.last }) {
+        nested.append(definition.node)
+      } else if let next = blocks.first(where: { $0.first > definition.line }) {
+        cmark_node_insert_before(next.node, definition.node)
+      } else {
+        cmark_node_append_child(document, definition.node)
+      }
+    }
+    for node in nested { cmark_node_append_child(document, node) }
+  }
+
+  /// Each footnote's label, by its number (what cmark-gfm gives a
+  /// reference): the definitions come at the document's end in the order
+  /// of their numbers, before `placeFootnoteDefinitions` moves them.
+  mutating func noteFootnoteLabels(_ document: OpaquePointer) {
+    var child = cmark_node_first_child(document)
+    while let node = child {
+      child = cmark_node_next(node)
+      guard cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_DEFINITION else { continue }
+      let label = footnoteLabel(node, definition: true) ?? "\(footnoteLabels.count + 1)"
+      footnoteLabels.append(label)
+    }
+  }
+
+  /// The label of the footnote reference `node`: as the reference spells
+  /// it, where the source has it at the reference's position (cmark-gfm's
+  /// columns can be off on a paragraph's later lines inside a container)
+  /// and it is the definition's label but for case; else the definition's.
+  mutating func referenceLabel(_ node: OpaquePointer) -> String {
+    let number = Int(string(cmark_node_get_literal(node))) ?? 0
+    let definition =
+      number >= 1 && number <= footnoteLabels.count
+      ? footnoteLabels[number - 1] : string(cmark_node_get_literal(node))
+    if let spelled = footnoteLabel(node, definition: false),
+      spelled.lowercased() == definition.lowercased()
+    {
+      return spelled
+    }
+    return definition
+  }
+
+  /// The label of the footnote reference or definition `node`, from the
+  /// source (cmark-gfm gives a reference's number, a definition nothing):
+  /// for a reference, between its `[^` and `]`; for a definition, between
+  /// the last `[^` before its content's column on its first line and the
+  /// `]` after. Nil if the source does not have one there.
+  mutating func footnoteLabel(_ node: OpaquePointer, definition: Bool) -> String? {
+    guard let bytes = markdownBytes else { return nil }
+    if markdownLineStarts.isEmpty {
+      markdownLineStarts = MarkdownSource.lineStarts(of: Array(bytes))
+    }
+    let line = Int(cmark_node_get_start_line(node))
+    guard line >= 1, line <= markdownLineStarts.count else { return nil }
+    let lineStart = markdownLineStarts[line - 1]
+    let lineEnd = line < markdownLineStarts.count ? markdownLineStarts[line] : bytes.count
+    let column = Int(cmark_node_get_start_column(node))
+    let bracket = UInt8(ascii: "[")
+    let caret = UInt8(ascii: "^")
+    let close = UInt8(ascii: "]")
+    var open: Int?
+    if definition {
+      var index = min(lineStart + column - 1, lineEnd) - 2
+      while index >= lineStart {
+        if bytes[index] == bracket, bytes[index + 1] == caret {
+          open = index
+          break
+        }
+        index -= 1
+      }
+    } else if lineStart + column < lineEnd, bytes[lineStart + column - 1] == bracket,
+      bytes[lineStart + column] == caret
+    {
+      open = lineStart + column - 1
+    }
+    guard let open else { return nil }
+    var end = open + 2
+    while end < lineEnd, bytes[end] != close { end += 1 }
+    guard end < lineEnd else { return nil }
+    let label = String(
+      decoding: UnsafeBufferPointer(rebasing: bytes[(open + 2)..<end]), as: UTF8.self)
+    return PresentationIntent.Kind.isFootnoteLabel(label) ? label : nil
   }
 
   mutating func walk(_ document: OpaquePointer) {
@@ -301,6 +431,17 @@ struct _MarkdownReader {
       images.append(
         Target(url: string(cmark_node_get_url(node)), title: string(cmark_node_get_title(node))))
       imageStack.append((Int32(images.count - 1), utf16Count))
+    case CMARK_NODE_FOOTNOTE_DEFINITION:
+      // (A label the source does not show: the definition's number, as
+      // cmark-gfm would show it.)
+      let label = footnoteLabel(node, definition: true) ?? "\(footnoteLabels.count + 1)"
+      openContainer(.footnoteDefinition(label: label))
+    case CMARK_NODE_FOOTNOTE_REFERENCE:
+      let label = referenceLabel(node)
+      footnotes.append(label)
+      currentFootnote = Int32(footnotes.count - 1)
+      append(Array(label.utf8), utf16: label.utf16.count, inline: inlineBits)
+      currentFootnote = -1
     case CMARK_NODE_CUSTOM_BLOCK, CMARK_NODE_CUSTOM_INLINE:
       break
     default:
@@ -311,7 +452,8 @@ struct _MarkdownReader {
   mutating func exit(_ node: OpaquePointer) {
     let type = cmark_node_get_type(node)
     switch type {
-    case CMARK_NODE_BLOCK_QUOTE, CMARK_NODE_LIST, CMARK_NODE_ITEM:
+    case CMARK_NODE_BLOCK_QUOTE, CMARK_NODE_LIST, CMARK_NODE_ITEM,
+      CMARK_NODE_FOOTNOTE_DEFINITION:
       closeContainer(node)
     case CMARK_NODE_PARAGRAPH, CMARK_NODE_HEADING:
       closeLeaf()
@@ -499,16 +641,22 @@ struct _MarkdownReader {
     utf16Count += utf16
     let link = linkStack.last ?? -1
     let image = imageStack.last?.image ?? -1
+    let footnote = currentFootnote
     if let last = segments.last, last.inline == inline, last.leaf == currentLeaf,
       last.link == link
         || (last.link >= 0 && link >= 0 && links[Int(last.link)] == links[Int(link)]),
       last.image == image
-        || (last.image >= 0 && image >= 0 && images[Int(last.image)] == images[Int(image)])
+        || (last.image >= 0 && image >= 0 && images[Int(last.image)] == images[Int(image)]),
+      last.footnote == footnote
+        || (last.footnote >= 0 && footnote >= 0
+          && footnotes[Int(last.footnote)] == footnotes[Int(footnote)])
     {
       segments[segments.count - 1].end = utf16Count
     } else {
       segments.append(
-        Segment(end: utf16Count, inline: inline, link: link, image: image, leaf: currentLeaf))
+        Segment(
+          end: utf16Count, inline: inline, link: link, image: image, footnote: footnote,
+          leaf: currentLeaf))
     }
   }
 
@@ -540,6 +688,9 @@ struct _MarkdownReader {
         let target = images[Int(segment.image)]
         attributes[.imageURL] = .link(target.url)
         if !target.title.isEmpty { attributes[.imageTitle] = .string(target.title) }
+      }
+      if segment.footnote >= 0 {
+        attributes[.footnoteReference] = .string(footnotes[Int(segment.footnote)])
       }
       if !attributes.isEmpty { result.append(AttributeRun(start..<segment.end, attributes)) }
       start = segment.end

@@ -495,7 +495,7 @@ struct _KeptSourceWriter {
   /// definitions, blank lines and empty containers).
   static func holdsNoLeaf(_ markdown: String) -> Bool {
     var empty = true
-    _CMarkExtensions.withParsed(markdown) { document in
+    _CMarkExtensions.withParsed(markdown) { document, _ in
       guard let iterator = cmark_iter_new(document) else {
         empty = false
         return

@@ -221,7 +221,11 @@ extension MarkdownSource {
   {
     var bullet: UInt8?
     var delimiter: UInt8?
-    for lines in reader.leafLines where bullet == nil || delimiter == nil {
+    for (index, lines) in reader.leafLines.enumerated() where bullet == nil || delimiter == nil {
+      // (Only an item's markers: a footnote's label may have a `-`.)
+      guard index < reader.leaves.count,
+        reader.leaves[index].components.contains(where: { $0.kind.isListItem })
+      else { continue }
       let line = Int(lines.first)
       guard line >= 1, line <= lineStarts.count else { continue }
       let start = lineStarts[line - 1]

@@ -98,8 +98,8 @@ extension _MarkdownWriter {
   /// A quote never can right after another (it would go on with it).
   /// After a block that ends on its own line (a header, a fenced code
   /// block, a thematic break, an empty container's markers, an HTML block
-  /// of CommonMark's kinds 1 to 5 whose last line holds its end) anything
-  /// can. A table goes on over any line but a blank one, and cmark-gfm
+  /// of CommonMark's kinds 1 to 5 whose last line holds its end, or any
+  /// HTML block whose container closes) anything can. A table goes on over any line but a blank one, and cmark-gfm
   /// counts it as followed by a blank line anyway, unless a quote around
   /// it closes. After a paragraph only what can interrupt one can: a quote,
   /// an item of a bulleted list or of an ordered list that starts at 1 (not
@@ -124,7 +124,8 @@ extension _MarkdownWriter {
     case .header, .codeBlock, .thematicBreak, .emptyContainer:
       return true
     case .htmlBlock:
-      return Self.htmlBlockKind(previous.scalars).closed
+      // (A container that closes ends it: only a paragraph goes on lazily.)
+      return !closing.isEmpty || Self.htmlBlockKind(previous.scalars).closed
     case .tableCell:
       return closing.contains { $0.kind == .blockQuote }
     case .paragraph, .emptyParagraph:

@@ -135,6 +135,9 @@ extension _MarkdownWriter {
       case code
       case html
       case lineBreak(hard: Bool)
+      /// Footnote references to one label, as many as the text has the
+      /// label.
+      case footnotes(label: String, count: Int)
     }
     var kind: Kind
     var start: Int
@@ -218,7 +221,12 @@ extension _MarkdownWriter {
         image = Int32(images.count - 1)
       }
       let marks = markSet(inline: style.inline, link: link, image: image)
-      if style.inline & Self.codeBit != 0 {
+      if let label = style.footnote,
+        let count = Self.footnoteCount(label, in: scalars[start..<end], inCell: mode == .cell)
+      {
+        pieces.append(
+          Piece(kind: .footnotes(label: label, count: count), start: start, end: end, marks: marks))
+      } else if style.inline & Self.codeBit != 0 {
         pieces.append(Piece(kind: .code, start: start, end: end, marks: marks))
       } else if style.inline & Self.htmlBits != 0 {
         pieces.append(Piece(kind: .html, start: start, end: end, marks: marks))
@@ -315,6 +323,24 @@ extension _MarkdownWriter {
         tokens.append(.lineEnd(hard: hard))
       case .code:
         tokens.append(codeSpan(scalars[piece.start..<piece.end], inCell: mode == .cell))
+      case .footnotes(let label, let count):
+        // A colon right after a reference that starts a line would make
+        // it a definition.
+        let startsLine: Bool
+        if let last = tokens.last, case .lineEnd = last {
+          startsLine = true
+        } else {
+          startsLine = tokens.isEmpty
+        }
+        // And a parenthesis right after one, a link.
+        if piece.end < scalars.count,
+          scalars[piece.end] == "("
+            || (startsLine && mode == .paragraph && scalars[piece.end] == ":")
+        {
+          overrides[piece.end] = Encoding.escaped.rawValue
+        }
+        let reference = Array("[^\(label)]".utf8)
+        tokens.append(raw((0..<count).flatMap { _ in reference }))
       case .html:
         var lineStart = piece.start
         for index in piece.start..<piece.end where scalars[index] == "\n" {
@@ -370,6 +396,28 @@ extension _MarkdownWriter {
       }
     }
     insideLink.append(openLinks > 0)
+  }
+
+  /// How many references to the footnote `label` the text `scalars` of a
+  /// reference is: the label that many times (two references side by side
+  /// make one run); nil if it is anything else (text typed into a
+  /// reference, written as text), or the label is not one Markdown can
+  /// write (a `|` in a table's cell would end it).
+  static func footnoteCount(
+    _ label: String, in scalars: Slice<UnsafeBufferPointer<Unicode.Scalar>>, inCell: Bool
+  ) -> Int? {
+    guard PresentationIntent.Kind.isFootnoteLabel(label), !(inCell && label.contains("|"))
+    else { return nil }
+    let labelScalars = Array(label.unicodeScalars)
+    guard !scalars.isEmpty, scalars.count % labelScalars.count == 0 else { return nil }
+    var index = scalars.startIndex
+    while index < scalars.endIndex {
+      guard scalars[index..<(index + labelScalars.count)].elementsEqual(labelScalars) else {
+        return nil
+      }
+      index += labelScalars.count
+    }
+    return scalars.count / labelScalars.count
   }
 
   /// The scalars' UTF-8, kept in `rawBytes`, as a raw token.

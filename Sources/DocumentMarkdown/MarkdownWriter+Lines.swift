@@ -88,6 +88,11 @@ extension _MarkdownWriter {
       if let checked = component.isChecked, boxFollows, !markerAlone {
         markers.append(contentsOf: (checked ? "[x] " : "[ ] ").utf8)
       }
+    case .footnoteDefinition(let label):
+      // `[^label]: ` on its first line, four spaces on the others (where
+      // cmark-gfm looks for a definition's content).
+      markers.append(contentsOf: "[^\(label)]: ".utf8)
+      prefix.append(contentsOf: "    ".utf8)
     default:
       break
     }

@@ -112,10 +112,13 @@ struct _MarkdownWriter {
     /// An image's URL, and its title.
     var image: String?
     var imageTitle: String?
+    /// A footnote reference's label.
+    var footnote: String?
 
     /// Whether the style has no mark at all.
     var isEmpty: Bool {
       inline == 0 && link == nil && linkTitle == nil && image == nil && imageTitle == nil
+        && footnote == nil
     }
 
     /// What Markdown writes of a run's attributes: its style, and its block.
@@ -140,6 +143,8 @@ struct _MarkdownWriter {
             style.linkTitle = title
           } else if key == .imageTitle {
             style.imageTitle = title
+          } else if key == .footnoteReference {
+            style.footnote = title
           }
         case .presentationIntent(let value): intent = value
         default: break
@@ -390,7 +395,8 @@ struct _MarkdownWriter {
   }
 
   /// What a presentation intent says of its block: the containers it is in
-  /// (quotes, lists and items, each list item inside a list), its own kind
+  /// (a footnote's definition, quotes, lists and items, each list item
+  /// inside a list), its own kind
   /// (nil for an empty container), and its table and row if it is a cell.
   static func shape(
     of intent: PresentationIntent?
@@ -418,6 +424,10 @@ struct _MarkdownWriter {
           containers.append(.init(.unorderedList, identity: -component.identity))
           containers.append(component)
         }
+      case .footnoteDefinition:
+        // (Only outermost: the engine refuses it elsewhere.)
+        guard table == nil, containers.isEmpty else { continue }
+        containers.append(component)
       case .table:
         table = component
       case .tableHeaderRow, .tableRow:
@@ -436,7 +446,7 @@ struct _MarkdownWriter {
     }
     let innermost = components[components.count - 1].kind
     switch innermost {
-    case .blockQuote, .orderedList, .unorderedList, .listItem:
+    case .blockQuote, .orderedList, .unorderedList, .listItem, .footnoteDefinition:
       kind = nil
     default:
       if kind == nil { kind = .paragraph }

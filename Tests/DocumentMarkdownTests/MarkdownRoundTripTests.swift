@@ -14,6 +14,8 @@ import _EngineTestSupport
     var text: String
     var bits: Int
     var link: String?
+    /// A footnote reference's label (the text is the label).
+    var footnote: String? = nil
   }
 
   indirect enum Block {
@@ -24,6 +26,8 @@ import _EngineTestSupport
     case quote([Block])
     case list(ordered: Bool, start: Int, loose: Bool, items: [[Block]])
     case table([PresentationIntent.ColumnAlignment], header: [[Inline]], rows: [[[Inline]]])
+    /// A footnote's definition (only at the top).
+    case footnote(String, [Block])
   }
 
   static let alphabet: [String] = [
@@ -194,6 +198,9 @@ import _EngineTestSupport
     case .quote(let blocks):
       guard let last = blocks.last else { return .closed }
       return lastLeaf(of: last, inQuote: true, direct: false)
+    case .footnote(_, let blocks):
+      guard let last = blocks.last else { return .closed }
+      return lastLeaf(of: last, inQuote: inQuote, direct: false)
     case .list(_, _, _, let items):
       guard let last = items.last?.last else { return .closed }
       return lastLeaf(of: last, inQuote: inQuote, direct: false)
@@ -217,7 +224,7 @@ import _EngineTestSupport
         let underlined =
           level <= 2 && pieces.contains { $0.bits & (softBreak | lineBreak) != 0 }
         return !underlined
-      case .code, .rule, .quote: return true
+      case .code, .rule, .quote, .footnote: return true
       case .table(_, let header, _):
         guard case .paragraph(let pieces) = first else { return false }
         let delimiterLike = header.allSatisfy { cell in
@@ -282,6 +289,7 @@ import _EngineTestSupport
             InlinePresentationIntent(rawValue: piece.bits))
         }
         if let link = piece.link { attributes[.link] = .link(link) }
+        if let label = piece.footnote { attributes[.footnoteReference] = .string(label) }
         append(piece.text, attributes)
       }
     }
@@ -321,6 +329,10 @@ import _EngineTestSupport
           builder.row(.tableHeaderRow, header)
           for (index, row) in rows.enumerated() { builder.row(.tableRow(rowIndex: index), row) }
         }
+      case .footnote(let label, let blocks):
+        container(.footnoteDefinition(label: label)) { builder in
+          for block in blocks { builder.add(block) }
+        }
       }
     }
 
@@ -357,12 +369,64 @@ import _EngineTestSupport
     }
   }
 
+  /// Footnote labels: case, a hyphen, non-ASCII and non-BMP.
+  static let labels = ["1", "Note", "a-b", "é2", "x😀"]
+
+  /// A document of 1 to 5 blocks; with some footnotes, a paragraph that
+  /// refers to each first (cmark-gfm drops a definition nothing refers
+  /// to), their definitions among the blocks, and references in the
+  /// paragraphs.
   static func document(_ rng: inout SeededRandom) -> AttributedText {
-    var builder = Builder()
-    for _ in 0..<Int.random(in: 1...5, using: &rng) {
-      builder.add(block(&rng, depth: 0))
+    var blocks = (0..<Int.random(in: 1...5, using: &rng)).map { _ in block(&rng, depth: 0) }
+    let labels = labels.shuffled(using: &rng).prefix(max(0, Int.random(in: -2...2, using: &rng)))
+    if !labels.isEmpty {
+      var refers: [Inline] = []
+      for label in labels {
+        refers.append(Inline(text: text(&rng, upTo: 2), bits: 0))
+        refers.append(Inline(text: label, bits: 0, footnote: label))
+      }
+      blocks.insert(.paragraph(refers), at: 0)
+      for label in labels {
+        let inside = (0..<Int.random(in: 0...2, using: &rng)).map { _ in block(&rng, depth: 1) }
+        blocks.insert(
+          .footnote(label, inside), at: Int.random(in: 1...blocks.count, using: &rng))
+      }
+      blocks = blocks.map { addReferences($0, labels: Array(labels), &rng) }
     }
+    var builder = Builder()
+    for block in blocks { builder.add(block) }
     return builder.finish()
+  }
+
+  /// `block` with some of its paragraphs' pieces followed by a reference
+  /// to one of `labels`, with the piece's emphasis.
+  static func addReferences(
+    _ block: Block, labels: [String], _ rng: inout SeededRandom
+  ) -> Block {
+    func pieces(_ inlines: [Inline]) -> [Inline] {
+      var result: [Inline] = []
+      for piece in inlines {
+        result.append(piece)
+        if piece.footnote == nil, piece.bits & (code | softBreak | lineBreak) == 0,
+          Int.random(in: 0..<6, using: &rng) == 0, let label = labels.randomElement(using: &rng)
+        {
+          result.append(Inline(text: label, bits: piece.bits, footnote: label))
+        }
+      }
+      return result
+    }
+    switch block {
+    case .paragraph(let inlines): return .paragraph(pieces(inlines))
+    case .quote(let blocks):
+      return .quote(blocks.map { addReferences($0, labels: labels, &rng) })
+    case .list(let ordered, let start, let loose, let items):
+      return .list(
+        ordered: ordered, start: start, loose: loose,
+        items: items.map { $0.map { addReferences($0, labels: labels, &rng) } })
+    case .footnote(let label, let blocks):
+      return .footnote(label, blocks.map { addReferences($0, labels: labels, &rng) })
+    case .header, .code, .rule, .table: return block
+    }
   }
 
   // MARK: - Tests

@@ -240,6 +240,33 @@ import Testing
       ).contains("badRequest"))
   }
 
+  /// Footnotes in the protocol: a reference's key and a definition's
+  /// component with its label, written and read back; a bad label refused.
+  @Test func footnotesGoBothWays() {
+    let session = ProtocolSession()
+    _ = session.answer(#"{"cmd":"add","storage":"f","markdown":"a[^n]\n\n[^n]: b\n"}"#)
+    let runs =
+      #"[{"offset":0,"length":1,"attributes":{"presentationIntent":[{"kind":"paragraph","identity":1}]}},"#
+      + #"{"offset":1,"length":1,"attributes":{"footnoteReference":"n","presentationIntent":[{"kind":"paragraph","identity":1}]}},"#
+      + #"{"offset":2,"length":1,"attributes":{"presentationIntent":[{"kind":"paragraph","identity":1}]}},"#
+      + #"{"offset":3,"length":1,"attributes":{"presentationIntent":[{"kind":"footnoteDefinition","identity":2,"label":"n"},{"kind":"paragraph","identity":3}]}}]"#
+    #expect(
+      session.answer(#"{"cmd":"text","storage":"f","attributes":true}"#)
+        == #"{"ok":true,"text":"an\nb","version":0,"attributes":"# + runs + "}")
+    _ = session.answer(#"{"cmd":"add","storage":"g","text":"an\nb","attributes":"# + runs + "}")
+    #expect(
+      session.answer(#"{"cmd":"text","storage":"g","format":"markdown"}"#)
+        .contains(#""markdown":"a[^n]\n\n[^n]: b\n""#))
+    #expect(
+      session.answer(
+        #"{"cmd":"add","storage":"h","text":"x","attributes":[{"offset":0,"length":1,"attributes":{"footnoteReference":"a b"}}]}"#
+      ).contains("badRequest"))
+    #expect(
+      session.answer(
+        #"{"cmd":"add","storage":"h","text":"x","attributes":[{"offset":0,"length":1,"attributes":{"presentationIntent":[{"kind":"footnoteDefinition","identity":1}]}}]}"#
+      ).contains("badRequest"))
+  }
+
   // MARK: Read back
 
   /// Markdown whose attributed text goes into a storage: the context's

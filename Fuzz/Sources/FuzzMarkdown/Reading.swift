@@ -81,7 +81,8 @@ enum Reading {
           if intent.isEmpty || !InlinePresentationIntent.all.isSuperset(of: intent) {
             fail("run \(range) has the inline intent \(intent.rawValue)")
           }
-        case (.link, .link), (.imageURL, .link), (.linkTitle, .string), (.imageTitle, .string):
+        case (.link, .link), (.imageURL, .link), (.linkTitle, .string), (.imageTitle, .string),
+          (.footnoteReference, .string):
           break
         case (.presentationIntent, .presentationIntent(let intent)):
           if let problem = problem(of: intent) { fail("run \(range): \(problem)") }
@@ -163,6 +164,10 @@ enum Reading {
         if innermost { return "a table with no row" }
       case .blockQuote:
         break
+      case .footnoteDefinition:
+        if index > 0 {
+          return "a footnote's definition inside a \(components[index - 1].kind.name)"
+        }
       }
       if component.isChecked != nil, !component.kind.isListItem {
         return "a box on a \(component.kind.name)"

@@ -40,10 +40,17 @@ public struct AttributeKey: RawRepresentable, Hashable, Comparable, Sendable,
   /// The title of a link (Markdown's `[text](url "title")`), a string;
   /// with ``link``.
   public static let linkTitle: AttributeKey = "linkTitle"
+  /// A footnote reference (Markdown's `[^label]`), a string: the label of
+  /// the footnote's definition (a
+  /// ``PresentationIntent/Kind/footnoteDefinition(label:)`` block). The
+  /// text is the label, as the reference spells it. Foundation has no such
+  /// key.
+  public static let footnoteReference: AttributeKey = "footnoteReference"
 
   /// The well-known keys, in the order they are listed.
   public static let wellKnown: [AttributeKey] = [
     .inlinePresentationIntent, .link, .presentationIntent, .imageURL, .imageTitle, .linkTitle,
+    .footnoteReference,
   ]
 
   /// Whether the key is one of the host's own (not well known).
@@ -149,6 +156,11 @@ public struct PresentationIntent: Hashable, Sendable {
     case tableRow(rowIndex: Int)
     /// A cell of a row (its column, from 0).
     case tableCell(columnIndex: Int)
+    /// A footnote's definition (Markdown's `[^label]: …`), with its label:
+    /// the blocks inside are the note. Always outermost: a definition
+    /// belongs to the document, wherever its references are. Foundation has
+    /// no such kind.
+    case footnoteDefinition(label: String)
 
     /// The kind's name, as the REPL's protocol spells it.
     public var name: String {
@@ -165,6 +177,7 @@ public struct PresentationIntent: Hashable, Sendable {
       case .tableHeaderRow: "tableHeaderRow"
       case .tableRow: "tableRow"
       case .tableCell: "tableCell"
+      case .footnoteDefinition: "footnoteDefinition"
       }
     }
 
@@ -175,6 +188,16 @@ public struct PresentationIntent: Hashable, Sendable {
       case .orderedList, .unorderedList, .listItem: true
       default: false
       }
+    }
+
+    /// Whether `label` can label a footnote: not empty, without spaces,
+    /// tabs, line breaks or `]` (what cmark-gfm reads in `[^label]`).
+    public static func isFootnoteLabel(_ label: String) -> Bool {
+      !label.isEmpty
+        && !label.unicodeScalars.contains {
+          $0 == "]" || $0 == "[" || $0.value <= 0x20 || $0 == "\u{7F}" || $0 == "\u{2028}"
+            || $0 == "\u{2029}" || $0 == "\u{85}"
+        }
     }
 
     /// Whether the kind is a list: ordered or not.
@@ -266,6 +289,11 @@ public enum AttributeValue: Hashable, Sendable {
         ? nil : "an inline presentation intent names no known intent"
     case (.link, .link), (.imageURL, .link), (.imageTitle, .string), (.linkTitle, .string):
       return nil
+    case (.footnoteReference, .string(let label)):
+      return PresentationIntent.Kind.isFootnoteLabel(label)
+        ? nil : "a footnote's label is not empty and has no space, line break or ']'"
+    case (.footnoteReference, _):
+      return "the key '\(key)' takes a string"
     case (.presentationIntent, .presentationIntent(let intent)):
       return intent.problem
     case (.inlinePresentationIntent, _), (.link, _), (.presentationIntent, _), (.imageURL, _):
@@ -296,6 +324,13 @@ extension PresentationIntent {
         return "a table row's index is not negative"
       case .tableCell(let index) where index < 0:
         return "a table cell's column is not negative"
+      case .footnoteDefinition(let label):
+        if !PresentationIntent.Kind.isFootnoteLabel(label) {
+          return "a footnote's label is not empty and has no space, line break or ']'"
+        }
+        if component != components.first {
+          return "a footnote's definition is outermost"
+        }
       default: break
       }
       if component.isChecked != nil, !component.kind.isListItem {

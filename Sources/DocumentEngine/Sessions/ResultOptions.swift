@@ -99,9 +99,9 @@ extension _NewTextAttributes {
   }
 
   /// The keys a rich-text replacement decides for its text: inline
-  /// intents, links and images (with their titles).
+  /// intents, links and images (with their titles), footnote references.
   static let inlineKeys: [AttributeKey] = [
-    .inlinePresentationIntent, .link, .linkTitle, .imageURL, .imageTitle,
+    .inlinePresentationIntent, .link, .linkTitle, .imageURL, .imageTitle, .footnoteReference,
   ]
 
   /// Whether `options` keep every attribute of `attributes` as it is: only

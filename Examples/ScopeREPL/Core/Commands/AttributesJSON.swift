@@ -9,7 +9,7 @@ import DocumentEngine
 /// a set's keys by name (the byte order of ``AttributeKey``), a run's
 /// `offset`, `length`, `attributes`, a component's `kind`, `identity`, then
 /// its kind's parameter (`level`, `ordinal`, `languageHint` when there is
-/// one, `columns`, `rowIndex` or `column`), then `checked` for a task list
+/// one, `columns`, `rowIndex`, `column` or `label`), then `checked` for a task list
 /// item and `loose` for a loose list; inline presentation intents in
 /// the order of their bits. Read, a request's values may come in any order
 /// of keys and of intent names; fields the protocol does not name are
@@ -57,6 +57,7 @@ public enum AttributesJSON {
       fields.append(("columns", .array(columns.map { .string($0.rawValue) })))
     case .tableRow(let index): fields.append(("rowIndex", .int(index)))
     case .tableCell(let index): fields.append(("column", .int(index)))
+    case .footnoteDefinition(let label): fields.append(("label", .string(label)))
     case .paragraph, .orderedList, .unorderedList, .codeBlock(nil), .blockQuote, .thematicBreak,
       .tableHeaderRow:
       break
@@ -155,7 +156,7 @@ public enum AttributesJSON {
     case .link, .imageURL:
       guard case .string(let url) = json else { throw .badRequest("'\(path)' must be a string") }
       return .link(url)
-    case .linkTitle, .imageTitle:
+    case .linkTitle, .imageTitle, .footnoteReference:
       guard case .string(let title) = json else {
         throw .badRequest("'\(path)' must be a string")
       }
@@ -185,7 +186,7 @@ public enum AttributesJSON {
   /// The kinds of components, by name, for messages.
   private static let kindNames = [
     "paragraph", "header", "orderedList", "unorderedList", "listItem", "codeBlock", "blockQuote",
-    "thematicBreak", "table", "tableHeaderRow", "tableRow", "tableCell",
+    "thematicBreak", "table", "tableHeaderRow", "tableRow", "tableCell", "footnoteDefinition",
   ]
 
   private static func component(
@@ -220,6 +221,13 @@ public enum AttributesJSON {
     case "tableHeaderRow": made = .tableHeaderRow
     case "tableRow": made = .tableRow(rowIndex: try parameter("rowIndex"))
     case "tableCell": made = .tableCell(columnIndex: try parameter("column"))
+    case "footnoteDefinition":
+      guard case .string(let label)? = json["label"] else {
+        throw json["label"] == nil || json["label"] == .null
+          ? .badRequest("missing field '\(path).label'")
+          : .badRequest("'\(path).label' must be a string")
+      }
+      made = .footnoteDefinition(label: label)
     default:
       throw .badRequest(
         "unknown presentation intent kind '\(kind)' (\(kindNames.joined(separator: ", ")))")
