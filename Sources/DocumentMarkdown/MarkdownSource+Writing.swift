@@ -341,7 +341,8 @@ struct _KeptSourceWriter {
         return nil
       }
       let written = writeLeaf(
-        range16, range8, as: leaf.intent.components[leaf.intent.components.count - 1])
+        range16, range8, as: leaf.intent.components[leaf.intent.components.count - 1],
+        source: source.lineStart(first)..<source.lineStart(last + 1))
       let definitions = kind == .paragraph ? definitionLineCount(of: leaf) : 0
       result.append(contentsOf: source.bytes[cursor..<start])
       if definitions > 0 {
@@ -419,7 +420,8 @@ struct _KeptSourceWriter {
   /// The leaf's text of `range16` (`range8` in bytes) written as Markdown
   /// alone: as a block of kind `component`, outside any container.
   func writeLeaf(
-    _ range16: Range<Int>, _ range8: Range<Int>, as component: PresentationIntent.Component
+    _ range16: Range<Int>, _ range8: Range<Int>, as component: PresentationIntent.Component,
+    source sourceRange: Range<Int>
   ) -> [UInt8] {
     let alone = PresentationIntent([component])
     // An empty leaf is its line break alone: the writer writes the kind's
@@ -431,7 +433,7 @@ struct _KeptSourceWriter {
         runs: [AttributeRun(0..<1, [.presentationIntent: .presentationIntent(alone)])])
       : attributedText(range16, range8) { _ in alone }
     var writer = _MarkdownWriter()
-    writer.style = source.style
+    writer.style = source.style(forSource: sourceRange)
     writer.write(text)
     return writer.output
   }
@@ -551,7 +553,7 @@ struct _KeptSourceWriter {
       upper16 -= 1
     }
     let written = attributedText(lower16..<upper16, lower8..<upper8) { $0 }
-    var style = source.style
+    var style = block.map { source.style(forSource: source.blocks[$0].span) } ?? source.style
     if let block, let mark = source.listMark(ofBlock: block) {
       style = Self.style(style, withListMark: mark)
     }
@@ -559,12 +561,12 @@ struct _KeptSourceWriter {
     var mark: UInt8?
     if outerKind == .unorderedList {
       if style.bullets.0 == lastListMark {
-        style = _MarkdownStyle(bullet: style.bullets.2, delimiter: style.delimiters.0)
+        style = Self.style(style, withListMark: style.bullets.2)
       }
       mark = style.bullets.0
     } else if outerKind == .orderedList {
       if style.delimiters.0 == lastListMark {
-        style = _MarkdownStyle(bullet: style.bullets.0, delimiter: style.delimiters.1)
+        style = Self.style(style, withListMark: style.delimiters.1)
       }
       mark = style.delimiters.0
     }
@@ -577,10 +579,12 @@ struct _KeptSourceWriter {
 
   /// `style` with its first bullet (or delimiter) `mark`.
   static func style(_ style: _MarkdownStyle, withListMark mark: UInt8) -> _MarkdownStyle {
-    if mark == UInt8(ascii: ".") || mark == UInt8(ascii: ")") {
-      return _MarkdownStyle(bullet: style.bullets.0, delimiter: mark)
-    }
-    return _MarkdownStyle(bullet: mark, delimiter: style.delimiters.0)
+    var result =
+      mark == UInt8(ascii: ".") || mark == UInt8(ascii: ")")
+      ? _MarkdownStyle(bullet: style.bullets.0, delimiter: mark)
+      : _MarkdownStyle(bullet: mark, delimiter: style.delimiters.0)
+    result.linksInsideEmphasis = style.linksInsideEmphasis
+    return result
   }
 
   /// The text of `range16` (`range8` in bytes) with its runs, relative to

@@ -237,8 +237,45 @@ extension MarkdownSource {
         bullet = mark
       }
     }
-    return _MarkdownStyle(
+    var style = _MarkdownStyle(
       bullet: bullet ?? UInt8(ascii: "-"), delimiter: delimiter ?? UInt8(ascii: "."))
+    style.linksInsideEmphasis = linksInsideEmphasis(bytes[...]) ?? false
+    return style
+  }
+
+  /// Whether `bytes` write emphasis around links (`*[`, `_[`, `**[`)
+  /// more often than inside them (`[*`, `[_`); nil if they do neither.
+  static func linksInsideEmphasis(_ bytes: ArraySlice<UInt8>) -> Bool? {
+    var around = 0
+    var inside = 0
+    let bracket = UInt8(ascii: "[")
+    let star = UInt8(ascii: "*")
+    let underscore = UInt8(ascii: "_")
+    var index = bytes.startIndex + 1
+    while index < bytes.endIndex {
+      let byte = bytes[index]
+      let previous = bytes[index - 1]
+      if byte == bracket, previous == star || previous == underscore {
+        around += 1
+      } else if previous == bracket, byte == star || byte == underscore {
+        inside += 1
+      }
+      index += 1
+    }
+    return around == inside ? nil : around > inside
+  }
+
+  /// The file's style for the block or leaf whose source is `range`: its
+  /// own nesting of emphasis and links where it shows one, else the
+  /// file's.
+  func style(forSource range: Range<Int>) -> _MarkdownStyle {
+    var style = self.style
+    let lower = max(0, min(range.lowerBound, bytes.count))
+    let upper = max(lower, min(range.upperBound, bytes.count))
+    if let nesting = Self.linksInsideEmphasis(bytes[lower..<upper]) {
+      style.linksInsideEmphasis = nesting
+    }
+    return style
   }
 
   /// The last list marker in a line's prefix: a bullet, or an ordered

@@ -297,11 +297,16 @@ extension _MarkdownWriter {
         // out, open what is missing. Right after a line start nothing
         // closes (a closer there closes nothing): what starts there goes on
         // top, and the order is mended at the next piece.
+        // Of two that stop together, one already open stays outside (so
+        // that it is not closed and opened again); of two that open here,
+        // `precedence` says.
         let wanted = target.marks.sorted { lhs, rhs in
           let left = ends[kinds * number + Self.order(lhs)]
           let right = ends[kinds * number + Self.order(rhs)]
           if left != right { return left > right }
-          return Self.order(lhs) < Self.order(rhs)
+          let lhsOpen = stack.contains(lhs)
+          if lhsOpen != stack.contains(rhs) { return lhsOpen }
+          return precedence(lhs) < precedence(rhs)
         }
         var kept = 0
         if case .lineEnd? = tokens.last {
@@ -438,6 +443,21 @@ extension _MarkdownWriter {
     case .strong: 2
     case .strikethrough: 3
     case .image: 4
+    }
+  }
+
+  /// Which of two marks that stop at the same place goes outside:
+  /// `order(_:)`'s, or, in a file that writes emphasis around links
+  /// (`*[a](u)*`: `_MarkdownStyle.linksInsideEmphasis`), emphasis, strong
+  /// emphasis and strikethrough outside a link.
+  func precedence(_ mark: Mark) -> Int {
+    guard style.linksInsideEmphasis else { return Self.order(mark) }
+    switch mark {
+    case .emphasis: return 0
+    case .strong: return 1
+    case .strikethrough: return 2
+    case .link: return 3
+    case .image: return 4
     }
   }
 
@@ -669,7 +689,7 @@ extension _MarkdownWriter {
     _ tokens: [Token], _ scalars: UnsafeBufferPointer<Unicode.Scalar>, mode: InlineMode
   ) {
     if mode == .paragraph {
-      markLineStarts(tokens)
+      markLineStarts(tokens, scalars)
     }
     var lineStart = 0
     for index in 0...tokens.count {
@@ -692,7 +712,9 @@ extension _MarkdownWriter {
   /// - before HTML first on a line (it could start an HTML block: a
   ///   paragraph cut from another at a line break, or a tag that was
   ///   indented, or on a lazy line, where it was read).
-  mutating func markLineStarts(_ tokens: [Token]) {
+  mutating func markLineStarts(
+    _ tokens: [Token], _ scalars: UnsafeBufferPointer<Unicode.Scalar>
+  ) {
     guard !tokens.isEmpty else { return }
     if case .opener(.link) = tokens[0] {
       for index in tokens.indices.dropFirst() {
@@ -710,25 +732,48 @@ extension _MarkdownWriter {
       }
     }
     for index in tokens.indices.dropFirst() {
-      if case .lineEnd = tokens[index - 1], startsBlock(tokens[index]) {
+      if case .lineEnd = tokens[index - 1], startsBlock(tokens, at: index, scalars) {
         zeroWidth[index] = true
       }
     }
     if case .lineEnd = tokens[tokens.count - 1] {
       zeroWidth[tokens.count] = true
     }
-    if !zeroWidth[0], startsBlock(tokens[0]) {
+    if !zeroWidth[0], startsBlock(tokens, at: 0, scalars) {
       zeroWidth[0] = true
     }
   }
 
-  /// Whether a token first on a paragraph's line would end the paragraph
-  /// (a line end: the line is empty) or could start an HTML block.
-  func startsBlock(_ token: Token) -> Bool {
-    switch token {
-    case .lineEnd: true
-    case .raw(let start, let end): start < end && rawBytes[Int(start)] == UInt8(ascii: "<")
-    default: false
+  /// Whether the token at `index`, first on a paragraph's line, would end
+  /// the paragraph (a line end: the line is empty) or could start an HTML
+  /// block: HTML that starts one of CommonMark's kinds 1 to 6, or a whole
+  /// tag with nothing after it on the line (kind 7). HTML that starts no
+  /// block needs nothing before it (`<b>bold</b> text`).
+  func startsBlock(
+    _ tokens: [Token], at index: Int, _ scalars: UnsafeBufferPointer<Unicode.Scalar>
+  ) -> Bool {
+    switch tokens[index] {
+    case .lineEnd: return true
+    case .raw(let start, let end):
+      guard start < end, rawBytes[Int(start)] == UInt8(ascii: "<") else { return false }
+      let html = Array(
+        String(decoding: rawBytes[Int(start)..<Int(end)], as: UTF8.self).unicodeScalars)
+      let kind = Self.htmlBlockKind(html[...])
+      if kind.interrupts { return true }
+      guard kind.starts else { return false }
+      // Kind 7: only if nothing but spaces and tabs follows on the line.
+      var next = index + 1
+      while next < tokens.count {
+        switch tokens[next] {
+        case .lineEnd, .htmlLineEnd: return true
+        case .text(let from, let to, _)
+        where scalars[Int(from)..<Int(to)].allSatisfy({ $0 == " " || $0 == "\t" }):
+          next += 1
+        default: return false
+        }
+      }
+      return true
+    default: return false
     }
   }
 

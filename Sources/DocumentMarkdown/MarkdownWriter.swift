@@ -469,6 +469,9 @@ extension PresentationIntent.Kind? {
 struct _MarkdownStyle: Hashable, Sendable {
   var bullets: (UInt8, UInt8, UInt8) = (UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "+"))
   var delimiters: (UInt8, UInt8) = (UInt8(ascii: "."), UInt8(ascii: ")"))
+  /// Whether emphasis that ends with a link goes around it (`*[a](u)*`,
+  /// as the file writes it) rather than inside (`[*a*](u)`, the default).
+  var linksInsideEmphasis = false
 
   /// The style whose first bullet is `bullet` and whose first delimiter
   /// is `delimiter`; the others follow.
@@ -485,11 +488,13 @@ struct _MarkdownStyle: Hashable, Sendable {
 
   static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.bullets == rhs.bullets && lhs.delimiters == rhs.delimiters
+      && lhs.linksInsideEmphasis == rhs.linksInsideEmphasis
   }
 
   func hash(into hasher: inout Hasher) {
     hasher.combine(bullets.0)
     hasher.combine(bullets.1)
     hasher.combine(delimiters.0)
+    hasher.combine(linksInsideEmphasis)
   }
 }

@@ -178,6 +178,26 @@ import _EngineTestSupport
           markdown.replacingOccurrences(of: "* second bullet", with: "* 2nd bullet")))
   }
 
+  /// A rewritten block nests emphasis and links as its source did (the
+  /// file's way where the block shows none): rendered as the file edited.
+  @Test(arguments: [
+    ("*[Quick](q.md)* tests quikly.\n", "quikly", "quickly"),
+    ("[**Quick**](q.md) tests quikly.\n", "quikly", "quickly"),
+    ("- **[A](a)** one\n- [**B**](b) twoo\n", "twoo", "two"),
+  ])
+  func aRewrittenBlockNestsLinksAsItsSourceDid(
+    markdown: String, typo: String, fixed: String
+  ) throws {
+    let document = try Self.read(markdown)
+    let text = String(try document.content.storage("file").text)
+    let at = try #require(text.range(of: typo))
+    let offset = text.utf16.distance(from: text.startIndex, to: at.lowerBound)
+    try document.edit("file", range: offset..<offset + typo.utf16.count, with: fixed)
+    let written = try document.markdown(of: "file")
+    let expected = markdown.replacingOccurrences(of: typo, with: fixed)
+    #expect(_CMarkBaseline.html(written) == _CMarkBaseline.html(expected), "\(written)")
+  }
+
   @Test func aTaskItemsTypoKeepsItsBox() throws {
     let markdown = "- [ ] buy milk\n  and bread\n- [x] done\n"
     let document = try Self.read(markdown)
