@@ -150,6 +150,125 @@ extension _MarkdownWriter {
   static let codeBit = InlinePresentationIntent.code.rawValue
   static let htmlBits =
     InlinePresentationIntent.inlineHTML.rawValue | InlinePresentationIntent.blockHTML.rawValue
+  static let inlineHTMLBit = InlinePresentationIntent.inlineHTML.rawValue
+
+  /// Whether `scalars` are inline HTML as CommonMark reads it, one piece
+  /// after another (white space around them allowed): open and closing
+  /// tags, comments, processing instructions, declarations and CDATA
+  /// sections (the last four up to their first end, a little more lenient
+  /// than cmark-gfm).
+  static func isInlineHTML(_ scalars: Slice<UnsafeBufferPointer<Unicode.Scalar>>) -> Bool {
+    var at = scalars.startIndex
+    let end = scalars.endIndex
+    func peek(_ offset: Int = 0) -> Unicode.Scalar? {
+      at + offset < end ? scalars[at + offset] : nil
+    }
+    func isLetter(_ s: Unicode.Scalar?) -> Bool {
+      guard let s else { return false }
+      return ("a"..."z").contains(s) || ("A"..."Z").contains(s)
+    }
+    func isDigit(_ s: Unicode.Scalar?) -> Bool { s.map { ("0"..."9").contains($0) } ?? false }
+    func isSpace(_ s: Unicode.Scalar?) -> Bool {
+      guard let s else { return false }
+      return s == " " || s == "\t" || s == "\n" || s == "\r" || s == "\u{0B}" || s == "\u{0C}"
+    }
+    func skipSpaces() -> Bool {
+      let start = at
+      while isSpace(peek()) { at += 1 }
+      return at > start
+    }
+    /// Moves past the first `terminator` from here; false if there is none.
+    func skip(past terminator: [Unicode.Scalar]) -> Bool {
+      while at + terminator.count <= end {
+        if scalars[at..<(at + terminator.count)].elementsEqual(terminator) {
+          at += terminator.count
+          return true
+        }
+        at += 1
+      }
+      return false
+    }
+    var constructs = 0
+    while at < end {
+      // (White space between them is written as it is either way.)
+      if skipSpaces(), at == end { break }
+      guard peek() == "<" else { return false }
+      constructs += 1
+      if peek(1) == "!", peek(2) == "-", peek(3) == "-" {
+        at += 4
+        guard skip(past: ["-", "-", ">"]) else { return false }
+      } else if peek(1) == "?" {
+        at += 2
+        guard skip(past: ["?", ">"]) else { return false }
+      } else if peek(1) == "!", peek(2) == "[" {
+        let cdata: [Unicode.Scalar] = ["<", "!", "[", "C", "D", "A", "T", "A", "["]
+        guard at + cdata.count <= end, scalars[at..<(at + cdata.count)].elementsEqual(cdata)
+        else { return false }
+        at += cdata.count
+        guard skip(past: ["]", "]", ">"]) else { return false }
+      } else if peek(1) == "!" {
+        guard let letter = peek(2), ("A"..."Z").contains(letter) else { return false }
+        at += 2
+        guard skip(past: [">"]) else { return false }
+      } else if peek(1) == "/" {
+        at += 2
+        guard isLetter(peek()) else { return false }
+        while isLetter(peek()) || isDigit(peek()) || peek() == "-" { at += 1 }
+        _ = skipSpaces()
+        guard peek() == ">" else { return false }
+        at += 1
+      } else {
+        at += 1
+        guard isLetter(peek()) else { return false }
+        while isLetter(peek()) || isDigit(peek()) || peek() == "-" { at += 1 }
+        while true {
+          let spaced = skipSpaces()
+          guard let next = peek() else { return false }
+          if next == ">" {
+            at += 1
+            break
+          }
+          if next == "/" {
+            guard peek(1) == ">" else { return false }
+            at += 2
+            break
+          }
+          guard spaced, isLetter(next) || next == "_" || next == ":" else { return false }
+          at += 1
+          while let s = peek(),
+            isLetter(s) || isDigit(s) || s == "_" || s == "." || s == ":"
+              || s == "-"
+          {
+            at += 1
+          }
+          let beforeValue = at
+          _ = skipSpaces()
+          guard peek() == "=" else {
+            at = beforeValue
+            continue
+          }
+          at += 1
+          _ = skipSpaces()
+          guard let quote = peek() else { return false }
+          if quote == "\"" || quote == "'" {
+            at += 1
+            while let s = peek(), s != quote { at += 1 }
+            guard peek() == quote else { return false }
+            at += 1
+          } else {
+            let start = at
+            while let s = peek(), !isSpace(s), s != "\"", s != "'", s != "=", s != "<", s != ">",
+              s != "`"
+            {
+              at += 1
+            }
+            guard at > start else { return false }
+          }
+        }
+      }
+    }
+    return constructs > 0
+  }
 
   /// Writes the leaf's inline text: in a paragraph, as lines of their own;
   /// in a heading or a cell, its first line into the line being written.
@@ -228,7 +347,12 @@ extension _MarkdownWriter {
           Piece(kind: .footnotes(label: label, count: count), start: start, end: end, marks: marks))
       } else if style.inline & Self.codeBit != 0 {
         pieces.append(Piece(kind: .code, start: start, end: end, marks: marks))
-      } else if style.inline & Self.htmlBits != 0 {
+      } else if style.inline & Self.htmlBits != 0,
+        style.inline & Self.inlineHTMLBit == 0 || Self.isInlineHTML(scalars[start..<end])
+      {
+        // (Inline HTML that is no longer whole tags — an edit set emphasis
+        // on part of one — is text: written raw, its brackets would read
+        // as Markdown.)
         pieces.append(Piece(kind: .html, start: start, end: end, marks: marks))
       } else if mode == .paragraph,
         style.inline & (Self.softBreakBit | Self.lineBreakBit) != 0

@@ -198,6 +198,25 @@ import _EngineTestSupport
     #expect(_CMarkBaseline.html(written) == _CMarkBaseline.html(expected), "\(written)")
   }
 
+  /// FuzzMarkdown's finding with the source kept: emphasis set on part of
+  /// a tag (`<r r="[ref]">`) made its pieces written raw, no longer a tag,
+  /// and a reference definition the file kept made `[ref]` a link: its
+  /// brackets were lost. HTML that is no longer whole tags is text now.
+  @Test func emphasisInsideATagKeepsItsCharacters() throws {
+    let markdown = "a <r r=\"[ref]\"> b\n\n[ref]: https://example.com\n"
+    let document = try Self.read(markdown)
+    let text = String(try document.content.storage("file").text)
+    let at = try #require(text.range(of: "="))
+    let offset = text.utf16.distance(from: text.startIndex, to: at.lowerBound)
+    try document.setAttributes(
+      [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)],
+      in: "file", range: offset..<offset + 1)
+    let written = try document.markdown(of: "file")
+    let read = AttributedText(markdown: written)
+    #expect(read.text == "a <r r=\"[ref]\"> b", "\(written)")
+    #expect(!read.runs.contains { $0.attributes[.link] != nil }, "\(written)")
+  }
+
   @Test func aTaskItemsTypoKeepsItsBox() throws {
     let markdown = "- [ ] buy milk\n  and bread\n- [x] done\n"
     let document = try Self.read(markdown)
