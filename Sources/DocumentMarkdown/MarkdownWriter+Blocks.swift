@@ -107,8 +107,8 @@ extension _MarkdownWriter {
   /// thematic break, an HTML block of kinds 1 to 6, or a table right
   /// after it in the same containers (cmark-gfm takes the paragraph's last
   /// line as its header row only if it is one, and the table's own first
-  /// line is) if the paragraph has no `|` and the header row is not all
-  /// dashes and colons.
+  /// line is) if the paragraph has no backslash before a pipe and the
+  /// header row is not all dashes and colons.
   func canFollowWithoutBlankLine(
     _ previous: Leaf, closing: [PresentationIntent.Component], by block: ArraySlice<Leaf>,
     from common: Int
@@ -165,16 +165,33 @@ extension _MarkdownWriter {
       return mustInterrupt ? kind.interrupts : kind.starts
     case .tableCell:
       // cmark-gfm reads what stays of the paragraph with every `\|` made
-      // `|`, in code spans too: none may be written. And a header row
-      // that reads as a delimiter row (`| - |`) would make the paragraph's
-      // last line the header.
+      // `|`, in code spans and destinations too: harmless where the
+      // backslash escapes the pipe, not where it is text. And a header
+      // row that reads as a delimiter row (`| - |`) would make the
+      // paragraph's last line the header.
       let delimiterLike: Set<Unicode.Scalar> = ["-", ":", " ", "\t"]
       let headerIsDelimiterLike = block.prefix { $0.row == next.row }.allSatisfy {
         $0.scalars.allSatisfy { delimiterLike.contains($0) }
       }
-      return mustInterrupt && !previous.scalars.contains("|") && !headerIsDelimiterLike
+      return mustInterrupt && !hasBackslashBeforePipe(previous) && !headerIsDelimiterLike
     case .paragraph, .emptyParagraph, .emptyContainer: return false
     }
+  }
+
+  /// Whether a leaf's text, or a URL or title of its links and images,
+  /// has a backslash right before a pipe.
+  func hasBackslashBeforePipe(_ leaf: Leaf) -> Bool {
+    func has(_ scalars: some Collection<Unicode.Scalar>) -> Bool {
+      zip(scalars, scalars.dropFirst()).contains { $0 == "\\" && $1 == "|" }
+    }
+    if has(leaf.scalars) { return true }
+    for index in Set(leaf.styles) {
+      let style = styles[Int(index)]
+      for string in [style.link, style.linkTitle, style.image, style.imageTitle] {
+        if let string, has(string.unicodeScalars) { return true }
+      }
+    }
+    return false
   }
 
   /// The block tags of CommonMark's HTML block kind 6, as cmark-gfm

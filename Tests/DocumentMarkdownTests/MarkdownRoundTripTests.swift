@@ -210,8 +210,9 @@ import _EngineTestSupport
   /// Whether `second` can be written right under `first` in a tight list's
   /// item (the writer's rule: after a leaf that ends on its own line
   /// anything can follow; after a paragraph only what interrupts one, a
-  /// table only if the paragraph has no `|` and the table's header is not
-  /// all dashes and colons; a quote never right after a quote).
+  /// table only if the paragraph has no backslash before a pipe and the
+  /// table's header is not all dashes and colons; a quote never right after
+  /// a quote).
   static func canFollow(_ first: Block, by second: Block) -> Bool {
     if case .quote = first, case .quote = second { return false }
     switch lastLeaf(of: first) {
@@ -232,7 +233,8 @@ import _EngineTestSupport
             $0.text.unicodeScalars.allSatisfy { "-: \t".unicodeScalars.contains($0) }
           }
         }
-        return direct && !pieces.contains { $0.text.contains("|") } && !delimiterLike
+        let text = pieces.map(\.text).joined()
+        return direct && !text.contains("\\|") && !delimiterLike
       case .list(let ordered, let start, _, let items):
         // (A line the paragraph's containers do not take starts any list.)
         guard direct else { return true }
