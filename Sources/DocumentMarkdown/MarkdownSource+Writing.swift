@@ -324,7 +324,10 @@ struct _KeptSourceWriter {
       // last line.
       var indentations: [[UInt8]] = []
       if kind == .paragraph || kind.isHeader, last > first {
-        for line in (first + 1)...last { indentations.append(indentation(ofLine: line)) }
+        let quotes = leaf.intent.components.count { $0.kind == .blockQuote }
+        for line in (first + 1)...last {
+          indentations.append(indentation(ofLine: line, quotes: quotes))
+        }
         continuation = indentations[indentations.count - 1]
       }
       // The leaf's text, without its separator.
@@ -360,14 +363,20 @@ struct _KeptSourceWriter {
     return result
   }
 
-  /// The spaces, tabs and quote markers line `line` starts with.
-  func indentation(ofLine line: Int) -> [UInt8] {
+  /// The spaces, tabs and quote markers (at most `quotes` of them: the
+  /// leaf's quotes; a `>` past them is the line's text) line `line`
+  /// starts with.
+  func indentation(ofLine line: Int, quotes: Int) -> [UInt8] {
     let start = source.lineStart(line)
     var end = start
-    while end < source.bytes.count,
-      source.bytes[end] == 0x20 || source.bytes[end] == 0x09
-        || source.bytes[end] == UInt8(ascii: ">")
-    {
+    var markers = 0
+    while end < source.bytes.count {
+      let byte = source.bytes[end]
+      if byte == UInt8(ascii: ">"), markers < quotes {
+        markers += 1
+      } else if byte != 0x20 && byte != 0x09 {
+        break
+      }
       end += 1
     }
     return Array(source.bytes[start..<end])

@@ -217,6 +217,23 @@ import _EngineTestSupport
     #expect(!read.runs.contains { $0.attributes[.link] != nil }, "\(written)")
   }
 
+  /// FuzzMarkdown's finding with the source kept: a paragraph's later line
+  /// indented past four spaces and starting with `>` (text, no quote) kept
+  /// the `>` as its indentation when the paragraph was written anew, and
+  /// the writer's escaped `\>` after it doubled the character.
+  @Test func aLaterLinesGreaterThanSignIsText() throws {
+    let markdown = "aaa\n         >  text\n"
+    let document = try Self.read(markdown)
+    try document.edit("file", range: 0..<2, with: "")
+    let written = try document.markdown(of: "file")
+    #expect(AttributedText(markdown: written).text == "a >  text", "\(written)")
+    // In a quote, its own marker is the line's indentation.
+    let quoted = try Self.read("> aaa\n>      > text\n")
+    try quoted.edit("file", range: 0..<2, with: "")
+    let quotedWritten = try quoted.markdown(of: "file")
+    #expect(AttributedText(markdown: quotedWritten).text == "a > text", "\(quotedWritten)")
+  }
+
   @Test func aTaskItemsTypoKeepsItsBox() throws {
     let markdown = "- [ ] buy milk\n  and bread\n- [x] done\n"
     let document = try Self.read(markdown)
