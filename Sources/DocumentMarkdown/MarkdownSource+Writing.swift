@@ -343,10 +343,11 @@ struct _KeptSourceWriter {
       } else if Self.containsParagraphSeparator(text[range8]) {
         return nil
       }
-      let written = writeLeaf(
+      var written = writeLeaf(
         range16, range8, as: leaf.intent.components[leaf.intent.components.count - 1],
         source: source.lineStart(first)..<source.lineStart(last + 1))
       let definitions = kind == .paragraph ? definitionLineCount(of: leaf) : 0
+      if definitions > 0 { written = Self.escapingTitleStart(written) }
       result.append(contentsOf: source.bytes[cursor..<start])
       if definitions > 0 {
         result.append(contentsOf: source.bytes[start..<source.lineStart(first + definitions)])
@@ -535,6 +536,7 @@ struct _KeptSourceWriter {
   mutating func writeAnew(_ group: Range<Int>, block: Int?) {
     // The reference definitions a paragraph of the block started with
     // (outside any container, or in quotes alone) stay, before it.
+    var keptDefinitions = false
     if let block {
       for leafIndex in source.blocks[block].leaves {
         let leaf = source.leaves[leafIndex]
@@ -546,6 +548,7 @@ struct _KeptSourceWriter {
         let first = Int(leaf.lines.first)
         output.append(
           contentsOf: source.bytes[source.lineStart(first)..<source.lineStart(first + definitions)])
+        keptDefinitions = true
       }
     }
     let lower16 = segments[group.lowerBound].utf16.lowerBound
@@ -582,8 +585,29 @@ struct _KeptSourceWriter {
     var writer = _MarkdownWriter()
     writer.style = style
     writer.write(written)
-    appendLines(writer.output, firstPrefix: [], continuation: [], to: &output)
+    let afterDefinitions = output.last.map { $0 == 0x0A || $0 == 0x0D } ?? false
+    appendLines(
+      keptDefinitions && afterDefinitions
+        ? Self.escapingTitleStart(writer.output) : writer.output,
+      firstPrefix: [], continuation: [], to: &output)
     lastListMark = mark
+  }
+
+  /// `written` with a backslash before its first line's `"`, `'` or `(`
+  /// (after its quote markers), if it starts with one: right under a
+  /// reference definition the file kept, it would read as the
+  /// definition's title.
+  static func escapingTitleStart(_ written: [UInt8]) -> [UInt8] {
+    var index = 0
+    while index < written.count, written[index] == 0x20 || written[index] == UInt8(ascii: ">") {
+      index += 1
+    }
+    guard index < written.count,
+      [UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "(")].contains(written[index])
+    else { return written }
+    var result = written
+    result.insert(UInt8(ascii: "\\"), at: index)
+    return result
   }
 
   /// `style` with its first bullet (or delimiter) `mark`.

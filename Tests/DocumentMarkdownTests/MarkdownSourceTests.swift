@@ -234,6 +234,33 @@ import _EngineTestSupport
     #expect(AttributedText(markdown: quotedWritten).text == "a > text", "\(quotedWritten)")
   }
 
+  /// FuzzMarkdown's finding with the source kept: a paragraph written anew
+  /// right under the reference definition it started with, its text now
+  /// starting with a quotation mark, read as the definition's title and
+  /// was lost. Its first `"`, `'` or `(` is escaped there.
+  @Test(arguments: ["[foo]: /url\nabc\n", "> [foo]: /url\n> abc\n"])
+  func aParagraphUnderADefinitionIsNoTitle(markdown: String) throws {
+    let document = try Self.read(markdown)
+    let text = String(try document.content.storage("file").text)
+    let at = try #require(text.range(of: "abc"))
+    let offset = text.utf16.distance(from: text.startIndex, to: at.lowerBound)
+    try document.edit("file", range: offset..<offset + 3, with: "\"abc\"")
+    let written = try document.markdown(of: "file")
+    #expect(AttributedText(markdown: written).text == "\"abc\"", "\(written)")
+    // Its shape changed too (a header): written anew whole.
+    let intent = try #require(
+      try document.content.storage("file").attributeRuns(in: 0..<1).first?
+        .attributes[.presentationIntent])
+    guard case .presentationIntent(var header) = intent else { return }
+    header.components[header.components.count - 1] = .init(
+      .header(level: 2), identity: header.components.last?.identity ?? 0)
+    try document.setAttributes(
+      [.presentationIntent: .presentationIntent(header)], in: "file",
+      range: 0..<(try document.content.storage("file").length))
+    let headed = try document.markdown(of: "file")
+    #expect(AttributedText(markdown: headed).text == "\"abc\"", "\(headed)")
+  }
+
   @Test func aTaskItemsTypoKeepsItsBox() throws {
     let markdown = "- [ ] buy milk\n  and bread\n- [x] done\n"
     let document = try Self.read(markdown)

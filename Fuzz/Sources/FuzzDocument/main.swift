@@ -1231,8 +1231,11 @@ final class Harness {
         // that ended kept the history, and the log is trimmed only by the
         // next edit): the history is gone now, so the model cannot follow
         // where it landed. It takes the engine's text (`follow`) and
-        // forgets its units.
+        // forgets its units; the edit is still a group of the party's
+        // history, with units the model no longer knows (the engine keeps
+        // it: finding FuzzDocument-history-group-count-after-origin-edit).
         loseUnits(id)
+        if changed { _ = recordingAction(range, n) }
       }
       expectTracked(result.tracked, what)
       apply(result.events, what)
