@@ -257,11 +257,14 @@ struct _MarkdownReader {
     }
     guard !definitions.isEmpty else { return }
     var nested: [OpaquePointer] = []
+    // The other blocks are in the file's order: one walk over both.
+    var next = 0
     for definition in definitions.sorted(by: { $0.line < $1.line }) {
-      if blocks.contains(where: { $0.first <= definition.line && definition.line <= $0.last }) {
+      while next < blocks.count, blocks[next].first <= definition.line { next += 1 }
+      if next > 0, blocks[next - 1].last >= definition.line {
         nested.append(definition.node)
-      } else if let next = blocks.first(where: { $0.first > definition.line }) {
-        cmark_node_insert_before(next.node, definition.node)
+      } else if next < blocks.count {
+        cmark_node_insert_before(blocks[next].node, definition.node)
       } else {
         cmark_node_append_child(document, definition.node)
       }
