@@ -83,6 +83,10 @@ extension Document {
   /// decided on the context's current text, when `basis` is nil or its
   /// current version; with an older basis the range is taken as it is.
   ///
+  /// A footnote reference in the answer (`[^1]`) to a note the context's
+  /// storage defines lands as a reference, though the answer does not
+  /// define it.
+  ///
   /// - Returns: what the replacement did, and the attributed text that
   ///   landed: the storage's text and attributes where it is now (under
   ///   plain text, the text with the edit rule's attributes, not the
@@ -94,7 +98,7 @@ extension Document {
     context: UUID, range: Range<Int>, markdown: String, basis: ContextVersion? = nil,
     policy: ReplacementPolicy = .refuse
   ) throws(DocumentError) -> (result: ReplacementResult, text: AttributedText) {
-    let read = AttributedText(markdown: markdown)
+    let read = readAnswer(markdown, context: context)
     // The range is trimmed (or the answer completed) against the context as
     // it is when the replacement lands: under the document's one lock.
     let landed = try replace(context: context, basis: basis, policy: policy) { live in
@@ -113,6 +117,65 @@ extension Document {
       return (range, answer)
     }
     return landed
+  }
+}
+
+extension Document {
+  /// A tool's Markdown answer read as an attributed text, its footnote
+  /// references to the notes of the context's storage known: those
+  /// definitions go before the answer (as stand-ins, then an HTML comment
+  /// that ends them, so that nothing of the answer goes into them), and
+  /// what they read as is cut off.
+  func readAnswer(_ markdown: String, context: UUID) -> AttributedText {
+    guard markdown.utf8.contains(UInt8(ascii: "^")), markdown.contains("[^"),
+      let live = try? liveContext(context),
+      let storage = try? self.content.storage(live.storage)
+    else { return AttributedText(markdown: markdown) }
+    var labels: [String] = []
+    var seen: Set<String> = []
+    for run in storage.attributeRuns(in: 0..<storage.length) {
+      guard case .presentationIntent(let intent)? = run.attributes[.presentationIntent],
+        case .footnoteDefinition(let label)? = intent.components.first?.kind,
+        seen.insert(label).inserted
+      else { continue }
+      labels.append(label)
+    }
+    // (Not those the answer defines itself: the first definition of a
+    // label is the one that counts.)
+    let lowered = markdown.lowercased()
+    labels.removeAll { lowered.contains("[^\($0.lowercased())]:") }
+    guard !labels.isEmpty else { return AttributedText(markdown: markdown) }
+    let stand = labels.map { "[^\($0)]: \u{FFFC}\n" }.joined() + "\n<!-- -->\n\n"
+    let read = AttributedText(markdown: stand + markdown)
+    // The answer starts after the comment's line break: the first block
+    // whose outermost component is no definition, and the comment itself.
+    var cut = 0
+    for run in read.runs {
+      guard case .presentationIntent(let intent)? = run.attributes[.presentationIntent],
+        let outer = intent.components.first
+      else { break }
+      if case .footnoteDefinition = outer.kind {
+        cut = run.range.upperBound
+        continue
+      }
+      // The comment: an HTML block, one paragraph with its line break.
+      cut = run.range.upperBound
+      if read.text.utf16.count > cut,
+        read.attributes(at: cut)[.presentationIntent] == run.attributes[.presentationIntent]
+      {
+        continue
+      }
+      break
+    }
+    let units = Array(read.text.utf16)
+    guard cut <= units.count else { return AttributedText(markdown: markdown) }
+    let text = String(decoding: units[cut...], as: UTF16.self)
+    let runs = read.runs.compactMap { run -> AttributeRun? in
+      let lower = max(run.range.lowerBound, cut)
+      guard lower < run.range.upperBound else { return nil }
+      return AttributeRun((lower - cut)..<(run.range.upperBound - cut), run.attributes)
+    }
+    return AttributedText(unchecked: text, runs: runs)
   }
 }
 

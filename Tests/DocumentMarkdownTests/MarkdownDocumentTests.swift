@@ -101,6 +101,30 @@ import _EngineTestSupport
     #expect(landed.attributes(at: 0) == after.attributes(at: 37))
   }
 
+  /// A context as Markdown carries an image, a footnote and a loose
+  /// list to the tool, and the tool's Markdown answer lands with them.
+  @Test func imagesFootnotesAndLooseListsGoToTheToolAndBack() throws {
+    let source = AttributedText(
+      markdown: "See ![map](map.png \"Map\")[^1].\n\n- one\n\n- two\n\n[^1]: A note.\n")
+    let document = Document()
+    try document.add("notes", text: Rope(source.text), attributes: source.runs)
+    let session = try document.startSession(
+      scope: .fullDocument, resultOptions: [.richText, .presentationIntent, .list])
+    let context = session.contexts[0]
+    #expect(context.markdown.contains("![map](<map.png> \"Map\")[^1]"), "\(context.markdown)")
+    #expect(context.markdown.contains("- one\n\n- two"), "\(context.markdown)")
+    #expect(context.markdown.contains("[^1]: A note."), "\(context.markdown)")
+    let (_, landed) = try document.replace(
+      context: context.id, range: 0..<3, markdown: "Look at ![the map](m.png)[^1]")
+    #expect(landed.text.hasPrefix("Look at the map1"))
+    #expect(landed.runs.contains { $0.attributes[.imageURL] == .link("m.png") })
+    #expect(landed.runs.contains { $0.attributes[.footnoteReference] == .string("1") })
+    // An answer that defines the note itself lands its own definition.
+    let (_, own) = try document.replace(
+      context: context.id, range: 0..<0, markdown: "New[^1]\n\n[^1]: The tool's note.\n")
+    #expect(own.text == "New1\nThe tool's note.\n", "\(own.text.debugDescription)")
+  }
+
   /// The context's Markdown leaves out its last line break and a whole
   /// replacement keeps it; an empty range at the start of a paragraph puts
   /// the answer's blocks before it, apart.
