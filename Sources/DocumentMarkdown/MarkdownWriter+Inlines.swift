@@ -348,11 +348,13 @@ extension _MarkdownWriter {
       } else if style.inline & Self.codeBit != 0 {
         pieces.append(Piece(kind: .code, start: start, end: end, marks: marks))
       } else if style.inline & Self.htmlBits != 0,
-        style.inline & Self.inlineHTMLBit == 0 || Self.isInlineHTML(scalars[start..<end])
+        (mode != .paragraph && style.inline & Self.inlineHTMLBit == 0)
+          || Self.isInlineHTML(scalars[start..<end])
       {
-        // (Inline HTML that is no longer whole tags — an edit set emphasis
-        // on part of one — is text: written raw, its brackets would read
-        // as Markdown.)
+        // (HTML in a paragraph that is not whole tags — an edit set
+        // emphasis on part of one, or block HTML that starts no block — is
+        // text: written raw, its brackets and lines would read as
+        // Markdown.)
         pieces.append(Piece(kind: .html, start: start, end: end, marks: marks))
       } else if mode == .paragraph,
         style.inline & (Self.softBreakBit | Self.lineBreakBit) != 0

@@ -313,7 +313,11 @@ struct _MarkdownWriter {
       leaf.block = .header(level: level, underlined: hasBreaks && level <= 2)
       leaf.keepsIndentation = hasBreaks && level <= 2 && startsWithIndentedHTML(leaf)
     default:
-      if wholeHTML {
+      // (Text marked as an HTML block that would not start one — an edit
+      // took the mark off part of it, or cut it — is a paragraph: written
+      // raw, its lines would read as other blocks, a fence that takes in
+      // the rest of the file.)
+      if wholeHTML, Self.htmlBlockKind(leaf.scalars).starts {
         leaf.block = .htmlBlock
         leaf.keepsIndentation = leaf.scalars.first == " "
       } else {

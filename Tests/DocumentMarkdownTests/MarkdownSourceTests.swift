@@ -261,6 +261,26 @@ import _EngineTestSupport
     #expect(AttributedText(markdown: headed).text == "\"abc\"", "\(headed)")
   }
 
+  /// FuzzMarkdown's finding with the source kept: strong set on a line
+  /// break inside an HTML block took its HTML mark off, so the block was cut
+  /// in two there, and the second half (`b` then a fence line), written
+  /// raw, read as a paragraph and a fence that took in the rest of the
+  /// file. Block HTML that would start no block is written as text.
+  @Test func blockHTMLThatStartsNoBlockIsText() throws {
+    let markdown = "<div></div>\nb\n```\n\nafter\n"
+    let document = try Self.read(markdown)
+    try document.setAttributes(
+      [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)],
+      in: "file", range: 11..<12)
+    for written in [
+      try document.markdown(of: "file"), try Self.attributedText(document).markdown,
+    ] {
+      let read = AttributedText(markdown: written)
+      #expect(read.text.hasSuffix("after"), "\(written)")
+      #expect(read.text.unicodeScalars.filter { $0 != "\n" }.count == 20, "\(written)")
+    }
+  }
+
   @Test func aTaskItemsTypoKeepsItsBox() throws {
     let markdown = "- [ ] buy milk\n  and bread\n- [x] done\n"
     let document = try Self.read(markdown)
