@@ -109,9 +109,12 @@ enum _CMarkExtensions {
     let extensions = attached
     var markdown = markdown
     markdown.withUTF8 { bytes in
+      // (cmark-gfm's footnotes cost a walk over the whole tree: asked for
+      // only where there can be one, a `[^`.)
+      let options = CMARK_OPT_DEFAULT | (Self.mayHaveFootnotes(bytes) ? CMARK_OPT_FOOTNOTES : 0)
       lock.withLock { _ in
         guard let arena = cmark_get_arena_mem_allocator(),
-          let parser = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES, arena)
+          let parser = cmark_parser_new_with_mem(options, arena)
         else { return }
         defer { cmark_arena_reset() }
         for syntax in extensions {
@@ -127,6 +130,18 @@ enum _CMarkExtensions {
         if let document { body(document, bytes) }
       }
     }
+  }
+
+  /// Whether `bytes` have a `[^` (a footnote's reference or definition
+  /// starts so).
+  static func mayHaveFootnotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 1
+    let count = bytes.count
+    while index < count {
+      if bytes[index] == UInt8(ascii: "^"), bytes[index &- 1] == UInt8(ascii: "[") { return true }
+      index &+= 1
+    }
+    return false
   }
 
   /// A parsed tree, handed out of the lock: no other thread has it.
@@ -243,19 +258,16 @@ struct _MarkdownReader {
   /// blocks, so that the text has the file's order. A definition inside
   /// another block (a list, a quote) stays at the end, after the others.
   static func placeFootnoteDefinitions(_ document: OpaquePointer) {
-    var definitions: [(node: OpaquePointer, line: Int32)] = []
+    let definitions = footnoteDefinitions(of: document).map {
+      (node: $0, line: cmark_node_get_start_line($0))
+    }
+    guard let firstDefinition = definitions.first?.node else { return }
     var blocks: [(node: OpaquePointer, first: Int32, last: Int32)] = []
     var child = cmark_node_first_child(document)
-    while let node = child {
+    while let node = child, node != firstDefinition {
       child = cmark_node_next(node)
-      let first = cmark_node_get_start_line(node)
-      if cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_DEFINITION {
-        definitions.append((node, first))
-      } else {
-        blocks.append((node, first, cmark_node_get_end_line(node)))
-      }
+      blocks.append((node, cmark_node_get_start_line(node), cmark_node_get_end_line(node)))
     }
-    guard !definitions.isEmpty else { return }
     var nested: [OpaquePointer] = []
     // The other blocks are in the file's order: one walk over both.
     var next = 0
@@ -276,13 +288,22 @@ struct _MarkdownReader {
   /// reference): the definitions come at the document's end in the order
   /// of their numbers, before `placeFootnoteDefinitions` moves them.
   mutating func noteFootnoteLabels(_ document: OpaquePointer) {
-    var child = cmark_node_first_child(document)
-    while let node = child {
-      child = cmark_node_next(node)
-      guard cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_DEFINITION else { continue }
+    for node in Self.footnoteDefinitions(of: document) {
       let label = footnoteLabel(node, definition: true) ?? "\(footnoteLabels.count + 1)"
       footnoteLabels.append(label)
     }
+  }
+
+  /// The footnote definitions cmark-gfm put at the document's end, in
+  /// order: the last children (none costs nothing to find).
+  static func footnoteDefinitions(of document: OpaquePointer) -> [OpaquePointer] {
+    var definitions: [OpaquePointer] = []
+    var child = cmark_node_last_child(document)
+    while let node = child, cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_DEFINITION {
+      definitions.append(node)
+      child = cmark_node_previous(node)
+    }
+    return definitions.reversed()
   }
 
   /// The label of the footnote reference `node`: as the reference spells
