@@ -238,7 +238,9 @@ extension _MarkdownWriter {
     let lower = line.lowercased()
     func tagEnds(at index: String.Index) -> Bool {
       guard index < lower.endIndex else { return true }
-      return " \t>".contains(lower[index])
+      // (cmark-gfm's white space: space, tab, line tabulation, form feed,
+      // CR, LF.)
+      return " \t\u{0B}\u{0C}\r\n>".contains(lower[index])
     }
     for tag in ["script", "pre", "style"] where lower.hasPrefix("<" + tag) {
       if tagEnds(at: lower.index(lower.startIndex, offsetBy: tag.count + 1)) {
@@ -282,7 +284,11 @@ extension _MarkdownWriter {
       return ("a"..."z").contains(s) || ("A"..."Z").contains(s)
     }
     func isDigit(_ s: Unicode.Scalar?) -> Bool { s.map { ("0"..."9").contains($0) } ?? false }
-    func isSpace(_ s: Unicode.Scalar?) -> Bool { s == " " || s == "\t" }
+    // (cmark-gfm's white space inside a tag: space, tab, line tabulation,
+    // form feed, CR, LF; after it on the line: space, tab, form feed.)
+    func isSpace(_ s: Unicode.Scalar?) -> Bool {
+      s == " " || s == "\t" || s == "\u{0B}" || s == "\u{0C}" || s == "\r" || s == "\n"
+    }
     func skipSpaces() -> Int {
       let start = at
       while isSpace(peek()) { at += 1 }
@@ -341,7 +347,7 @@ extension _MarkdownWriter {
         }
       }
     }
-    _ = skipSpaces()
+    while let s = peek(), s == " " || s == "\t" || s == "\u{0C}" { at += 1 }
     return at == line.count
   }
 
