@@ -201,8 +201,11 @@ extension _MarkdownWriter {
         at += 2
         guard skip(past: ["?", ">"]) else { return false }
       } else if peek(1) == "!", peek(2) == "[" {
-        let cdata: [Unicode.Scalar] = ["<", "!", "[", "C", "D", "A", "T", "A", "["]
-        guard at + cdata.count <= end, scalars[at..<(at + cdata.count)].elementsEqual(cdata)
+        // (`CDATA` in any case, as cmark-gfm reads it.)
+        let cdata: [Unicode.Scalar] = ["<", "!", "[", "c", "d", "a", "t", "a", "["]
+        guard at + cdata.count <= end,
+          scalars[at..<(at + cdata.count)].elementsEqual(
+            cdata, by: { $0.properties.lowercaseMapping == String($1) })
         else { return false }
         at += cdata.count
         guard skip(past: ["]", "]", ">"]) else { return false }
