@@ -39,9 +39,12 @@ extension _MarkdownWriter {
       // next item (whose marker ends the item before), nor between two
       // blocks of an item where the second can start right under the
       // first (`canFollowWithoutBlankLine`).
-      let closesOnlyOpenEnded =
-        common < levels.count && !levels[common...].contains { $0.endsAtBlankLine }
-      let closing = levels.count > common ? levels[common...].map(\.component) : []
+      // What closes, in three answers (no array a block).
+      let closing = Closing(
+        isEmpty: common >= levels.count,
+        startsWithQuote: common < levels.count && levels[common].endsAtBlankLine,
+        hasQuote: common < levels.count && levels[common...].contains { $0.endsAtBlankLine })
+      let closesOnlyOpenEnded = !closing.isEmpty && !closing.hasQuote
       pop(to: common)
       let opensSiblingItem =
         common > 0 && common < containers.count && containers[common].kind.isListItem
@@ -91,6 +94,16 @@ extension _MarkdownWriter {
     return nil
   }
 
+  /// The containers that close between two blocks, as the blank-line
+  /// rule asks about them.
+  struct Closing {
+    var isEmpty: Bool
+    /// Whether the outermost of them is a quote.
+    var startsWithQuote: Bool
+    /// Whether one of them is a quote.
+    var hasQuote: Bool
+  }
+
   /// Whether `next` can be written on the line right after `previous`, the
   /// containers `closing` closed and those of `next` past `common` opened,
   /// and be read as the block it is, with `previous` ended as it was.
@@ -110,12 +123,12 @@ extension _MarkdownWriter {
   /// line is) if the paragraph has no backslash before a pipe and the
   /// header row is not all dashes and colons.
   func canFollowWithoutBlankLine(
-    _ previous: Leaf, closing: [PresentationIntent.Component], by block: ArraySlice<Leaf>,
+    _ previous: Leaf, closing: Closing, by block: ArraySlice<Leaf>,
     from common: Int
   ) -> Bool {
     guard let next = block.first else { return true }
     // A quote right after a quote would go on with it.
-    if closing.first?.kind == .blockQuote, common < next.containers.count,
+    if closing.startsWithQuote, common < next.containers.count,
       next.containers[common].kind == .blockQuote
     {
       return false
@@ -127,7 +140,7 @@ extension _MarkdownWriter {
       // (A container that closes ends it: only a paragraph goes on lazily.)
       return !closing.isEmpty || Self.htmlBlockKind(previous.scalars).closed
     case .tableCell:
-      return closing.contains { $0.kind == .blockQuote }
+      return closing.hasQuote
     case .paragraph, .emptyParagraph:
       break
     }
@@ -275,80 +288,86 @@ extension _MarkdownWriter {
   }
 
   /// Whether `line` is an open tag or a closing tag, complete, and then
-  /// only spaces and tabs: the start of CommonMark's HTML block kind 7.
+  /// only spaces, tabs and form feeds: the start of CommonMark's HTML block
+  /// kind 7 (not `script`, `style` or `pre`, which are kind 1).
   static func isCompleteTagLine(_ line: [Unicode.Scalar]) -> Bool {
-    var at = 0
-    func peek() -> Unicode.Scalar? { at < line.count ? line[at] : nil }
+    guard let (end, name) = tagEnd(in: line, from: 0) else { return false }
+    if line.count > 1, line[1] != "/", ["script", "style", "pre"].contains(name) { return false }
+    return line[end...].allSatisfy { $0 == " " || $0 == "\t" || $0 == "\u{0C}" }
+  }
+
+  /// Where the open or closing tag that starts at `start` (a `<`) ends
+  /// (past its `>`), and its name in lower case; nil if no whole tag
+  /// starts there. White space inside is cmark-gfm's: space, tab, line
+  /// tabulation, form feed, CR, LF.
+  static func tagEnd<Scalars: RandomAccessCollection<Unicode.Scalar>>(
+    in scalars: Scalars, from start: Int
+  ) -> (end: Int, name: String)? where Scalars.Index == Int {
+    var at = start
+    let end = scalars.endIndex
+    func peek(_ offset: Int = 0) -> Unicode.Scalar? {
+      at + offset < end ? scalars[at + offset] : nil
+    }
     func isLetter(_ s: Unicode.Scalar?) -> Bool {
       guard let s else { return false }
       return ("a"..."z").contains(s) || ("A"..."Z").contains(s)
     }
     func isDigit(_ s: Unicode.Scalar?) -> Bool { s.map { ("0"..."9").contains($0) } ?? false }
-    // (cmark-gfm's white space inside a tag: space, tab, line tabulation,
-    // form feed, CR, LF; after it on the line: space, tab, form feed.)
     func isSpace(_ s: Unicode.Scalar?) -> Bool {
       s == " " || s == "\t" || s == "\u{0B}" || s == "\u{0C}" || s == "\r" || s == "\n"
     }
-    func skipSpaces() -> Int {
-      let start = at
+    func skipSpaces() -> Bool {
+      let from = at
       while isSpace(peek()) { at += 1 }
-      return at - start
+      return at > from
     }
-    guard peek() == "<" else { return false }
+    guard peek() == "<" else { return nil }
     at += 1
     let closing = peek() == "/"
     if closing { at += 1 }
-    guard isLetter(peek()) else { return false }
+    guard isLetter(peek()) else { return nil }
+    let nameStart = at
     while isLetter(peek()) || isDigit(peek()) || peek() == "-" { at += 1 }
-    let name = String(String.UnicodeScalarView(line[(closing ? 2 : 1)..<at])).lowercased()
-    if !closing, ["script", "style", "pre"].contains(name) { return false }
+    let name = String(String.UnicodeScalarView(scalars[nameStart..<at])).lowercased()
     if closing {
       _ = skipSpaces()
-      guard peek() == ">" else { return false }
+      guard peek() == ">" else { return nil }
+      return (at + 1, name)
+    }
+    // Attributes: a space, a name, and a value after `=`.
+    while true {
+      let spaced = skipSpaces()
+      guard let next = peek() else { return nil }
+      if next == ">" { return (at + 1, name) }
+      if next == "/" {
+        guard peek(1) == ">" else { return nil }
+        return (at + 2, name)
+      }
+      guard spaced, isLetter(next) || next == "_" || next == ":" else { return nil }
       at += 1
-    } else {
-      // Attributes: a space, a name, and a value after `=`.
-      while true {
-        let spaced = skipSpaces() > 0
-        guard let next = peek() else { return false }
-        if next == ">" {
-          at += 1
-          break
-        }
-        if next == "/" {
-          at += 1
-          guard peek() == ">" else { return false }
-          at += 1
-          break
-        }
-        guard spaced, isLetter(next) || next == "_" || next == ":" else { return false }
+      while let s = peek(), isLetter(s) || isDigit(s) || "_.:-".unicodeScalars.contains(s) {
         at += 1
-        while let s = peek(), isLetter(s) || isDigit(s) || "_.:-".unicodeScalars.contains(s) {
-          at += 1
-        }
-        let beforeValue = at
-        _ = skipSpaces()
-        guard peek() == "=" else {
-          at = beforeValue
-          continue
-        }
+      }
+      let beforeValue = at
+      _ = skipSpaces()
+      guard peek() == "=" else {
+        at = beforeValue
+        continue
+      }
+      at += 1
+      _ = skipSpaces()
+      guard let quote = peek() else { return nil }
+      if quote == "\"" || quote == "'" {
         at += 1
-        _ = skipSpaces()
-        guard let quote = peek() else { return false }
-        if quote == "\"" || quote == "'" {
-          at += 1
-          while let s = peek(), s != quote { at += 1 }
-          guard peek() == quote else { return false }
-          at += 1
-        } else {
-          let start = at
-          while let s = peek(), !isSpace(s), !"\"'=<>`".unicodeScalars.contains(s) { at += 1 }
-          guard at > start else { return false }
-        }
+        while let s = peek(), s != quote { at += 1 }
+        guard peek() == quote else { return nil }
+        at += 1
+      } else {
+        let valueStart = at
+        while let s = peek(), !isSpace(s), !"\"'=<>`".unicodeScalars.contains(s) { at += 1 }
+        guard at > valueStart else { return nil }
       }
     }
-    while let s = peek(), s == " " || s == "\t" || s == "\u{0C}" { at += 1 }
-    return at == line.count
   }
 
   // MARK: - Leaves

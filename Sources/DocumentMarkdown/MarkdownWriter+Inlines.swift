@@ -156,18 +156,13 @@ extension _MarkdownWriter {
   /// after another (white space around them allowed): open and closing
   /// tags, comments, processing instructions, declarations and CDATA
   /// sections (the last four up to their first end, a little more lenient
-  /// than cmark-gfm).
+  /// than cmark-gfm). Tags are `tagEnd(in:from:)`'s, as an HTML block's.
   static func isInlineHTML(_ scalars: Slice<UnsafeBufferPointer<Unicode.Scalar>>) -> Bool {
     var at = scalars.startIndex
     let end = scalars.endIndex
     func peek(_ offset: Int = 0) -> Unicode.Scalar? {
       at + offset < end ? scalars[at + offset] : nil
     }
-    func isLetter(_ s: Unicode.Scalar?) -> Bool {
-      guard let s else { return false }
-      return ("a"..."z").contains(s) || ("A"..."Z").contains(s)
-    }
-    func isDigit(_ s: Unicode.Scalar?) -> Bool { s.map { ("0"..."9").contains($0) } ?? false }
     func isSpace(_ s: Unicode.Scalar?) -> Bool {
       guard let s else { return false }
       return s == " " || s == "\t" || s == "\n" || s == "\r" || s == "\u{0B}" || s == "\u{0C}"
@@ -213,61 +208,9 @@ extension _MarkdownWriter {
         guard let letter = peek(2), ("A"..."Z").contains(letter) else { return false }
         at += 2
         guard skip(past: [">"]) else { return false }
-      } else if peek(1) == "/" {
-        at += 2
-        guard isLetter(peek()) else { return false }
-        while isLetter(peek()) || isDigit(peek()) || peek() == "-" { at += 1 }
-        _ = skipSpaces()
-        guard peek() == ">" else { return false }
-        at += 1
       } else {
-        at += 1
-        guard isLetter(peek()) else { return false }
-        while isLetter(peek()) || isDigit(peek()) || peek() == "-" { at += 1 }
-        while true {
-          let spaced = skipSpaces()
-          guard let next = peek() else { return false }
-          if next == ">" {
-            at += 1
-            break
-          }
-          if next == "/" {
-            guard peek(1) == ">" else { return false }
-            at += 2
-            break
-          }
-          guard spaced, isLetter(next) || next == "_" || next == ":" else { return false }
-          at += 1
-          while let s = peek(),
-            isLetter(s) || isDigit(s) || s == "_" || s == "." || s == ":"
-              || s == "-"
-          {
-            at += 1
-          }
-          let beforeValue = at
-          _ = skipSpaces()
-          guard peek() == "=" else {
-            at = beforeValue
-            continue
-          }
-          at += 1
-          _ = skipSpaces()
-          guard let quote = peek() else { return false }
-          if quote == "\"" || quote == "'" {
-            at += 1
-            while let s = peek(), s != quote { at += 1 }
-            guard peek() == quote else { return false }
-            at += 1
-          } else {
-            let start = at
-            while let s = peek(), !isSpace(s), s != "\"", s != "'", s != "=", s != "<", s != ">",
-              s != "`"
-            {
-              at += 1
-            }
-            guard at > start else { return false }
-          }
-        }
+        guard let (tagEnd, _) = Self.tagEnd(in: scalars, from: at) else { return false }
+        at = tagEnd
       }
     }
     return constructs > 0
