@@ -80,9 +80,7 @@ import Testing
   @Test func anEditedDefinitionKeepsItsLabel() throws {
     let document = Document()
     try document.add("file", markdown: Self.file)
-    let text = String(try document.content.storage("file").text)
-    let at = try #require(text.range(of: "A language"))
-    let offset = text.utf16.distance(from: text.startIndex, to: at.lowerBound)
+    let offset = try document.offset(of: "A language", in: "file")
     try document.edit("file", range: offset..<offset + 1, with: "The")
     let written = try document.markdown(of: "file")
     #expect(

@@ -58,9 +58,7 @@ import Testing
     try document.add("file", markdown: markdown)
     // "two" becomes a header: the list's shape changes and it is written
     // anew, in the file's bullet.
-    let text = String(try document.content.storage("file").text)
-    let at = try #require(text.range(of: "two"))
-    let offset = text.utf16.distance(from: text.startIndex, to: at.lowerBound)
+    let offset = try document.offset(of: "two", in: "file")
     let intent = try #require(
       try document.content.storage("file").attributeRuns(in: offset..<offset + 1).first?
         .attributes[.presentationIntent])

@@ -149,9 +149,7 @@ import _EngineTestSupport
   @Test func aTypoFixedChangesOnlyItsParagraphsLines() throws {
     let markdown = Self.files[0]
     let document = try Self.read(markdown)
-    let text = String(try document.content.storage("file").text)
-    let at = try #require(text.range(of: "reference link"))
-    let offset = text.utf16.distance(from: text.startIndex, to: at.lowerBound)
+    let offset = try document.offset(of: "reference link", in: "file")
     try document.edit("file", range: offset..<offset + 1, with: "R")
     let written = try document.markdown(of: "file")
     let (removed, added) = Self.changedLines(from: markdown, to: written)
@@ -163,9 +161,7 @@ import _EngineTestSupport
   @Test func anItemsTypoChangesOnlyItsLinesWithTheFilesBullet() throws {
     let markdown = Self.files[0]
     let document = try Self.read(markdown)
-    let text = String(try document.content.storage("file").text)
-    let at = try #require(text.range(of: "second bullet"))
-    let offset = text.utf16.distance(from: text.startIndex, to: at.lowerBound)
+    let offset = try document.offset(of: "second bullet", in: "file")
     try document.edit("file", range: offset..<offset + 6, with: "2nd")
     let written = try document.markdown(of: "file")
     let (removed, added) = Self.changedLines(from: markdown, to: written)
@@ -189,9 +185,7 @@ import _EngineTestSupport
     markdown: String, typo: String, fixed: String
   ) throws {
     let document = try Self.read(markdown)
-    let text = String(try document.content.storage("file").text)
-    let at = try #require(text.range(of: typo))
-    let offset = text.utf16.distance(from: text.startIndex, to: at.lowerBound)
+    let offset = try document.offset(of: typo, in: "file")
     try document.edit("file", range: offset..<offset + typo.utf16.count, with: fixed)
     let written = try document.markdown(of: "file")
     let expected = markdown.replacingOccurrences(of: typo, with: fixed)
@@ -205,9 +199,7 @@ import _EngineTestSupport
   @Test func emphasisInsideATagKeepsItsCharacters() throws {
     let markdown = "a <r r=\"[ref]\"> b\n\n[ref]: https://example.com\n"
     let document = try Self.read(markdown)
-    let text = String(try document.content.storage("file").text)
-    let at = try #require(text.range(of: "="))
-    let offset = text.utf16.distance(from: text.startIndex, to: at.lowerBound)
+    let offset = try document.offset(of: "=", in: "file")
     try document.setAttributes(
       [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)],
       in: "file", range: offset..<offset + 1)
@@ -241,9 +233,7 @@ import _EngineTestSupport
   @Test(arguments: ["[foo]: /url\nabc\n", "> [foo]: /url\n> abc\n"])
   func aParagraphUnderADefinitionIsNoTitle(markdown: String) throws {
     let document = try Self.read(markdown)
-    let text = String(try document.content.storage("file").text)
-    let at = try #require(text.range(of: "abc"))
-    let offset = text.utf16.distance(from: text.startIndex, to: at.lowerBound)
+    let offset = try document.offset(of: "abc", in: "file")
     try document.edit("file", range: offset..<offset + 3, with: "\"abc\"")
     let written = try document.markdown(of: "file")
     #expect(AttributedText(markdown: written).text == "\"abc\"", "\(written)")
@@ -382,10 +372,17 @@ import _EngineTestSupport
   @Test func crlfFilesKeepTheirLineEndings() throws {
     let markdown = Self.files[4]
     let document = try Self.read(markdown)
-    let text = String(try document.content.storage("file").text)
-    let at = try #require(text.range(of: "two"))
-    let offset = text.utf16.distance(from: text.startIndex, to: at.lowerBound)
+    let offset = try document.offset(of: "two", in: "file")
     try document.edit("file", range: offset..<offset + 3, with: "2")
     #expect(try document.markdown(of: "file") == "CRLF file\r\n\r\n- one\r\n- 2\r\n\r\nEnd.\r\n")
+  }
+}
+
+extension Document {
+  /// The UTF-16 offset of the first `needle` in storage `id`'s text.
+  func offset(of needle: String, in id: StorageID) throws -> Int {
+    let text = String(try content.storage(id).text)
+    let at = try #require(text.range(of: needle))
+    return text.utf16.distance(from: text.startIndex, to: at.lowerBound)
   }
 }

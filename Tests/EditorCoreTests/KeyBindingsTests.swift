@@ -55,16 +55,21 @@ struct KeyBindingsTests {
     #expect(KeyBindings.command(for: .text("x"), onSuggestion: true) == .insert("x"))
   }
 
+  /// An editor of one Markdown cell holding `text`, 60 columns wide.
+  static func editor(_ text: AttributedText, rows: Int) throws -> Editor {
+    let document = Document()
+    try document.add("a", text: Rope(text.text), attributes: text.runs)
+    let cell = Notebook.Cell(
+      id: "a", path: nil, format: .markdown, title: "a",
+      savedVersion: try document.content.storage("a").version)
+    return Editor(notebook: Notebook(document: document, cells: [cell]), rows: rows, columns: 60)
+  }
+
   @Test func richTextIsDrawnWithTerminalStyles() throws {
     let read = AttributedText(
       markdown:
         "# Title\n\n**strong** *em* `code` [link](https://example.com) ~~gone~~\n\n> quoted\n")
-    let document = Document()
-    try document.add("a", text: Rope(read.text), attributes: read.runs)
-    let cell = Notebook.Cell(
-      id: "a", path: nil, format: .markdown, title: "a",
-      savedVersion: try document.content.storage("a").version)
-    let e = Editor(notebook: Notebook(document: document, cells: [cell]), rows: 8, columns: 60)
+    let e = try Self.editor(read, rows: 8)
     let lines = e.frame().lines
     func span(_ row: Int, _ text: String) -> StyledSpan? {
       lines[row].spans.first { $0.text.contains(text) }
@@ -84,12 +89,7 @@ struct KeyBindingsTests {
     let read = AttributedText(
       markdown:
         "See ![the logo](logo.png) and [![badge](b.svg)](https://example.com) or ![](x.png).\n")
-    let document = Document()
-    try document.add("a", text: Rope(read.text), attributes: read.runs)
-    let cell = Notebook.Cell(
-      id: "a", path: nil, format: .markdown, title: "a",
-      savedVersion: try document.content.storage("a").version)
-    let e = Editor(notebook: Notebook(document: document, cells: [cell]), rows: 6, columns: 60)
+    let e = try Self.editor(read, rows: 6)
     let line = e.frame().lines[1]
     func span(_ text: String) -> StyledSpan? { line.spans.first { $0.text.contains(text) } }
     #expect(span("See")?.style.foreground == nil)
