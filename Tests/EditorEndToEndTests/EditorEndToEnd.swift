@@ -7,7 +7,12 @@ import Testing
 /// loaded two-core machine should not run a dozen of them at once. Every
 /// wait is for something the person would see (the screen, the status line)
 /// or a file on disk, with a generous timeout; none is a fixed sleep.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+///
+/// The suite's time limit is only a backstop (every wait has its own
+/// deadline): Swift Testing counts it from when a test is scheduled, and
+/// on a loaded two-core machine a test may wait minutes for a thread while
+/// the rest of the run holds both.
+@Suite(.serialized, .timeLimit(.minutes(10)))
 enum EditorEndToEnd {}
 
 extension EditorSession {
