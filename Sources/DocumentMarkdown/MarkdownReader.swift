@@ -31,7 +31,8 @@ extension AttributedText {
   ///   `AttributeKey.imageTitle`; a task list item's box is its
   ///   component's `isChecked` (an item whose first block is not a
   ///   paragraph has none: Markdown could not write it back); a loose list
-  ///   (its items parted by blank lines) is its component's `isLoose`;
+  ///   (its items parted by blank lines) is its component's `isLoose` (not
+  ///   a list of one item of one block, which Markdown cannot write loose);
   /// - a footnote reference (`[^label]`) is its label with
   ///   `AttributeKey.footnoteReference`; a footnote's definition is a
   ///   `footnoteDefinition` component around its blocks, where the file
@@ -385,6 +386,19 @@ struct _MarkdownReader {
 
   // MARK: - Blocks and inlines
 
+  /// Whether Markdown can write the list `node` loose: it needs a blank
+  /// line between two of its blocks, so two items, or one item of two
+  /// blocks. (cmark-gfm also calls loose a list of one item of one block
+  /// with a blank line before a reference definition in it, which makes no
+  /// block: written again, that list reads tight, so the reader calls it
+  /// tight.)
+  static func canShowLooseness(_ node: OpaquePointer) -> Bool {
+    guard let item = cmark_node_first_child(node) else { return false }
+    if cmark_node_next(item) != nil { return true }
+    guard let block = cmark_node_first_child(item) else { return false }
+    return cmark_node_next(block) != nil
+  }
+
   mutating func enter(_ node: OpaquePointer) {
     let type = cmark_node_get_type(node)
     if notesSource, let documentNode, cmark_node_parent(node) == documentNode {
@@ -399,7 +413,8 @@ struct _MarkdownReader {
       let ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
       openContainer(ordered ? .orderedList : .unorderedList)
       open[open.count - 1].nextChild = ordered ? Int(cmark_node_get_list_start(node)) : 1
-      open[open.count - 1].component.isLoose = cmark_node_get_list_tight(node) == 0
+      open[open.count - 1].component.isLoose =
+        cmark_node_get_list_tight(node) == 0 && Self.canShowLooseness(node)
     case CMARK_NODE_ITEM:
       let ordinal = nextChildOfInnermost()
       openContainer(.listItem(ordinal: ordinal))

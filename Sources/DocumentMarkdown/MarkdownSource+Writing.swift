@@ -326,9 +326,13 @@ struct _KeptSourceWriter {
       if kind == .paragraph || kind.isHeader, last > first {
         let quotes = leaf.intent.components.count { $0.kind == .blockQuote }
         for line in (first + 1)...last {
-          indentations.append(indentation(ofLine: line, quotes: quotes))
+          guard let indentation = indentation(ofLine: line, quotes: quotes) else {
+            indentations = []
+            break
+          }
+          indentations.append(indentation)
         }
-        continuation = indentations[indentations.count - 1]
+        if let last = indentations.last { continuation = last }
       }
       // The leaf's text, without its separator.
       var range16 = segment.utf16
@@ -366,16 +370,27 @@ struct _KeptSourceWriter {
 
   /// The spaces, tabs and quote markers (at most `quotes` of them: the
   /// leaf's quotes; a `>` past them is the line's text) line `line`
-  /// starts with.
-  func indentation(ofLine line: Int, quotes: Int) -> [UInt8] {
+  /// starts with; nil when a `>` comes after four columns of white space
+  /// or more: whether it is a marker (past a list item's indentation) or
+  /// text (on a lazy line, `> a` then `    > b`) depends on containers
+  /// that the line does not show, so the caller writes the lines with the
+  /// first line's markers instead.
+  func indentation(ofLine line: Int, quotes: Int) -> [UInt8]? {
     let start = source.lineStart(line)
     var end = start
     var markers = 0
+    var columns = 0
     while end < source.bytes.count {
       let byte = source.bytes[end]
       if byte == UInt8(ascii: ">"), markers < quotes {
+        guard columns < 4 else { return nil }
         markers += 1
-      } else if byte != 0x20 && byte != 0x09 {
+        columns = 0
+      } else if byte == 0x20 {
+        columns += 1
+      } else if byte == 0x09 {
+        columns += 4
+      } else {
         break
       }
       end += 1

@@ -49,6 +49,25 @@ import Testing
     #expect(_CMarkBaseline.html(read.markdown) == _CMarkBaseline.html(markdown))
   }
 
+  /// cmark-gfm calls a list loose for a blank line before a reference
+  /// definition in it; when the list is one item of one block, Markdown
+  /// cannot write it loose, so the reader calls it tight, and the kept
+  /// source still gives the file back (a fuzzer's finding).
+  @Test func aListOfOneBlockIsTightWhateverItsDefinitions() throws {
+    let markdown = "- | in | lis\n\n    [foo]: /url\n***"
+    let read = AttributedText(markdown: markdown)
+    #expect(Self.lists(read).map(\.isLoose) == [false])
+    #expect(AttributedText(markdown: read.markdown) == read)
+    // Two blocks in the item, or two items: loose, as cmark-gfm says.
+    #expect(
+      Self.lists(AttributedText(markdown: "- a\n\n  [foo]: /url\n  b\n")).map(\.isLoose) == [true])
+    #expect(
+      Self.lists(AttributedText(markdown: "- a\n\n  [foo]: /url\n- b\n")).map(\.isLoose) == [true])
+    let document = Document()
+    try document.add("file", markdown: markdown)
+    #expect(try document.markdown(of: "file") == markdown)
+  }
+
   /// A list with a changed item, written anew in a kept file, keeps its
   /// looseness: the blank lines between items stay, and no tight list
   /// gains any.

@@ -224,6 +224,20 @@ import _EngineTestSupport
     try quoted.edit("file", range: 0..<2, with: "")
     let quotedWritten = try quoted.markdown(of: "file")
     #expect(AttributedText(markdown: quotedWritten).text == "a > text", "\(quotedWritten)")
+    // A lazy line of a quote, its `>` four columns in: text too (a later
+    // finding); the line is written with the first line's marker.
+    for lazy in ["> aaa\n    > text\n", "> aaa\n\t> text\n"] {
+      let document = try Self.read(lazy)
+      try document.edit("file", range: 0..<2, with: "")
+      let written = try document.markdown(of: "file")
+      #expect(AttributedText(markdown: written).text == "a > text", "\(written)")
+      #expect(written == "> a\n> \\> text\n")
+    }
+    // Past a list item's indentation, a `>` four columns in is a marker.
+    let inItem = try Self.read("- > aaa\n    > text\n")
+    try inItem.edit("file", range: 0..<2, with: "")
+    let itemWritten = try inItem.markdown(of: "file")
+    #expect(AttributedText(markdown: itemWritten).text == "a text", "\(itemWritten)")
   }
 
   /// FuzzMarkdown's finding with the source kept: a paragraph written anew
