@@ -312,7 +312,8 @@ import Foundation
           model.stacks[party, default: Stacks()].undo.append(model.takeBack(a))
           for s in ["a", "b"] { edits[s, default: 0] += 1 }
         case 13..<15:
-          // A tool replaces text (nobody's history: the session ends).
+          // A tool replaces text: a group of the main history, which stays
+          // when the session ends.
           let s = ["a", "b"][Int.random(in: 0..<2, using: &random)]
           let units = model.visible(s)
           let a = Self.offset(units, &random)
@@ -334,15 +335,12 @@ import Foundation
             !range.isEmpty
             ? units[range.lowerBound].link
             : range.lowerBound > 0 ? units[range.lowerBound - 1].link : units.first?.link
-          model.edit(s, range, Array(text.utf16), link: rule, action: nil)
-          edits[s, default: 0] += 1
           // The tool's group closed the person's, and cleared the main
           // redo stack (a new group does).
-          if !range.isEmpty || !text.isEmpty {
-            runs["person"] = nil
-            for dropped in model.stacks["person"]?.redo ?? [] { model.actions[dropped] = nil }
-            model.stacks["person"]?.redo = []
-          }
+          let group = !range.isEmpty || !text.isEmpty ? model.newGroup("person") : nil
+          model.edit(s, range, Array(text.utf16), link: rule, action: group)
+          edits[s, default: 0] += 1
+          if group != nil { runs["person"] = nil }
         default:
           // The party closes its group.
           log.append("\(party) close")

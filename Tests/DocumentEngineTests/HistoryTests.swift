@@ -124,9 +124,14 @@ extension HistoryTests {
     document.endSession()
     try document.edit("body", range: 4..<7, with: "the", origin: "peer")
     #expect(try text(document) == "Fix the typo now.\nRewritten.\n")
+    // The rewrite is the last group of the main history, and stays after
+    // its session: it goes first, then the person's " now"; the peer's fix
+    // stays.
     try document.undo()
-    // Only the person's " now" goes: the peer's fix and the rewrite stay.
-    #expect(try text(document) == "Fix the typo.\nRewritten.\n")
+    #expect(try text(document) == "Fix the typo now.\nSecond paragraph.\n")
+    try document.undo()
+    #expect(try text(document) == "Fix the typo.\nSecond paragraph.\n")
+    try document.redo()
     try document.redo()
     #expect(try text(document) == "Fix the typo now.\nRewritten.\n")
     // The peer's own history takes back only its fix.

@@ -337,14 +337,18 @@ import _EngineTestSupport
     _ = try document.replace(context: first[0].id, range: 0..<3, with: "ONE")
     _ = try document.replace(context: first[1].id, range: 0..<3, with: "TWO")
     try document.setWritingToolsState(.interactiveResting)
-    // A peer rewrites the first; the second can still go back.
+    // A peer rewrites part of the first: it goes back by the history's
+    // selective rule (the tool's units go, "one" comes back, the peer's
+    // "n" stays); the second, intact, swaps back.
     _ = try document.edit("a", range: 1..<2, with: "n", origin: "peer")
     _ = try document.undo()
-    #expect(try text(document, "a") == "OnE")
+    #expect(try text(document, "a") == "onen")
     #expect(try text(document, "b") == "two")
     _ = try document.redo()
+    #expect(try text(document, "a") == "OnE")
     #expect(try text(document, "b") == "TWO")
     _ = try document.undo()
+    #expect(try text(document, "a") == "onen")
     #expect(try text(document, "b") == "two")
   }
 

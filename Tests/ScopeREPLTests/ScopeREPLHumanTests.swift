@@ -4,12 +4,13 @@ import Testing
 /// Human mode driven through a pipe, compared with the expected transcript.
 @Suite struct ScopeREPLHumanTests {
   /// Three sessions on the sample document. The person's typing
-  /// ("Yesterday: ", the caret at 0) is in the history: the `undo` in the
-  /// third session takes it back (the sessions' replacements went with
-  /// their sessions) and puts the caret back, `redo` gives it back (an
-  /// insertion at a context's start only moves it), and after `end` an
-  /// `undo` takes it back again without a session; then there is nothing
-  /// to undo.
+  /// ("Yesterday: ", the caret at 0) and the tools' replacements are the
+  /// groups of one history, and the tools' stay after their sessions: the
+  /// `undo` in the third session takes back the second session's "Hi" (the
+  /// selection stays: a tool's group does not move it), `redo` gives it
+  /// back; after `end`, `undo` takes back "Hi", then the first session's
+  /// "the", then the typing (the caret back at 0); then there is nothing to
+  /// undo.
   static let input = """
     select body 45 3
     contexts
@@ -32,6 +33,9 @@ import Testing
     redo
     revert
     end
+    undo
+    undo
+    show body 0 64
     undo
     undo
     bogus 1 2
@@ -82,14 +86,20 @@ import Testing
     [2] body 0..<75, version 3
         ⟦Yes⟧terday: Hi left Lisbon at dawn; the sea was calm and the sky was clear.⏎
     (⟦ ⟧ the part to act on, ‸ the caret, ⟪ ⟫ excluded, ⏎ ␍ ¶ separators)
-    undo done; the caret is at body 0
-      event: context [2] text 0..<11 is now "" (context version 1, undoRedo)
-    Hi left Lis
-    (version 4)
-    redo done; the caret is at body 11
-      event: context [2] moved
+    undo done; the selection is title 2..<17, body 0..<3
+      event: context [2] text 11..<11 is now "We" (context version 1, undoRedo)
+      event: context [2] text 13..<15 is now "" (context version 2, undoRedo)
+    Yesterday: 
+    (version 5)
+    redo done; the selection is title 2..<17, body 0..<3
+      event: context [2] text 13..<13 is now "Hi" (context version 3, undoRedo)
+      event: context [2] text 11..<13 is now "" (context version 4, undoRedo)
     reverted 0 replacement(s)
     session ended
+    undo done; the selection is title 2..<17, body 0..<3
+    undo done; the selection is title 2..<17, body 0..<3
+    Yesterday: We left Lisbon at dawn; the sea was calm and teh sky 
+    (version 11)
     undo done; the caret is at body 0
     error (nothingToUndo): there is nothing to undo
     error (badRequest): unknown command 'bogus'; 'help' lists the commands

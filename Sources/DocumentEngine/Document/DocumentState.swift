@@ -642,6 +642,9 @@ extension DocumentState {
     var version: StorageVersion = 0
     var made: [Int] = []
     let count = operation.pieces.count
+    // A tool's replacement is a group of the history (the streaming
+    // phase's, while one is under way), when it records.
+    let toolAction = tool != nil && count > 0 ? toolGroup() : nil
     for (i, piece) in operation.pieces.enumerated().reversed() {
       let info = _RecordInfo(
         party: operation.party, original: i == count - 1 ? original : nil, basis: basis,
@@ -649,10 +652,21 @@ extension DocumentState {
       let actor: _Actor =
         tool.map { .tool(context: $0.context, replaced: $0.replaced[i]) } ?? .other
       let recorded = session?.replacements.count ?? 0
-      let result = try apply(
-        id, piece.range, i == 0 ? text : "", insertedLength: i == 0 ? text.utf16.count : 0,
-        info: info, actor: actor, attributes: i == 0 ? attributes : nil, reason: reason)
-      if (session?.replacements.count ?? 0) > recorded { made.append(recorded) }
+      if let toolAction {
+        recording = .action(_Recording(action: toolAction, mayPend: false))
+        self.recorded.lastMade = (nil, nil)
+      }
+      let result: (version: StorageVersion, events: [DocumentEvent], tracked: TrackedChanges)
+      do {
+        defer { if toolAction != nil { recording = nil } }
+        result = try apply(
+          id, piece.range, i == 0 ? text : "", insertedLength: i == 0 ? text.utf16.count : 0,
+          info: info, actor: actor, attributes: i == 0 ? attributes : nil, reason: reason)
+      }
+      if (session?.replacements.count ?? 0) > recorded {
+        made.append(recorded)
+        if let toolAction { link(recorded, to: toolAction) }
+      }
       // The other pieces of a party's operation go in the group its first
       // one went in.
       if i == count - 1, count > 1, case .party(let party)? = recording,
@@ -667,9 +681,9 @@ extension DocumentState {
     // The last piece in closes the tool's replacement: one undo group.
     if let tool, count > 0, let context = try? trackedContext(tool.context) {
       let now = range(of: context)
-      if let group = session?.close(tool.context, made: made, at: version, range: now) {
-        closePersonGroup()
-        history.undo.append(.replacements(group))
+      let group = session?.close(tool.context, made: made, at: version, range: now)
+      if session?.streamingGroup == nil {
+        pushSessionGroup(group, action: toolAction)
       }
       clearRedo()
     }

@@ -187,6 +187,9 @@ extension DocumentState {
       history.pushGroup(action)
       clearRedo()
       if let selection { keep(selection, for: action) }
+    case .tool:
+      history.pushGroup(action)
+      clearRedo()
     case .origin(let name):
       recorded.origins[name, default: _OriginStacks()].undo.append(action)
       for dropped in recorded.origins[name]?.redo ?? [] { dropAction(dropped) }
@@ -357,7 +360,7 @@ extension DocumentState {
     // the points in the removed text come right after it.
     var pieceLocal: UInt32? = nil
     var pieceIndex = 0
-    if let recorder, recording?.revive == nil, e > s {
+    if let recorder, recording?.revive == nil || recording?.replaces == true, e > s {
       pieceIndex = recorded.actions[recorder]?.pieces.count ?? 0
       pieceLocal = marks.add(
         s..<s, owner: _MarkOwner(action: recorder, role: .removed(pieceIndex)))
@@ -455,7 +458,9 @@ extension DocumentState {
     for local in pointsToMove { marks.tree.move(local, to: s..<s) }
 
     if let revive = recording?.revive, let recorder {
-      putBack(revive, by: recorder, at: s, length: n, in: id, serial: serial, marks: &marks)
+      putBack(
+        revive, by: recorder, at: s, length: n, in: id, serial: serial, staying: pieceLocal,
+        marks: &marks)
     }
     guard let recorder else { return (nil, nil) }
     var made: (added: _MarkRef?, piece: _MarkRef?) = (nil, nil)
@@ -463,6 +468,19 @@ extension DocumentState {
       let (kept, keptInner) = withoutOwnUnits(removed, inner, cuts: ownCuts)
       let ref = _MarkRef(storage: id, serial: serial, local: pieceLocal)
       if kept.length > 0 {
+        // (A piece put back by the same edit may have cut one of the
+        // recorder's own pieces in two, whose tail took the index.)
+        let index = recorded.actions[recorder]?.pieces.count ?? pieceIndex
+        if index != pieceIndex {
+          let was = _PieceRef(action: recorder, piece: pieceIndex)
+          marks.owners[pieceLocal] = _MarkOwner(action: recorder, role: .removed(index))
+          for mark in keptInner {
+            if let local = mark.local, marks.swallowedBy[local] == was {
+              marks.swallowedBy[local] = _PieceRef(action: recorder, piece: index)
+            }
+          }
+          pieceIndex = index
+        }
         recorded.actions[recorder]?.pieces.append(
           _RemovedPiece(mark: ref, text: kept, inner: keptInner))
         charge(
@@ -490,6 +508,7 @@ extension DocumentState {
       charge(recorder, _HistoryAction.markCost)
       made.added = ref
     }
+    recorded.lastMade = (made.added, made.piece == nil ? nil : pieceIndex)
     return made
   }
 
@@ -500,9 +519,11 @@ extension DocumentState {
   /// goes.
   mutating func putBack(
     _ revive: (mark: UInt32, inner: [_InnerMark]), by inverse: Int, at s: Int, length n: Int,
-    in id: StorageID, serial: Int, marks: inout _HistoryMarks
+    in id: StorageID, serial: Int, staying: UInt32? = nil, marks: inout _HistoryMarks
   ) {
-    let cluster = marks.points(at: s)
+    // (`staying`: the point of the piece the same edit removed, which
+    // stays before the text that went back.)
+    let cluster = marks.points(at: s).filter { $0 != staying }
     let position = cluster.firstIndex(of: revive.mark)
     let before = Set(position.map { cluster[..<$0] } ?? [])
     let after = position.map { Array(cluster[($0 + 1)...]) } ?? []
@@ -761,9 +782,18 @@ extension DocumentState {
     // follow its own edits like any others', and go at the end.
     guard let action = recorded.actions[a] else { return (nil, UndoResult()) }
     let inverse = recorded.newAction(action.party)
+    recorded.actions[inverse]?.session = action.session
     var events: [DocumentEvent] = []
     var tracked = TrackedChanges()
     var edits = 0
+    // A tool's group of the live session: its intact replacements swap
+    // their text as the session's own edit.
+    if isLiveToolGroup(action) {
+      let swapped = swapLinked(a, into: inverse)
+      events += swapped.events
+      tracked.merge(swapped.tracked)
+      edits += swapped.edits
+    }
     // Its pieces go back, the last first (a piece cut in two while another
     // goes back adds its tail at the end).
     var done = Set<Int>()

@@ -1,9 +1,12 @@
 import TextRope
 
-/// Whose history a group is in: the person's (the document's main history,
-/// with the tools' groups) or a named origin's.
+/// Whose history a group is in: the person's (the document's main history),
+/// a Writing Tools session's tool's (on the main history too, in order with
+/// the person's groups; it has no open group: each of its groups is closed
+/// when its replacement, or its streaming phase, is), or a named origin's.
 enum _HistoryParty: Hashable, Sendable {
   case person
+  case tool
   case origin(String)
 }
 
@@ -59,6 +62,18 @@ struct _PieceRef: Hashable, Sendable {
   var piece: Int
 }
 
+/// A tool's group's link to one of its session's replacements: the
+/// replacement's index, the action's range of the units the replacement put
+/// in (if any) and its piece of the text it replaced (if any). While the
+/// session lives and the replacement is intact, undo and redo swap its text
+/// as the session's own edit (``DocumentState/swapText(_:toOriginal:)``),
+/// recorded in the inverse, which takes the link over.
+struct _SwapLink: Sendable {
+  var replacement: Int
+  var added: _MarkRef?
+  var piece: Int?
+}
+
 /// Text an action removed, waiting at a point of its storage to go back.
 struct _RemovedPiece: Sendable {
   /// The point (`nil` once the piece went back, or its storage went).
@@ -104,6 +119,11 @@ struct _HistoryAction: Sendable {
   var selection: _SelectionMarks? = nil
   /// What it costs, in bytes (see ``_HistoryAction/cost``).
   var bytes: Int = 0
+  /// For a tool's group: the number of the session that made it
+  /// (``DocumentState/sessionCount``), and its links to that session's
+  /// replacements, which count while the session lives.
+  var session: Int? = nil
+  var swaps: [_SwapLink] = []
 
   init(party: _HistoryParty) { self.party = party }
 
@@ -123,6 +143,11 @@ struct _Recording: Sendable {
   /// For an undo or redo putting a piece back: the piece's point and
   /// inner marks.
   var revive: (mark: UInt32, inner: [_InnerMark])? = nil
+  /// Whether the edit also removes text (an undo or redo that puts a piece
+  /// back in place of the units it takes out, in one edit): what it removes
+  /// makes a piece of the recording action, whose point stays before the
+  /// text put back.
+  var replaces = false
 }
 
 /// Text an edit removed as the rope hands it back: its UTF-8 (valid, on
@@ -469,6 +494,9 @@ struct _Histories: Sendable {
   var lazyDropped = -1
   /// The last group opened lazily.
   var lastLazy = -1
+  /// The marks ``DocumentState/followMarks(_:in:recording:removed:)`` made
+  /// for the last edit it recorded: its range and its piece's index.
+  var lastMade: (added: _MarkRef?, piece: Int?) = (nil, nil)
   /// What ``DocumentState/historyFast(_:in:now:)`` decided for the keystroke
   /// being made.
   var fast = _FastStep(now: 0, opens: false, selection: nil)
@@ -625,6 +653,7 @@ struct _Histories: Sendable {
   func open(_ party: _HistoryParty) -> _OpenGroup? {
     switch party {
     case .person: personOpen
+    case .tool: nil
     case .origin(let name): originOpen[name]
     }
   }
@@ -634,6 +663,7 @@ struct _Histories: Sendable {
     case .person:
       personOpen = group
       typing.isLive = false
+    case .tool: break
     case .origin(let name): originOpen[name] = group
     }
   }

@@ -138,11 +138,9 @@ extension DocumentState {
   mutating func swapText(
     _ index: Int, toOriginal: Bool
   ) -> (events: [DocumentEvent], tracked: TrackedChanges)? {
-    guard session?.canSwap(index, toOriginal: toOriginal) == true,
-      let swap = session?.replacements[index],
+    guard canSwapNow(index, toOriginal: toOriginal), let swap = session?.replacements[index],
       let storage = content.storageIfAny(swap.storage),
-      let range = storage.tracked.range(swap.local),
-      let now = try? storage.text.slice(range), String(now) == swap.inPlace
+      let range = storage.tracked.range(swap.local)
     else { return nil }
     let removed = storage.attributedText(in: range)
     // The range holds the expected text, so it is valid: this cannot throw.
@@ -155,13 +153,25 @@ extension DocumentState {
     return (events, tracked)
   }
 
+  /// Whether replacement `index` can swap its text now (see
+  /// ``swapText(_:toOriginal:)``).
+  func canSwapNow(_ index: Int, toOriginal: Bool) -> Bool {
+    guard session?.canSwap(index, toOriginal: toOriginal) == true,
+      let swap = session?.replacements[index],
+      let storage = content.storageIfAny(swap.storage),
+      let range = storage.tracked.range(swap.local),
+      let now = try? storage.text.slice(range)
+    else { return false }
+    return String(now) == swap.inPlace
+  }
+
   /// Closes the streaming phase's group, if one is under way, and goes on
   /// in a new one: an undo takes back what streamed in so far.
   mutating func closeStreamingGroup() {
-    if let group = session?.closeStreamingGroup() {
-      closePersonGroup()
-      history.undo.append(.replacements(group))
-    }
+    let action = session?.streamingAction
+    session?.streamingAction = nil
+    let group = session?.closeStreamingGroup()
+    if group != nil || action != nil { pushSessionGroup(group, action: action) }
     // Even when it was empty: the phase goes on in a group.
     if session?.state == .interactiveStreaming { session?.streamingGroup = [] }
   }
@@ -236,9 +246,28 @@ extension DocumentState {
   /// first.
   mutating func revert() throws(DocumentError) -> UndoResult {
     let count = try liveSession().replacements.count
-    let result = swapTexts((0..<count).reversed(), toOriginal: true)
+    if session?.streamingGroup != nil { closeStreamingGroup() }
+    var events: [DocumentEvent] = []
+    var tracked = TrackedChanges()
+    var swapped = 0
+    // (With the history recording, each swap goes through the link of the
+    // group that holds the replacement: see ``revertLinked(_:into:)``.)
+    let scratch = recorded.isEnabled ? recorded.newAction(.tool) : nil
+    for index in (0..<count).reversed() {
+      var more: (events: [DocumentEvent], tracked: TrackedChanges)? = nil
+      if let scratch, let linked = revertLinked(index, into: scratch) {
+        more = linked.swapped
+      } else {
+        more = swapText(index, toOriginal: true)
+      }
+      guard let more else { continue }
+      events += more.events
+      tracked.merge(more.tracked)
+      swapped += 1
+    }
+    if let scratch { dropAction(scratch) }
     clearRedo()
-    return result.result
+    return UndoResult(replacementCount: swapped, events: events, tracked: tracked)
   }
 
   /// Swaps the text of each replacement in `indices`, in that order, where

@@ -48,11 +48,17 @@ extension DocumentState {
 
   /// Ends the current session and drops the history only it pinned.
   mutating func endSession() {
+    guard session != nil else { return }
+    // A streaming phase under way closes its group first.
+    if session?.streamingGroup != nil { closeStreamingGroup() }
     guard let ended = session else { return }
     session = nil
     hasSession = false
-    // Its groups go with it (they name its replacements); the document's
-    // own (accepted suggestions) stay.
+    // With the history recording, its groups are the history's actions:
+    // they stay, and are taken back by the history's rule (their links to
+    // its replacements count no more). Without, its groups go with it
+    // (they name its replacements); the document's own (accepted
+    // suggestions) stay.
     history.forgetSession()
     for context in ended.contexts {
       unpin(context.storage, version: context.history[0].version, for: .session)
@@ -140,9 +146,12 @@ extension DocumentState {
   /// ``_LiveSession/move(to:)``).
   mutating func setWritingToolsState(_ next: WritingToolsState) throws(DocumentError) {
     guard session != nil else { throw .noSession }
-    if let closed = try session?.move(to: next) {
-      closePersonGroup()
-      history.undo.append(.replacements(closed))
+    let closed = try session?.move(to: next)
+    if session?.streamingGroup == nil, let action = session?.streamingAction {
+      session?.streamingAction = nil
+      pushSessionGroup(closed, action: action)
+    } else if let closed {
+      pushSessionGroup(closed, action: nil)
     }
   }
 

@@ -87,6 +87,10 @@ struct _Replacement: Sendable {
   /// The later replacements that changed part of its text: it can go back
   /// only while each of them is undone.
   var coveredBy: [Int] = []
+  /// The history's action that holds its link (``_SwapLink``) now: the
+  /// tool's group that made it, or the undo or redo that swapped it last
+  /// (with the history recording).
+  var held: Int? = nil
 }
 
 /// Who makes an edit, for what it does to the session's own records.
@@ -144,6 +148,9 @@ struct _LiveSession: Sendable {
   var replacementsByLocal: [StorageID: [UInt32: Int]] = [:]
   /// The replacements of the streaming phase under way.
   var streamingGroup: [Int]? = nil
+  /// The history's action of the streaming phase under way, once it made
+  /// a replacement (with the history recording).
+  var streamingAction: Int? = nil
   var marks: [_MarkRecord] = []
   var nextMark = 1
 

@@ -1,0 +1,150 @@
+// A Writing Tools session's groups in the document's history (see
+// docs/DESIGN.md, *History* and *Sessions*): with the history recording,
+// each replacement the tool makes outside streaming, and each streaming
+// phase, is an action of the `.tool` party on the main undo stack, in
+// order with the person's groups; it stays there when the session ends.
+// Undo and redo take it back by the history's selective rule; while the
+// session lives and a replacement is intact, its text is swapped as the
+// session's own edit (one event, the context kept whole), recorded in the
+// inverse like any other undo.
+
+extension DocumentState {
+  /// The history's action for the tool's replacement being made: the
+  /// streaming phase's (made with its first replacement), or a new one;
+  /// nil when the history does not record.
+  mutating func toolGroup() -> Int? {
+    guard recorded.isEnabled, session != nil else { return nil }
+    if let action = session?.streamingAction, recorded.actions.contains(action) {
+      return action
+    }
+    let action = recorded.newAction(.tool)
+    recorded.actions[action]?.session = sessionCount
+    if session?.streamingGroup != nil { session?.streamingAction = action }
+    return action
+  }
+
+  /// Links the session's replacement `replacement` to the tool's action
+  /// that just recorded it (the marks ``followMarks(_:in:recording:removed:)``
+  /// made for it).
+  mutating func link(_ replacement: Int, to action: Int) {
+    let made = recorded.lastMade
+    recorded.actions[action]?.swaps.append(
+      _SwapLink(replacement: replacement, added: made.added, piece: made.piece))
+    session?.replacements[replacement].held = action
+    charge(action, Self.linkCost)
+  }
+
+  /// What a link costs, in bytes.
+  static let linkCost = 24
+
+  /// Puts a group the session closed on the main undo stack: the
+  /// history's action (dropped if it recorded nothing), or, with the
+  /// history not recording, the replacements' indices.
+  mutating func pushSessionGroup(_ group: [Int]?, action: Int?) {
+    if let action {
+      guard let kept = recorded.actions[action] else { return }
+      guard !kept.pieces.isEmpty || !kept.added.isEmpty else {
+        dropAction(action)
+        return
+      }
+      closePersonGroup()
+      history.pushGroup(action)
+      enforceHistoryLimit()
+    } else if let group {
+      closePersonGroup()
+      history.undo.append(.replacements(group))
+    }
+  }
+
+  /// Whether action `a` is a tool's group of the live session.
+  func isLiveToolGroup(_ action: _HistoryAction) -> Bool {
+    hasSession && action.session == sessionCount && !action.swaps.isEmpty
+  }
+
+  /// Swaps the text of each of the live session's replacements that
+  /// action `a` links, the last first, where the replacement is intact
+  /// and the action's marks are exactly its text and the text it
+  /// replaced: recorded in `inverse`, which takes the link over.
+  ///
+  /// - Returns: the edits made, their events and tracked ranges.
+  mutating func swapLinked(
+    _ a: Int, into inverse: Int
+  ) -> (edits: Int, events: [DocumentEvent], tracked: TrackedChanges) {
+    var events: [DocumentEvent] = []
+    var tracked = TrackedChanges()
+    var edits = 0
+    guard let action = recorded.actions[a], isLiveToolGroup(action) else { return (0, [], tracked) }
+    var kept: [_SwapLink] = []
+    // The last first (a replacement inside an earlier one goes back first).
+    for link in action.swaps.reversed() {
+      guard let swapped = swapLink(link, of: a, into: inverse) else {
+        kept.append(link)
+        continue
+      }
+      events += swapped.events
+      tracked.merge(swapped.tracked)
+      edits += 1
+    }
+    recorded.actions[a]?.swaps = kept.reversed()
+    return (edits, events, tracked)
+  }
+
+  /// Swaps one linked replacement (see ``swapLinked(_:into:)``), if the
+  /// session's records let it go (``canSwapNow(_:toOriginal:)``); nil if
+  /// not. The action's piece of the text going back is put back with the
+  /// marks that were in it when it waits at the replacement's start with
+  /// that text; else (a replacement that also changed the action's own
+  /// units) it is let go, and the text comes back as the swap's.
+  mutating func swapLink(
+    _ link: _SwapLink, of a: Int, into inverse: Int
+  ) -> (events: [DocumentEvent], tracked: TrackedChanges)? {
+    let i = link.replacement
+    guard let replacement = session?.replacements[safe: i] else { return nil }
+    let toOriginal = !replacement.undone
+    guard canSwapNow(i, toOriginal: toOriginal),
+      let range = content.trackedRange(replacement.local, in: replacement.storage)
+    else { return nil }
+    var revive: (mark: UInt32, inner: [_InnerMark])? = nil
+    if let k = link.piece, let piece = recorded.actions[a]?.pieces[safe: k],
+      let ref = piece.mark
+    {
+      if ref.storage == replacement.storage, markRange(ref)?.lowerBound == range.lowerBound,
+        piece.text.text == replacement.aside.text
+      {
+        revive = (ref.local, piece.inner)
+      } else {
+        letGo(_PieceRef(action: a, piece: k), ref, in: ref.storage)
+      }
+    }
+    recording = .action(
+      _Recording(action: inverse, mayPend: false, revive: revive, replaces: true))
+    recorded.lastMade = (nil, nil)
+    defer { recording = nil }
+    guard let swapped = swapText(i, toOriginal: toOriginal) else { return nil }
+    if let k = link.piece, revive != nil { recorded.actions[a]?.pieces[k].mark = nil }
+    let made = recorded.lastMade
+    // (In the order of the swaps: the inverse swaps back the last first,
+    // so a redo goes in the order the tool made them.)
+    recorded.actions[inverse]?.swaps.append(
+      _SwapLink(replacement: i, added: made.added, piece: made.piece))
+    session?.replacements[i].held = inverse
+    charge(inverse, Self.linkCost)
+    return swapped
+  }
+
+  /// With the history recording, `revert`'s swap of replacement `index`
+  /// back to its original: through the link of the action that holds it
+  /// (recorded in `scratch`, which the caller drops: the text goes back
+  /// with the marks that were in it, and the action keeps nothing of it to
+  /// put back a second time: its undo, still on the stack, does nothing, as
+  /// before). Returns the action, and what the swap did.
+  mutating func revertLinked(
+    _ index: Int, into scratch: Int
+  ) -> (held: Int, swapped: (events: [DocumentEvent], tracked: TrackedChanges)?)? {
+    guard let held = session?.replacements[safe: index]?.held,
+      let at = recorded.actions[held]?.swaps.firstIndex(where: { $0.replacement == index }),
+      let link = recorded.actions[held]?.swaps.remove(at: at)
+    else { return nil }
+    return (held, swapLink(link, of: held, into: scratch))
+  }
+}

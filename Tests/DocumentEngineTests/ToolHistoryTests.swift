@@ -1,0 +1,160 @@
+import Testing
+import TextRope
+
+@testable import DocumentEngine
+
+/// A Writing Tools session's groups in the document's one history: they
+/// stay after the session ends, in order with the person's groups, and are
+/// undone and redone by the history's selective rule; while the session
+/// lives, an intact replacement swaps its text as one edit of the session.
+@Suite struct ToolHistoryTests {
+  func document(_ text: String) throws -> Document {
+    let document = Document()
+    try document.add("b", text: Rope(text))
+    return document
+  }
+
+  func text(_ document: Document, _ id: StorageID = "b") throws -> String {
+    String(try document.content.storage(id).text)
+  }
+
+  /// Replaces `range` of the whole document's context in a new session
+  /// (which ends the last one, as the host asking for contexts again does).
+  func rewrite(_ document: Document, _ range: Range<Int>, _ text: String) throws {
+    let session = try document.startSession(scope: .fullDocument)
+    _ = try document.replace(context: session.contexts[0].id, range: range, with: text)
+  }
+
+  /// The transcript: two Writing Tools operations, each in its own
+  /// session, then the person types and a peer edits; undo takes back the
+  /// person's typing, then each rewrite, the last first, then the "!"
+  /// typed before them; the peer's edit stays throughout.
+  @Test func bothRewritesAreUndoneAfterTheirSessionsEnded() throws {
+    let document = try document("One teh two.\nThree fuor.\n")
+    try document.edit("b", range: 12..<12, with: "!")
+    document.closeGroup()
+    try rewrite(document, 4..<7, "the")  // a proofreading pass
+    try rewrite(document, 20..<24, "four")  // a second operation
+    document.endSession()
+    try document.edit("b", range: 25..<25, with: " Five.")
+    try document.edit("b", range: 14..<19, with: "THREE", origin: "peer")
+    #expect(try text(document) == "One the two.!\nTHREE four. Five.\n")
+    try document.undo()
+    #expect(try text(document) == "One the two.!\nTHREE four.\n")
+    try document.undo()
+    #expect(try text(document) == "One the two.!\nTHREE fuor.\n")
+    try document.undo()
+    #expect(try text(document) == "One teh two.!\nTHREE fuor.\n")
+    try document.undo()
+    #expect(try text(document) == "One teh two.\nTHREE fuor.\n")
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo() }
+    // And redo brings them back, in order.
+    try document.redo()
+    try document.redo()
+    #expect(try text(document) == "One the two.!\nTHREE fuor.\n")
+    try document.redo()
+    #expect(try text(document) == "One the two.!\nTHREE four.\n")
+  }
+
+  /// After the session, a rewrite someone typed inside is undone
+  /// selectively: the tool's units go, the text it replaced comes back,
+  /// and what the peer typed stays.
+  @Test func anEditedRewriteIsUndoneSelectively() throws {
+    let document = try document("Three fuor.\n")
+    try rewrite(document, 6..<10, "four")
+    document.endSession()
+    try document.edit("b", range: 8..<8, with: "-", origin: "peer")  // "fo-ur"
+    try document.undo()
+    #expect(try text(document) == "Three fuor-.\n")
+    try document.redo()
+    #expect(try text(document) == "Three fo-ur.\n")
+  }
+
+  /// While the session lives, an intact replacement's undo is one edit of
+  /// the session (its context hears it), and undo, redo and revert agree.
+  @Test func aLiveSessionsUndoRedoAndRevert() throws {
+    let document = try document("One teh two.\n")
+    let session = try document.startSession(scope: .fullDocument)
+    let context = session.contexts[0].id
+    _ = try document.replace(context: context, range: 4..<7, with: "the")
+    _ = try document.replace(context: context, range: 8..<11, with: "2")
+    #expect(try text(document) == "One the 2.\n")
+    let undone = try document.undo()
+    #expect(undone.replacementCount == 1)
+    #expect(try text(document) == "One the two.\n")
+    #expect(try document.liveContext(context).text.description == "One the two.\n")
+    try document.redo()
+    #expect(try text(document) == "One the 2.\n")
+    let reverted = try document.revert()
+    #expect(reverted.replacementCount == 2)
+    #expect(try text(document) == "One teh two.\n")
+    // Nothing of the reverted groups is left to undo twice: their undo
+    // does nothing.
+    #expect(try document.undo().replacementCount == 0)
+    #expect(try text(document) == "One teh two.\n")
+    document.endSession()
+    #expect(try text(document) == "One teh two.\n")
+  }
+
+  /// A streaming phase is one group, and stays after the session.
+  @Test func aStreamingPhaseIsOneGroupThatStays() throws {
+    let document = try document("a b c\n")
+    let session = try document.startSession(scope: .fullDocument)
+    let context = session.contexts[0].id
+    try document.setWritingToolsState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveStreaming)
+    _ = try document.replace(context: context, range: 0..<1, with: "A")
+    _ = try document.replace(context: context, range: 2..<3, with: "B")
+    _ = try document.replace(context: context, range: 4..<5, with: "C")
+    try document.setWritingToolsState(.interactiveResting)
+    document.endSession()
+    #expect(try text(document) == "A B C\n")
+    try document.undo()
+    #expect(try text(document) == "a b c\n")
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo() }
+  }
+
+  /// A session ending mid-stream closes its phase's group first.
+  @Test func aSessionEndingMidStreamKeepsItsGroup() throws {
+    let document = try document("a b\n")
+    let session = try document.startSession(scope: .fullDocument)
+    try document.setWritingToolsState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveStreaming)
+    _ = try document.replace(context: session.contexts[0].id, range: 0..<1, with: "A")
+    document.endSession()
+    try document.undo()
+    #expect(try text(document) == "a b\n")
+  }
+
+  /// With the history not recording, a session's groups go when it ends,
+  /// as before.
+  @Test func withoutRecordingTheGroupsGoWithTheSession() throws {
+    let document = try document("One teh two.\n")
+    var options = document.historyOptions
+    options.isEnabled = false
+    document.historyOptions = options
+    try rewrite(document, 4..<7, "the")
+    try document.undo()
+    #expect(try text(document) == "One teh two.\n")
+    try document.redo()
+    document.endSession()
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo() }
+    #expect(try text(document) == "One the two.\n")
+  }
+
+  /// The history's limit counts the tools' groups: the oldest goes.
+  @Test func theLimitDropsTheOldestToolGroup() throws {
+    let document = try document("a b c\n")
+    var options = document.historyOptions
+    options.maxGroups = 2
+    document.historyOptions = options
+    try rewrite(document, 0..<1, "A")
+    try rewrite(document, 2..<3, "B")
+    try rewrite(document, 4..<5, "C")
+    document.endSession()
+    try document.undo()
+    try document.undo()
+    #expect(try text(document) == "A b c\n")
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo() }
+  }
+}
