@@ -350,7 +350,8 @@ struct _KeptSourceWriter {
       var written = writeLeaf(
         range16, range8, as: leaf.intent.components[leaf.intent.components.count - 1],
         source: source.lineStart(first)..<source.lineStart(last + 1))
-      let definitions = kind == .paragraph ? definitionLineCount(of: leaf) : 0
+      let definitions =
+        kind == .paragraph || kind.isHeader ? definitionLineCount(of: leaf) : 0
       if definitions > 0 { written = Self.escapingTitleStart(written) }
       result.append(contentsOf: source.bytes[cursor..<start])
       if definitions > 0 {

@@ -374,6 +374,20 @@ import _EngineTestSupport
         == _CMarkBaseline.html(markdown.replacingOccurrences(of: "\nA para", with: "\nThe a para")))
   }
 
+  /// So does a setext header (FuzzMarkdown's finding: the definitions
+  /// were lost, and the links elsewhere that used them became text).
+  @Test func aRewrittenSetextHeaderKeepsItsDefinitions() throws {
+    let markdown = "See [foo].\n\n[foo]: /url\nbar\n===\n"
+    let document = try Self.read(markdown)
+    // "bar" is at 9..<12 (after "See foo." and its separator).
+    try document.edit("file", range: 9..<10, with: "")
+    let written = try document.markdown(of: "file")
+    #expect(written.contains("[foo]: /url\n"), "\(written)")
+    #expect(
+      _CMarkBaseline.html(written)
+        == _CMarkBaseline.html("See [foo].\n\n[foo]: /url\nar\n===\n"))
+  }
+
   @Test func aNewBlockAfterTheLastLineStaysApart() throws {
     let markdown = "no final newline"
     let document = try Self.read(markdown)
