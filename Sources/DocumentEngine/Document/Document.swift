@@ -476,17 +476,19 @@ public final class Document: @unchecked Sendable {
   }
 
   /// Undoes the last group of a history: without `origin`, the document's
-  /// main history — the person's last group of edits, the session's last
-  /// group of replacements (each that is still intact gets its original
-  /// text back; replacements the person has edited since stay), or the
-  /// last accepted suggestion (its original text and attributes back,
-  /// unless someone has edited its text since); with `origin`, that
-  /// origin's last group.
+  /// main history — the person's last group of edits, a Writing Tools
+  /// session's last group of replacements (live or ended), or the last
+  /// accepted suggestion (its original text and attributes back, unless
+  /// someone has edited its text since); with `origin`, that origin's last
+  /// group.
   ///
-  /// The undo of a group of edits is selective (see the *History*
-  /// article): the units it put in that are still there go, the units it
-  /// removed come back with their attributes between the neighbours they
-  /// had; what others did since stays. The selection goes back where it
+  /// The undo of a group of edits, or of a tool's, is selective (see the
+  /// *History* article): the units it put in that are still there go, the
+  /// units it removed come back with their attributes between the
+  /// neighbours they had; what others did since stays. (A replacement of
+  /// the live session that no one else touched swaps back in one edit of
+  /// the session's. With the history not recording, undo swaps back only
+  /// the live session's intact replacements.) The selection goes back where it
   /// was before the group. An edit like any other, with events (reason
   /// ``TextUpdateReason/undoRedo``). A streaming phase under way closes
   /// its group first; so does the person's open group.
@@ -539,7 +541,9 @@ public final class Document: @unchecked Sendable {
   public var historyGroupCount: Int { withState { $0.recorded.groupCount } }
 
   /// Reverts the session: every replacement it made that is still intact
-  /// goes back to its original text; the person's edits stay.
+  /// goes back to its original text; the person's edits stay. The
+  /// session's groups in the history keep nothing of what went back (their
+  /// undo does nothing), and the redo history is cleared.
   ///
   /// - Returns: how many replacements went back, and the events.
   /// - Throws: ``DocumentError/noSession``.

@@ -2,9 +2,10 @@
 /// did: how many of the session's replacements (or accepted suggestions)
 /// swapped their text, and what the live contexts heard.
 public struct UndoResult: Hashable, Sendable {
-  /// How many replacements went back to their original text (undo,
-  /// revert) or forth to the tool's text (redo). A replacement the person
-  /// has edited since stays as it is and is not counted.
+  /// How many edits it made: for a group taken back by the history's
+  /// selective rule, one a piece of text put back and one a run of units
+  /// taken out; for a replacement swapped whole (the live session's, an
+  /// accepted suggestion's, revert), one a replacement.
   public var replacementCount: Int
   /// What the live contexts heard, in order.
   public var events: [DocumentEvent]
