@@ -149,9 +149,12 @@ import TextRope
     let result = try document.replace(context: context.id, range: 6..<10, with: "four")
     #expect(result.tracked == TrackedChanges(removed: [fuor]))
     #expect(try document.trackedRange(five).range == 27..<31)
-    // Undo is an edit like any other.
+    // Undo is an edit like any other, and brings the misspelling's range
+    // back with its text, under its id.
     let undo = try document.undo()
     #expect(undo.tracked.isEmpty)
+    #expect(undo.restored == [fuor])
+    #expect(try document.trackedRange(fuor).range == 21..<25)
     #expect(try document.trackedRange(five).range == 27..<31)
   }
 

@@ -172,15 +172,17 @@ import Testing
       #"{"cmd":"replace","context":"$1","offset":6,"length":4,"text":"four"}"#,
       #"{"ok":true,"storage":"body","storageRange":{"offset":21,"length":4},"contextVersion":1,"reason":"noninteractive","events":[],"touched":[4294967298],"removed":[4294967297]}"#
     ),
-    // `selection` comes last, after `touched` and `removed`: the document's
-    // selection, still on the word ("Zero. " moved it to 21..<25).
+    // `selection` comes last, after `touched`, `removed` and `restored`:
+    // the document's selection, still on the word ("Zero. " moved it to
+    // 21..<25). The undo brings the misspelling's range back with "fuor"
+    // (`restored`); the redo removes it again, and revert brings it back.
     (
       #"{"cmd":"undo"}"#,
-      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":6,"length":4},"text":"fuor","contextVersion":2,"reason":"undoRedo"}],"touched":[4294967298],"selection":[{"storage":"body","offset":21,"length":4}]}"#
+      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":6,"length":4},"text":"fuor","contextVersion":2,"reason":"undoRedo"}],"touched":[4294967298],"restored":[4294967297],"selection":[{"storage":"body","offset":21,"length":4}]}"#
     ),
     (
       #"{"cmd":"redo"}"#,
-      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":6,"length":4},"text":"four","contextVersion":3,"reason":"undoRedo"}],"touched":[4294967298],"selection":[{"storage":"body","offset":21,"length":4}]}"#
+      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":6,"length":4},"text":"four","contextVersion":3,"reason":"undoRedo"}],"touched":[4294967298],"removed":[4294967297],"selection":[{"storage":"body","offset":21,"length":4}]}"#
     ),
     (
       #"{"cmd":"revert"}"#,
@@ -203,7 +205,7 @@ import Testing
     ),
     (
       #"{"cmd":"tracked","storage":"body"}"#,
-      #"{"ok":true,"ranges":[{"id":4294967298,"offset":14,"length":11,"kind":"comment"}]}"#
+      #"{"ok":true,"ranges":[{"id":4294967298,"offset":14,"length":11,"kind":"comment"},{"id":4294967297,"offset":19,"length":4,"kind":"spelling"}]}"#
     ),
   ]
 

@@ -411,7 +411,9 @@ extension DocumentState {
     var goesOn = false
     var fast = false
     var now: Int64 = 0
-    if asPerson {
+    // (A deletion that meets a host's tracked range takes the plan: the
+    // history keeps the ends it collapses or removes.)
+    if asPerson, edit.e == edit.s || !hostRangeMeets(edit.s..<edit.e, in: id) {
       now = recorded.now()
       if batchActions == nil, recorded.typing.goesOn(edit, in: id, now: now) {
         goesOn = true

@@ -80,6 +80,9 @@ extension DocumentState {
       }
       return
     }
+    // An edit that collapses or removes a host's tracked range goes in the
+    // tree now, with the ends it keeps (the report is this edit's).
+    let direct = edit.e > edit.s && keepsHostEnds(edit)
     var recording: _Recording
     if let given = plan.recording {
       recording = given
@@ -88,7 +91,7 @@ extension DocumentState {
         recorded.setOpen(party, open)
       }
     } else if let party = plan.party {
-      if party == .person, batchActions == nil {
+      if party == .person, batchActions == nil, !direct {
         let lazy = Self.lazySelection(plan.selection, in: id)
         if lazy.isPossible {
           let action = openLazyGroup(in: id, edit, now: plan.now)
@@ -101,7 +104,7 @@ extension DocumentState {
       if batchActions != nil {
         recorded.setOpen(party, nil)
         batchActions?[party] = action
-      } else if case .origin = party,
+      } else if case .origin = party, !direct,
         journalOrigin(action, edit, removed: plan.removed, in: id)
       {
         // It waits in the journal with the person's groups (the tree
@@ -113,14 +116,17 @@ extension DocumentState {
     } else {
       return
     }
-    if recording.mayPend && pend(recording.action, edit, plan.removed, in: id) { return }
+    if recording.mayPend && !direct && pend(recording.action, edit, plan.removed, in: id) {
+      return
+    }
     if recorded.marks[id] == nil {
       guard let serial = content.serial(of: id) else { return }
       recorded.marks[id] = _HistoryMarks(serial: serial)
     }
     recording.mayPend = false
     flushHistory(id)
-    let made = followMarks(edit, in: id, recording: recording, removed: plan.removed)
+    let made = followMarks(
+      edit, in: id, recording: recording, removed: plan.removed, ends: direct ? trackedReport : [])
     noteLast(made, of: recording.action, in: id)
   }
 
@@ -344,7 +350,8 @@ extension DocumentState {
   ///   piece's point.
   @discardableResult
   mutating func followMarks(
-    _ step: _EditStep, in id: StorageID, recording: _Recording?, removed: AttributedText
+    _ step: _EditStep, in id: StorageID, recording: _Recording?, removed: AttributedText,
+    ends: [_TrackedChange] = []
   ) -> (added: _MarkRef?, piece: _MarkRef?) {
     // The storage's marks are taken out of the table while they change
     // (one lookup, and no copy of the tree), and put back at the end.
@@ -456,6 +463,12 @@ extension DocumentState {
     // Points at the end of replaced text went after the new text: they go
     // to its start, after the others there (in order).
     for local in pointsToMove { marks.tree.move(local, to: s..<s) }
+    // The host's ranges the edit collapsed or removed: their ends whose
+    // units it removed wait in the piece, a removed range's others as
+    // points.
+    if let recorder, pieceLocal != nil, !ends.isEmpty {
+      keepHostEnds(ends, step, by: recorder, in: id, serial: serial, inner: &inner, marks: &marks)
+    }
 
     if let revive = recording?.revive, let recorder {
       putBack(
@@ -566,13 +579,19 @@ extension DocumentState {
       }
       targets.append((local, offset, top == local))
     }
+    // A host's range end that waited in it goes back first at its offset:
+    // before the points of the runs deleted after it there (its unit is
+    // the one before it).
+    for mark in revive.inner where mark.local == nil && mark.owner.isRangeEnd {
+      restore(mark, at: s, in: id, serial: serial, marks: &marks)
+    }
     var moved = Set<UInt32>()
     for (local, offset, isOwn) in targets {
       if isOwn { marks.swallowedBy[local] = nil }
       marks.tree.move(local, to: (s + offset)..<(s + offset))
       moved.insert(local)
     }
-    for mark in revive.inner where mark.local == nil {
+    for mark in revive.inner where mark.local == nil && !mark.owner.isRangeEnd {
       restore(mark, at: s, in: id, serial: serial, marks: &marks)
     }
     // The pieces around it are cut, the outermost first: each tail's point
@@ -720,6 +739,14 @@ extension DocumentState {
       recorded.actions[action]?.selection?.start = ref
     case .selectionEnd:
       recorded.actions[action]?.selection?.end = ref
+    case .rangeStart(let k):
+      if k < recorded.actions[action]?.ranges.count ?? 0 {
+        recorded.actions[action]?.ranges[k].start = ref
+      }
+    case .rangeEnd(let k):
+      if k < recorded.actions[action]?.ranges.count ?? 0 {
+        recorded.actions[action]?.ranges[k].end = ref
+      }
     }
   }
 
@@ -838,10 +865,14 @@ extension DocumentState {
       tracked.merge(made.tracked)
       edits += 1
     }
+    // The host's ranges its edits collapsed or removed come back where
+    // their text is back.
+    let restored = restoreRanges(of: a)
     // What is left of the action's marks goes; the selection's stay, for
     // its inverse.
     if let left = recorded.actions[a] {
       for ref in left.added { removeMark(ref) }
+      removeRangeMarks(of: left)
       for (k, piece) in left.pieces.enumerated() {
         if let ref = piece.mark { letGo(_PieceRef(action: a, piece: k), ref, in: ref.storage) }
       }
@@ -888,6 +919,8 @@ extension DocumentState {
     }
     var result = UndoResult(replacementCount: edits, events: events, tracked: tracked)
     result.selection = self.selection
+    result.restored = restored
+    if !restored.isEmpty { result.tracked.removed.removeAll { restored.contains($0) } }
     return (inverse, result)
   }
 
@@ -951,6 +984,7 @@ extension DocumentState {
     for (k, piece) in action.pieces.enumerated() {
       if let ref = piece.mark { letGo(_PieceRef(action: a, piece: k), ref, in: ref.storage) }
     }
+    removeRangeMarks(of: action)
     recorded.bytes -= recorded.actions.removeValue(forKey: a)?.bytes ?? 0
     if let marks = action.selection {
       removeMark(marks.start)

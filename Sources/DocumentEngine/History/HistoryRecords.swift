@@ -30,6 +30,10 @@ struct _MarkOwner: Hashable, Sendable {
     /// Where the selection's start (or end) was before the group (a point).
     case selectionStart
     case selectionEnd
+    /// Where the start (or end) of the host's tracked range that the
+    /// action's kept range `k` names goes back (a point).
+    case rangeStart(Int)
+    case rangeEnd(Int)
   }
 
   var action: Int
@@ -38,6 +42,14 @@ struct _MarkOwner: Hashable, Sendable {
   var isPoint: Bool {
     if case .added = role { return false }
     return true
+  }
+
+  /// Whether it stands for an end of a host's kept range.
+  var isRangeEnd: Bool {
+    switch role {
+    case .rangeStart, .rangeEnd: true
+    default: false
+    }
   }
 }
 
@@ -60,6 +72,27 @@ struct _InnerMark: Sendable {
 struct _PieceRef: Hashable, Sendable {
   var action: Int
   var piece: Int
+}
+
+/// A host's tracked range that an action's edit collapsed or removed (an
+/// end whose unit the edit removed: a start at `s ≤ p < e`, an end at
+/// `s < p ≤ e`; an empty range's point by its bias), kept so that taking
+/// the action back brings it back where it was (docs/DESIGN.md, *History*:
+/// undo puts back the positions too). Its kept ends wait inside the
+/// action's piece as inner marks, and come back with it; a removed range's
+/// other ends wait as points.
+struct _KeptRange: Sendable {
+  var storage: StorageID
+  var serial: Int
+  var local: UInt32
+  /// For a range the edit removed: its rules and kind (it is tracked again
+  /// under its number).
+  var item: (flags: UInt16, kind: UInt16)?
+  var keepsStart: Bool
+  var keepsEnd: Bool
+  /// Where its start and end wait (nil while inside a piece, or not kept).
+  var start: _MarkRef? = nil
+  var end: _MarkRef? = nil
 }
 
 /// A tool's group's link to one of its session's replacements: the
@@ -124,6 +157,8 @@ struct _HistoryAction: Sendable {
   /// replacements, which count while the session lives.
   var session: Int? = nil
   var swaps: [_SwapLink] = []
+  /// The host's tracked ranges its edits collapsed or removed.
+  var ranges: [_KeptRange] = []
 
   init(party: _HistoryParty) { self.party = party }
 

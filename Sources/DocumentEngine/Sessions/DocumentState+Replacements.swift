@@ -253,10 +253,12 @@ extension DocumentState {
     // (With the history recording, each swap goes through the link of the
     // group that holds the replacement: see ``revertLinked(_:into:)``.)
     let scratch = recorded.isEnabled ? recorded.newAction(.tool) : nil
+    var restored: [TrackedRangeID] = []
     for index in (0..<count).reversed() {
       var more: (events: [DocumentEvent], tracked: TrackedChanges)? = nil
       if let scratch, let linked = revertLinked(index, into: scratch) {
         more = linked.swapped
+        if more != nil { restored += restoreRanges(of: linked.held) }
       } else {
         more = swapText(index, toOriginal: true)
       }
@@ -267,7 +269,10 @@ extension DocumentState {
     }
     if let scratch { dropAction(scratch) }
     clearRedo()
-    return UndoResult(replacementCount: swapped, events: events, tracked: tracked)
+    var result = UndoResult(replacementCount: swapped, events: events, tracked: tracked)
+    result.restored = Array(Set(restored)).sorted()
+    if !restored.isEmpty { result.tracked.removed.removeAll { restored.contains($0) } }
+    return result
   }
 
   /// Swaps the text of each replacement in `indices`, in that order, where

@@ -14,6 +14,10 @@ public struct UndoResult: Hashable, Sendable {
   /// The selection after it: for the person's group, where it was before
   /// the group (undo) or after it (redo).
   public var selection: [SelectionRange] = []
+  /// The host's tracked ranges it brought back where they were (ranges
+  /// the group's edits collapsed or removed, whose text came back), in
+  /// order: a host redraws them.
+  public var restored: [TrackedRangeID] = []
 
   /// A result, as undo, redo and revert give it.
   public init(

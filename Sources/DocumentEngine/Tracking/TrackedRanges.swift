@@ -159,6 +159,10 @@ struct _TrackedChange: Sendable {
   var old: Range<Int>
   var new: Range<Int>?
   var touched: Bool
+  /// The range's rules and kind (what the history needs to track it again
+  /// under its number when an undo brings its text back).
+  var flags: UInt16 = 0
+  var kind: UInt16 = 0
 }
 
 /// Errors of the structure itself (the document turns them into
@@ -604,7 +608,7 @@ extension _TrackedRanges {
         report.append(
           _TrackedChange(
             local: item.local, role: item.role, old: old, new: removed ? nil : start..<newEnd,
-            touched: touched))
+            touched: touched, flags: item.flags, kind: item.kind))
         return true
       })
     if windowFound {
@@ -650,7 +654,9 @@ extension _TrackedRanges {
         ? (new.lowerBound - step.delta)..<(new.upperBound - step.delta) : new
       if touched || (key >= low && key < high) || assumed != old {
         report.append(
-          _TrackedChange(local: item.local, role: item.role, old: old, new: new, touched: touched))
+          _TrackedChange(
+            local: item.local, role: item.role, old: old, new: new, touched: touched,
+            flags: item.flags, kind: item.kind))
       }
       items[i].delta = new.lowerBound - newStart
       items[i].length = new.count
@@ -719,7 +725,7 @@ extension _TrackedRanges {
       report.append(
         _TrackedChange(
           local: item.local, role: item.role, old: old, new: removed ? nil : start..<end,
-          touched: touched))
+          touched: touched, flags: item.flags, kind: item.kind))
       if removed {
         labels.clear(item.local)
         continue
@@ -785,7 +791,8 @@ extension _TrackedRanges {
         previous = key
         report.append(
           _TrackedChange(
-            local: item.local, role: item.role, old: old, new: new, touched: touched))
+            local: item.local, role: item.role, old: old, new: new, touched: touched,
+            flags: item.flags, kind: item.kind))
         return fits
       })
     guard fits else {

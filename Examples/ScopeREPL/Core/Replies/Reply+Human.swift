@@ -100,8 +100,10 @@ extension Reply {
     // something done, even outside every live context (no event).
     case .undone(let result):
       return lines("undo done" + Self.text(result.selection), result.events, result.tracked)
+        + Self.restoredLine(result.restored)
     case .redone(let result):
       return lines("redo done" + Self.text(result.selection), result.events, result.tracked)
+        + Self.restoredLine(result.restored)
     case .groupClosed(let origin):
       return (origin.map { "\($0)'s" } ?? "the person's")
         + " undo group is closed: the next edit starts a new one"
@@ -168,6 +170,13 @@ extension Reply {
 
   /// The host's tracked ranges that a change touched and removed, a line
   /// for each list that is not empty.
+  /// The tracked ranges an undo or redo brought back, as a line of its
+  /// own (nothing when none).
+  private static func restoredLine(_ restored: [TrackedRangeID]) -> String {
+    restored.isEmpty
+      ? "" : "\n  tracked ranges restored: " + restored.map(\.description).joined(separator: ", ")
+  }
+
   private static func lines(_ tracked: TrackedChanges) -> [String] {
     (tracked.touched.isEmpty
       ? []

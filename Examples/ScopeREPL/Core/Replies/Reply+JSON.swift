@@ -61,9 +61,11 @@ extension Reply {
     case .toolSelected(let selection): [("selection", Self.json(selection))]
     case .state(let state): [("state", .string(state.rawValue))]
     // `touched` and `removed` come right after `events`, as in every
-    // change's response; `selection` last.
+    // change's response, then `restored` (when it brought any back);
+    // `selection` last.
     case .undone(let result), .redone(let result):
       [("events", Self.json(result.events))] + Self.fields(result.tracked)
+        + (result.restored.isEmpty ? [] : [("restored", Self.json(result.restored))])
         + [("selection", Self.json(result.selection))]
     case .reverted(let result):
       [("reverted", .int(result.replacementCount)), ("events", Self.json(result.events))]
