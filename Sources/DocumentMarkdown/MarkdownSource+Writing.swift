@@ -152,7 +152,7 @@ struct _KeptSourceWriter {
         previous = -2
         continue
       }
-      for deleted in next..<block { keepDefinitions(in: source.blocks[deleted].gap) }
+      for deleted in next..<block { keepDefinitions(ofDeleted: deleted) }
       let adjacent = previous == block - 1 && next == block
       let gap = source.blocks[block].gap
       if adjacent || !isBlank(gap) || !endsWithBlankLine() {
@@ -182,7 +182,7 @@ struct _KeptSourceWriter {
       }
       previous = sameShape ? block : -2
     }
-    for deleted in next..<source.blocks.count { keepDefinitions(in: source.blocks[deleted].gap) }
+    for deleted in next..<source.blocks.count { keepDefinitions(ofDeleted: deleted) }
     output.append(contentsOf: source.bytes[source.tail])
     // A file that did not end with a line ending still does not (unless
     // its last line is blank: a code block's or HTML's, which counts).
@@ -550,20 +550,13 @@ struct _KeptSourceWriter {
   /// style (a list in the bullet or delimiter its block had, if it was
   /// one) and line ending.
   mutating func writeAnew(_ group: Range<Int>, block: Int?) {
-    // The reference definitions a paragraph of the block started with
-    // (outside any container, or in quotes alone) stay, before it.
+    // The reference definitions in the block's source (other blocks' links
+    // use them) stay, before it, out of its containers.
     var keptDefinitions = false
     if let block {
-      for leafIndex in source.blocks[block].leaves {
-        let leaf = source.leaves[leafIndex]
-        guard leaf.intent.components.last?.kind == .paragraph,
-          leaf.intent.components.dropLast().allSatisfy({ $0.kind == .blockQuote })
-        else { continue }
-        let definitions = definitionLineCount(of: leaf)
-        guard definitions > 0 else { continue }
-        let first = Int(leaf.lines.first)
-        output.append(
-          contentsOf: source.bytes[source.lineStart(first)..<source.lineStart(first + definitions)])
+      let definitions = definitions(inBlock: block)
+      if !definitions.isEmpty {
+        output.append(contentsOf: definitions)
         keptDefinitions = true
       }
     }
@@ -664,6 +657,102 @@ struct _KeptSourceWriter {
   }
 
   // MARK: - Between blocks
+
+  /// Keeps the reference definitions of deleted block `block`: what its
+  /// gap holds besides blank lines, and those in its source (then
+  /// followed by a blank line, so that no block after takes them in).
+  mutating func keepDefinitions(ofDeleted block: Int) {
+    keepDefinitions(in: source.blocks[block].gap)
+    let inside = definitions(inBlock: block)
+    guard !inside.isEmpty else { return }
+    if output.last != 0x0A, output.last != 0x0D, !output.isEmpty {
+      output.append(contentsOf: source.lineEnding)
+    }
+    output.append(contentsOf: inside)
+    output.append(contentsOf: source.lineEnding)
+  }
+
+  /// The reference definitions in block `block`'s source — those its
+  /// paragraphs and headers start with, and the lines between its leaves
+  /// that hold nothing else — each line without its containers' markers
+  /// and indentation: what the block written anew, or deleted, would lose.
+  /// Lines that would not read as definitions alone (one after a list
+  /// item's marker) are left out.
+  func definitions(inBlock block: Int) -> [UInt8] {
+    let span = source.blocks[block].span
+    guard !span.isEmpty, source.bytes[span].contains(UInt8(ascii: "[")) else { return [] }
+    var quotes = 0
+    var covered: [ClosedRange<Int>] = []
+    var found: [[UInt8]] = []
+    for leafIndex in source.blocks[block].leaves {
+      let leaf = source.leaves[leafIndex]
+      quotes = max(quotes, leaf.intent.components.count { $0.kind == .blockQuote })
+      let first = Int(leaf.lines.first)
+      let last = Int(leaf.lines.last)
+      guard first >= 1, last >= first else { continue }
+      covered.append(first...last)
+      guard let kind = leaf.intent.components.last?.kind, kind == .paragraph || kind.isHeader
+      else { continue }
+      let count = definitionLineCount(of: leaf)
+      guard count > 0 else { continue }
+      let column = max(0, Int(leaf.lines.column) - 1)
+      var lines: [UInt8] = []
+      for line in first..<(first + count) {
+        let start = source.lineStart(line) + (line == first ? column : 0)
+        lines += stripped(start..<source.lineStart(line + 1), quotes: line == first ? 0 : quotes)
+      }
+      found.append(lines)
+    }
+    // The lines between leaves.
+    let firstLine = source.line(at: span.lowerBound)
+    let lastLine = source.line(at: span.upperBound - 1)
+    var line = firstLine
+    while line <= lastLine {
+      guard !covered.contains(where: { $0.contains(line) }) else {
+        line += 1
+        continue
+      }
+      var end = line
+      while end + 1 <= lastLine, !covered.contains(where: { $0.contains(end + 1) }) { end += 1 }
+      var lines: [UInt8] = []
+      for gapLine in line...end {
+        lines += stripped(
+          source.lineStart(gapLine)..<source.lineStart(gapLine + 1), quotes: quotes)
+      }
+      let text = String(decoding: lines, as: UTF8.self)
+      if text.drop(while: { $0 == " " || $0 == "\n" || $0 == "\r" }).first == "[",
+        Self.holdsNoLeaf(text)
+      {
+        found.append(lines)
+      }
+      line = end + 1
+    }
+    var result: [UInt8] = []
+    for lines in found where lines.contains(UInt8(ascii: "[")) {
+      result += lines
+      if let last = result.last, last != 0x0A, last != 0x0D {
+        result += source.lineEnding
+      }
+    }
+    return result
+  }
+
+  /// The bytes of `range` (a line) without their indentation and up to
+  /// `quotes` quote markers.
+  func stripped(_ range: Range<Int>, quotes: Int) -> [UInt8] {
+    var index = range.lowerBound
+    var markers = 0
+    while index < range.upperBound {
+      let byte = source.bytes[index]
+      if byte == UInt8(ascii: ">"), markers < quotes {
+        markers += 1
+      } else if byte != 0x20 && byte != 0x09 {
+        break
+      }
+      index += 1
+    }
+    return Array(source.bytes[index..<range.upperBound])
+  }
 
   /// Keeps what a deleted block's gap holds besides blank lines (reference
   /// definitions: other blocks' links use them).

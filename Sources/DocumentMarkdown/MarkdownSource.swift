@@ -314,6 +314,18 @@ extension MarkdownSource {
   var lineCount: Int { lineStarts.count }
 
   /// Where line `line` (from 1) starts; the end of the file past the last.
+  /// The number (from 1) of the line that holds byte `offset`.
+  func line(at offset: Int) -> Int {
+    var low = 0
+    var high = lineStarts.count
+    // The last line start at or before `offset`.
+    while high - low > 1 {
+      let middle = (low + high) / 2
+      if lineStarts[middle] <= offset { low = middle } else { high = middle }
+    }
+    return low + 1
+  }
+
   func lineStart(_ line: Int) -> Int {
     line >= 1 && line <= lineStarts.count ? lineStarts[line - 1] : bytes.count
   }

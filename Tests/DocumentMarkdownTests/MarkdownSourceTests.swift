@@ -388,6 +388,27 @@ import _EngineTestSupport
         == _CMarkBaseline.html("See [foo].\n\n[foo]: /url\nar\n===\n"))
   }
 
+  /// A list written anew keeps the definitions inside its items, out of
+  /// the list (FuzzMarkdown's finding: `[ref]` elsewhere became text); so
+  /// does a deleted one.
+  @Test func aListWrittenAnewOrDeletedKeepsTheDefinitionsInIt() throws {
+    let markdown = "See [ref].\n\n- a\n- b\n\n  [ref]: /url\n- d\n\nEnd.\n"
+    let html = _CMarkBaseline.html(markdown)
+    #expect(html.contains("href=\"/url\""))
+    // "d" is at 14..<15 ("See ref.\n" 9, "a\n" 11, "b\n" 13, "d" 14).
+    let document = try Self.read(markdown)
+    try document.edit("file", range: 13..<15, with: "")
+    let written = try document.markdown(of: "file")
+    #expect(_CMarkBaseline.html(written).contains("<a href=\"/url\">ref</a>"), "\(written)")
+    #expect(AttributedText(markdown: written).text == "See ref.\na\nb\nEnd.", "\(written)")
+    // The whole list deleted.
+    let deleting = try Self.read(markdown)
+    try deleting.edit("file", range: 9..<15, with: "")
+    let rest = try deleting.markdown(of: "file")
+    #expect(_CMarkBaseline.html(rest).contains("<a href=\"/url\">ref</a>"), "\(rest)")
+    #expect(AttributedText(markdown: rest).text == "See ref.\nEnd.", "\(rest)")
+  }
+
   @Test func aNewBlockAfterTheLastLineStaysApart() throws {
     let markdown = "no final newline"
     let document = try Self.read(markdown)
