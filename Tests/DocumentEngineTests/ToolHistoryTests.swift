@@ -158,3 +158,20 @@ import TextRope
     #expect(throws: DocumentError.nothingToUndo) { try document.undo() }
   }
 }
+
+extension ToolHistoryTests {
+  /// Someone types right before a live replacement: its undo follows the
+  /// history's rule (the text it replaced comes back where it was, before
+  /// what they typed), not the swap (which would put it after).
+  @Test func typingRightBeforeALiveReplacementKeepsTheRulesOrder() throws {
+    let document = try document("One teh two.\n")
+    let session = try document.startSession(scope: .fullDocument)
+    _ = try document.replace(context: session.contexts[0].id, range: 4..<7, with: "the")
+    try document.edit("b", range: 4..<4, with: "X", origin: "peer")
+    #expect(try text(document) == "One Xthe two.\n")
+    try document.undo()
+    #expect(try text(document) == "One tehX two.\n")
+    try document.redo()
+    #expect(try text(document) == "One Xthe two.\n")
+  }
+}

@@ -525,6 +525,9 @@ extension DocumentState {
       var endsHere: Bool? = nil
       for change in trackedReport where change.role == .replacement {
         guard let i = session?.replacement(in: id, local: change.local) else { continue }
+        if edit.s == edit.e && edit.n > 0 && change.old.lowerBound == edit.s {
+          session?.replacements[i].typedAtStart = true
+        }
         if edit.changesText(in: change.old) {
           session?.breakReplacement(i)
           content.untrack(change.local, in: id)

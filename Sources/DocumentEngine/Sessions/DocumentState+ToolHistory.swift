@@ -74,18 +74,18 @@ extension DocumentState {
     var tracked = TrackedChanges()
     var edits = 0
     guard let action = recorded.actions[a], isLiveToolGroup(action) else { return (0, [], tracked) }
-    var kept: [_SwapLink] = []
-    // The last first (a replacement inside an earlier one goes back first).
-    for link in action.swaps.reversed() {
-      guard let swapped = swapLink(link, of: a, into: inverse) else {
-        kept.append(link)
-        continue
-      }
+    // The last first (a replacement inside an earlier one goes back
+    // first). From the first that cannot swap on, the history's rule takes
+    // the rest back (the caller's loop), so that the order holds.
+    var links = action.swaps
+    while let link = links.last {
+      guard let swapped = swapLink(link, of: a, into: inverse) else { break }
+      links.removeLast()
       events += swapped.events
       tracked.merge(swapped.tracked)
       edits += 1
     }
-    recorded.actions[a]?.swaps = kept.reversed()
+    recorded.actions[a]?.swaps = links
     return (edits, events, tracked)
   }
 
@@ -101,7 +101,9 @@ extension DocumentState {
     let i = link.replacement
     guard let replacement = session?.replacements[safe: i] else { return nil }
     let toOriginal = !replacement.undone
-    guard canSwapNow(i, toOriginal: toOriginal),
+    // (Someone typed right at its start: the history's rule puts the text
+    // it replaced back before theirs, where the swap would put it after.)
+    guard !replacement.typedAtStart, canSwapNow(i, toOriginal: toOriginal),
       let range = content.trackedRange(replacement.local, in: replacement.storage)
     else { return nil }
     var revive: (mark: UInt32, inner: [_InnerMark])? = nil
@@ -145,6 +147,12 @@ extension DocumentState {
       let at = recorded.actions[held]?.swaps.firstIndex(where: { $0.replacement == index }),
       let link = recorded.actions[held]?.swaps.remove(at: at)
     else { return nil }
-    return (held, swapLink(link, of: held, into: scratch))
+    if let swapped = swapLink(link, of: held, into: scratch) { return (held, swapped) }
+    // (Its piece is not where the swap puts the text back: the action lets
+    // go of it, and the text goes back as revert's alone.)
+    if let k = link.piece, let ref = recorded.actions[held]?.pieces[safe: k]?.mark {
+      letGo(_PieceRef(action: held, piece: k), ref, in: ref.storage)
+    }
+    return (held, swapText(index, toOriginal: true))
   }
 }

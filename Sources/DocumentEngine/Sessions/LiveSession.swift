@@ -91,6 +91,9 @@ struct _Replacement: Sendable {
   /// tool's group that made it, or the undo or redo that swapped it last
   /// (with the history recording).
   var held: Int? = nil
+  /// Whether someone else inserted text right at its start since it was
+  /// made: its undo then follows the history's rule, not the swap.
+  var typedAtStart = false
 }
 
 /// Who makes an edit, for what it does to the session's own records.
