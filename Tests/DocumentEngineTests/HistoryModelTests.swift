@@ -215,6 +215,7 @@ import Foundation
         model.edit(s, 0..<0, Array(initial.utf16), link: nil, action: nil)
       }
       var runs: [String: Run] = [:]
+      var liveContexts: [String: UUID] = [:]
       var currentAction: [String: Int] = [:]
       var edits: [String: Int] = [:]
       var log: [String] = []
@@ -313,22 +314,39 @@ import Foundation
           for s in ["a", "b"] { edits[s, default: 0] += 1 }
         case 13..<15:
           // A tool replaces text: a group of the main history, which stays
-          // when the session ends.
+          // when the session ends. The session lives on for a while (its
+          // replacements' undo swaps them while they are intact) or ends.
           let s = ["a", "b"][Int.random(in: 0..<2, using: &random)]
+          var context: LiveContext? = nil
+          if let id = liveContexts[s], Bool.random(using: &random) {
+            context = try? document.liveContext(id)
+          }
+          if context == nil {
+            let session = try document.startSession(scope: .fullDocument)
+            liveContexts = [:]
+            for made in session.contexts { liveContexts[made.storage.rawValue] = made.id }
+            context = liveContexts[s].flatMap { try? document.liveContext($0) }
+          }
+          // (An empty storage has no context.)
+          guard let context else {
+            document.endSession()
+            liveContexts = [:]
+            continue
+          }
           let units = model.visible(s)
-          let a = Self.offset(units, &random)
-          let b = Self.offset(units, &random)
+          let within = context.storageRange
+          let a = min(max(Self.offset(units, &random), within.lowerBound), within.upperBound)
+          let b = min(max(Self.offset(units, &random), within.lowerBound), within.upperBound)
           let range = min(a, b)..<max(a, b)
           let text = Bool.random(using: &random) ? "" : Self.text(&random, max: 2)
           log.append("tool \(s) \(range) \(text.debugDescription)")
-          let session = try document.startSession(scope: .fullDocument)
-          // (An empty storage has no context.)
-          guard let context = session.contexts.first(where: { $0.storage == StorageID(s) }) else {
+          let relative =
+            (range.lowerBound - within.lowerBound)..<(range.upperBound - within.lowerBound)
+          _ = try document.replace(context: context.id, range: relative, with: text)
+          if Bool.random(using: &random) {
             document.endSession()
-            continue
+            liveContexts = [:]
           }
-          _ = try document.replace(context: context.id, range: range, with: text)
-          document.endSession()
           // Plain text takes the edit rule's link: the first unit it
           // replaces, else the one before, else the one after.
           let rule =

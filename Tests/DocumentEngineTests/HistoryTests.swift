@@ -139,6 +139,24 @@ extension HistoryTests {
     #expect(try text(document) == "Fix teh typo now.\nRewritten.\n")
   }
 
+  /// A group's end inside a piece that is cut in two (another piece went
+  /// back inside it) goes back with the tail, where the last unit is: the
+  /// group goes on from there (found by `undoAndRedoAgreeWithTheUnitModel`
+  /// with live sessions, seed 260895111: the head kept it too, and won).
+  @Test func aGroupsEndInACutPieceGoesBackWithTheTail() throws {
+    let (document, _) = try document("")
+    try document.edit("body", range: 0..<0, with: "abcd", origin: "p2")
+    try document.edit("body", range: 2..<3, with: "")  // the person: "abd"
+    try document.edit("body", range: 1..<3, with: "", origin: "p1")  // "a"
+    try document.undo()  // the person's "c" comes back inside p1's piece
+    try document.undo(origin: "p1")
+    #expect(try text(document) == "abcd")
+    // p2 types on at its group's end: one group, which undo takes back.
+    try document.edit("body", range: 4..<4, with: "e", origin: "p2")
+    try document.undo(origin: "p2")
+    #expect(try text(document) == "")
+  }
+
   @Test func anUndoNeverRemovesWhatSomeoneElseTypedInside() throws {
     let (document, _) = try document("")
     try document.edit("body", range: 0..<0, with: "hello world")

@@ -175,3 +175,33 @@ extension ToolHistoryTests {
     #expect(try text(document) == "One Xthe two.\n")
   }
 }
+
+extension ToolHistoryTests {
+  /// Revert after an undo of the live session's group leaves the undone
+  /// replacement as it is (FuzzDocument's finding: it was swapped forth
+  /// through the undo's link).
+  @Test func revertAfterUndoLeavesTheUndoneReplacement() throws {
+    let document = try document("b")
+    let session = try document.startSession(scope: .fullDocument)
+    _ = try document.replace(context: session.contexts[0].id, range: 0..<1, with: "")
+    try document.undo()
+    #expect(try text(document) == "b")
+    #expect(try document.revert().replacementCount == 0)
+    #expect(try text(document) == "b")
+  }
+
+  /// A peer types at a live replacement's place: its undo puts the text
+  /// back where the history's rule says, live as after the session
+  /// (FuzzDocument's finding: the swap put it after the peer's text).
+  @Test func aLiveUndoAfterAPeerTypedAtTheReplacementFollowsTheRule() throws {
+    for ends in [false, true] {
+      let document = try document("ab")
+      let session = try document.startSession(scope: .fullDocument)
+      _ = try document.replace(context: session.contexts[0].id, range: 0..<1, with: "")
+      try document.edit("b", range: 0..<0, with: "X", origin: "peer")
+      if ends { document.endSession() }
+      try document.undo()
+      #expect(try text(document) == "aXb", "ends: \(ends)")
+    }
+  }
+}

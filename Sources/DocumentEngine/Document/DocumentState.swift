@@ -523,11 +523,9 @@ extension DocumentState {
         session?.replacementsByLocal[id]?.isEmpty == false
       else { return }
       var endsHere: Bool? = nil
+      session?.othersEdits += 1
       for change in trackedReport where change.role == .replacement {
         guard let i = session?.replacement(in: id, local: change.local) else { continue }
-        if edit.s == edit.e && edit.n > 0 && change.old.lowerBound == edit.s {
-          session?.replacements[i].typedAtStart = true
-        }
         if edit.changesText(in: change.old) {
           session?.breakReplacement(i)
           content.untrack(change.local, in: id)

@@ -471,9 +471,7 @@ extension DocumentState {
     }
 
     if let revive = recording?.revive, let recorder {
-      putBack(
-        revive, by: recorder, at: s, length: n, in: id, serial: serial, staying: pieceLocal,
-        marks: &marks)
+      putBack(revive, by: recorder, at: s, length: n, in: id, serial: serial, marks: &marks)
     }
     guard let recorder else { return (nil, nil) }
     var made: (added: _MarkRef?, piece: _MarkRef?) = (nil, nil)
@@ -532,11 +530,12 @@ extension DocumentState {
   /// goes.
   mutating func putBack(
     _ revive: (mark: UInt32, inner: [_InnerMark]), by inverse: Int, at s: Int, length n: Int,
-    in id: StorageID, serial: Int, staying: UInt32? = nil, marks: inout _HistoryMarks
+    in id: StorageID, serial: Int, marks: inout _HistoryMarks
   ) {
-    // (`staying`: the point of the piece the same edit removed, which
-    // stays before the text that went back.)
-    let cluster = marks.points(at: s).filter { $0 != staying }
+    // (A piece the same edit removed — `_Recording.replaces` — has its
+    // point here too, after the piece's: it goes after the text, as if the
+    // text had gone back first and the units were removed after it.)
+    let cluster = marks.points(at: s)
     let position = cluster.firstIndex(of: revive.mark)
     let before = Set(position.map { cluster[..<$0] } ?? [])
     let after = position.map { Array(cluster[($0 + 1)...]) } ?? []
@@ -669,8 +668,10 @@ extension DocumentState {
         shifted.range = (r.lowerBound - o)..<(r.upperBound - o)
         tail.append(shifted)
       } else {
+        // (The group's end is the last unit: the tail's.)
         var left = mark
         left.range = r.lowerBound..<o
+        left.holdsGroupEnd = false
         head.append(left)
         var right = mark
         right.range = 0..<(r.upperBound - o)

@@ -180,8 +180,8 @@ struct _Recording: Sendable {
   var revive: (mark: UInt32, inner: [_InnerMark])? = nil
   /// Whether the edit also removes text (an undo or redo that puts a piece
   /// back in place of the units it takes out, in one edit): what it removes
-  /// makes a piece of the recording action, whose point stays before the
-  /// text put back.
+  /// makes a piece of the recording action, whose point goes after the
+  /// text put back (as if the text went back first, then the units went).
   var replaces = false
 }
 

@@ -255,6 +255,8 @@ extension DocumentState {
     let scratch = recorded.isEnabled ? recorded.newAction(.tool) : nil
     var restored: [TrackedRangeID] = []
     for index in (0..<count).reversed() {
+      // (Only back: an undone replacement stays as it is.)
+      guard canSwapNow(index, toOriginal: true) else { continue }
       var more: (events: [DocumentEvent], tracked: TrackedChanges)? = nil
       if let scratch, let linked = revertLinked(index, into: scratch) {
         more = linked.swapped

@@ -101,9 +101,10 @@ extension DocumentState {
     let i = link.replacement
     guard let replacement = session?.replacements[safe: i] else { return nil }
     let toOriginal = !replacement.undone
-    // (Someone typed right at its start: the history's rule puts the text
-    // it replaced back before theirs, where the swap would put it after.)
-    guard !replacement.typedAtStart, canSwapNow(i, toOriginal: toOriginal),
+    // (Once someone else edited since it was made, the history's rule
+    // takes it back: text typed next to it can go back in another order.)
+    guard session?.othersEdits == replacement.othersAtMaking,
+      canSwapNow(i, toOriginal: toOriginal),
       let range = content.trackedRange(replacement.local, in: replacement.storage)
     else { return nil }
     var revive: (mark: UInt32, inner: [_InnerMark])? = nil

@@ -91,9 +91,10 @@ struct _Replacement: Sendable {
   /// tool's group that made it, or the undo or redo that swapped it last
   /// (with the history recording).
   var held: Int? = nil
-  /// Whether someone else inserted text right at its start since it was
-  /// made: its undo then follows the history's rule, not the swap.
-  var typedAtStart = false
+  /// ``_LiveSession/othersEdits`` when it was made: while it has not
+  /// changed, nobody but the session edited a storage with replacements
+  /// since, and swapping its text is what the history's rule does.
+  var othersAtMaking = 0
 }
 
 /// Who makes an edit, for what it does to the session's own records.
@@ -149,6 +150,12 @@ struct _LiveSession: Sendable {
   /// The intact replacements by storage and tracked range number: what an
   /// edit's report of tracked ranges names.
   var replacementsByLocal: [StorageID: [UInt32: Int]] = [:]
+  /// How many edits of someone other than the session (the person's,
+  /// a peer's, an undo's by the history's rule) met a storage that has
+  /// replacements: a replacement made before one of them is undone by the
+  /// history's rule (where others' text is next to it, the swap and the
+  /// rule can put the text back in different orders).
+  var othersEdits = 0
   /// The replacements of the streaming phase under way.
   var streamingGroup: [Int]? = nil
   /// The history's action of the streaming phase under way, once it made
@@ -378,9 +385,10 @@ extension _LiveSession {
   mutating func record(
     in id: StorageID, context: UUID, local: UInt32, replaced: AttributedText, text: String
   ) -> Int {
-    replacements.append(
-      _Replacement(
-        storage: id, context: context, local: local, inPlace: text, aside: replaced))
+    var made = _Replacement(
+      storage: id, context: context, local: local, inPlace: text, aside: replaced)
+    made.othersAtMaking = othersEdits
+    replacements.append(made)
     replacementsByLocal[id, default: [:]][local] = replacements.count - 1
     return replacements.count - 1
   }
