@@ -656,8 +656,9 @@ extension DocumentState {
         tool.map { .tool(context: $0.context, replaced: $0.replaced[i]) } ?? .other
       let recorded = session?.replacements.count ?? 0
       if let toolAction {
-        recording = .action(_Recording(action: toolAction, mayPend: false))
+        recording = .action(_Recording(action: toolAction, mayPend: false, journals: true))
         self.recorded.lastMade = (nil, nil)
+        self.recorded.lastJournaled = false
       }
       let result: (version: StorageVersion, events: [DocumentEvent], tracked: TrackedChanges)
       do {

@@ -119,6 +119,13 @@ extension DocumentState {
     if recording.mayPend && !direct && pend(recording.action, edit, plan.removed, in: id) {
       return
     }
+    // A tool's replacement waits in the journal with the person's groups.
+    if recording.journals, !direct, recording.revive == nil,
+      journalOrigin(recording.action, edit, removed: plan.removed, in: id)
+    {
+      recorded.lastJournaled = true
+      return
+    }
     if recorded.marks[id] == nil {
       guard let serial = content.serial(of: id) else { return }
       recorded.marks[id] = _HistoryMarks(serial: serial)

@@ -39,16 +39,29 @@ extension DocumentState {
     return (s <= old.lowerBound && old.lowerBound < e, s < old.upperBound && old.upperBound <= e)
   }
 
-  /// Whether a storage edit of `range` could collapse or remove a host's
-  /// tracked range of storage `id` (one meets it): the person's keystroke
-  /// then takes the recorded path, which keeps the ends.
+  /// Whether a storage edit of `range` collapses or removes a host's
+  /// tracked range of storage `id` (an end whose unit it removes, or a
+  /// range its touch rule removes): the person's keystroke then takes the
+  /// recorded path, which keeps the ends. A deletion inside a range, or
+  /// next to one, does not.
   func hostRangeMeets(_ range: Range<Int>, in id: StorageID) -> Bool {
-    guard let storage = content.storageIfAny(id), !storage.tracked.isEmpty else { return false }
-    var meets = false
-    storage.tracked.forEach(
-      meeting: range.lowerBound...range.upperBound, roles: _TrackedRole.host.mask
-    ) { _, _ in meets = true }
-    return meets
+    guard !range.isEmpty, let storage = content.storageIfAny(id), !storage.tracked.isEmpty
+    else { return false }
+    let s = range.lowerBound
+    let e = range.upperBound
+    var keeps = false
+    storage.tracked.forEach(meeting: s...e, roles: _TrackedRole.host.mask) { item, old in
+      if keeps { return }
+      if old.isEmpty {
+        let p = old.lowerBound
+        keeps = item.flags & 4 != 0 ? (s <= p && p < e) : (s < p && p <= e)
+      } else {
+        keeps =
+          (s <= old.lowerBound && old.lowerBound < e) || (s < old.upperBound && old.upperBound <= e)
+          || (item.removesOnTouch && old.lowerBound < e && s < old.upperBound)
+      }
+    }
+    return keeps
   }
 
   /// Keeps in `recorder` the host's ranges of `ends` (the edit's report)

@@ -591,6 +591,14 @@ extension DocumentState {
       hunk.start..<(hunk.start + hunk.removedLength), insertedLength: hunk.inserted)
     let made = followMarks(step, in: id, recording: recording, removed: hunk.removed)
     if recording != nil { noteLast(made, of: hunk.action, in: id) }
+    // A tool's replacement's link gets its marks now.
+    if hunk.isEager, recording != nil,
+      let k = recorded.actions[hunk.action]?.swaps.firstIndex(where: \.pending)
+    {
+      recorded.actions[hunk.action]?.swaps[k].added = recorded.lastMade.added
+      recorded.actions[hunk.action]?.swaps[k].piece = recorded.lastMade.piece
+      recorded.actions[hunk.action]?.swaps[k].pending = false
+    }
   }
 
   /// Makes lazy group `a`'s action, with the selection before it as

@@ -105,6 +105,9 @@ struct _SwapLink: Sendable {
   var replacement: Int
   var added: _MarkRef?
   var piece: Int?
+  /// Whether its edit still waits in its storage's journal (as an eager
+  /// hunk): the marks are filled in when the tree takes it.
+  var pending = false
 }
 
 /// Text an action removed, waiting at a point of its storage to go back.
@@ -183,6 +186,10 @@ struct _Recording: Sendable {
   /// makes a piece of the recording action, whose point goes after the
   /// text put back (as if the text went back first, then the units went).
   var replaces = false
+  /// Whether the edit may wait in its storage's journal as an eager hunk
+  /// (a tool's replacement: the tree takes it with the person's groups,
+  /// instead of taking them all at once for it).
+  var journals = false
 }
 
 /// Text an edit removed as the rope hands it back: its UTF-8 (valid, on
@@ -532,6 +539,9 @@ struct _Histories: Sendable {
   /// The marks ``DocumentState/followMarks(_:in:recording:removed:)`` made
   /// for the last edit it recorded: its range and its piece's index.
   var lastMade: (added: _MarkRef?, piece: Int?) = (nil, nil)
+  /// Whether the last edit recorded went in its storage's journal (its
+  /// marks are made later: ``lastMade`` says nothing of it).
+  var lastJournaled = false
   /// What ``DocumentState/historyFast(_:in:now:)`` decided for the keystroke
   /// being made.
   var fast = _FastStep(now: 0, opens: false, selection: nil)

@@ -247,6 +247,8 @@ extension DocumentState {
   mutating func revert() throws(DocumentError) -> UndoResult {
     let count = try liveSession().replacements.count
     if session?.streamingGroup != nil { closeStreamingGroup() }
+    // (The links of replacements still in the journal get their marks.)
+    if recorded.isEnabled { flushAllHistory() }
     var events: [DocumentEvent] = []
     var tracked = TrackedChanges()
     var swapped = 0

@@ -28,8 +28,12 @@ extension DocumentState {
   /// made for it).
   mutating func link(_ replacement: Int, to action: Int) {
     let made = recorded.lastMade
+    let pending = recorded.lastJournaled
+    recorded.lastJournaled = false
     recorded.actions[action]?.swaps.append(
-      _SwapLink(replacement: replacement, added: made.added, piece: made.piece))
+      _SwapLink(
+        replacement: replacement, added: pending ? nil : made.added,
+        piece: pending ? nil : made.piece, pending: pending))
     session?.replacements[replacement].held = action
     charge(action, Self.linkCost)
   }
@@ -43,7 +47,8 @@ extension DocumentState {
   mutating func pushSessionGroup(_ group: [Int]?, action: Int?) {
     if let action {
       guard let kept = recorded.actions[action] else { return }
-      guard !kept.pieces.isEmpty || !kept.added.isEmpty else {
+      // (A replacement still in the journal has its link, not its marks.)
+      guard !kept.swaps.isEmpty || !kept.pieces.isEmpty || !kept.added.isEmpty else {
         dropAction(action)
         return
       }
