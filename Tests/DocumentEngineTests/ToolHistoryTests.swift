@@ -205,3 +205,24 @@ extension ToolHistoryTests {
     }
   }
 }
+
+extension ToolHistoryTests {
+  /// A streaming phase whose later replacement changed text an earlier one
+  /// put in, with the person's edit between them, is undone whole by the
+  /// history's rule: nothing doubled (FuzzDocument's finding: the later one
+  /// swapped its text back, the earlier one could not, and "D" came back
+  /// twice).
+  @Test func aPhaseThatChangedItsOwnTextAfterAnEditIsUndoneWhole() throws {
+    let document = try document("Draft\r\n")
+    let session = try document.startSession(scope: .fullDocument)
+    let context = session.contexts[0].id
+    try document.setWritingToolsState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveStreaming)
+    _ = try document.replace(context: context, range: 0..<2, with: "DR")
+    try document.edit("b", range: 4..<6, with: "")
+    _ = try document.replace(context: context, range: 0..<1, with: "")
+    #expect(try text(document) == "Raf\n")
+    try document.undo()
+    #expect(try text(document) == "Draf\n")
+  }
+}

@@ -79,6 +79,15 @@ extension DocumentState {
     var tracked = TrackedChanges()
     var edits = 0
     guard let action = recorded.actions[a], isLiveToolGroup(action) else { return (0, [], tracked) }
+    // All of them swap, or none: a later replacement that changed units
+    // an earlier one of the group put in gives them back as its own text,
+    // which the history's rule would not take out again.
+    for link in action.swaps {
+      guard let replacement = session?.replacements[safe: link.replacement],
+        replacement.intact, !replacement.forgotten,
+        session?.othersEdits == replacement.othersAtMaking
+      else { return (0, [], tracked) }
+    }
     // The last first (a replacement inside an earlier one goes back
     // first). From the first that cannot swap on, the history's rule takes
     // the rest back (the caller's loop), so that the order holds.
