@@ -226,3 +226,21 @@ extension ToolHistoryTests {
     #expect(try text(document) == "Draf\n")
   }
 }
+
+extension ToolHistoryTests {
+  /// A live group taken back by the history's rule (someone edited since)
+  /// leaves its replacements to the history: revert does not put their
+  /// text back a second time (FuzzDocument's finding: "a" came back twice).
+  @Test func revertAfterAnUndoByTheRuleDoesNotDouble() throws {
+    let document = try document("xay\nz\n")
+    let session = try document.startSession(scope: .fullDocument)
+    _ = try document.replace(context: session.contexts[0].id, range: 1..<2, with: "")
+    try document.edit("b", range: 4..<4, with: "!")  // "xy\nz!\n"
+    document.closeGroup()
+    try document.undo()  // the person's "!"
+    try document.undo()  // the tool's deletion, by the rule
+    #expect(try text(document) == "xay\nz\n")
+    _ = try document.revert()
+    #expect(try text(document) == "xay\nz\n")
+  }
+}

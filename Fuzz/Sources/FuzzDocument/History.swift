@@ -9,12 +9,36 @@
 // same rule. A unit put in at visible position p goes right before the
 // visible unit at p (after every deleted unit before it); a revived unit
 // reappears where it always was. A unit a group removes that the group
-// itself put in is gone for good. Everyone else's edits (a tool's
-// replacements, a preview, an accepted suggestion's swap, the session's
-// undo) make fresh units that no history revives.
+// itself put in is gone for good. Everyone else's edits (a preview, an
+// accepted suggestion's swap, a tool's replacement made while the history
+// does not record, the session's undo of such a group) make fresh units
+// that no history revives.
+//
+// A Writing Tools session's tool is a party too (the engine's `.tool`):
+// while the history records, each replacement made outside streaming is a
+// group, pushed when it is made, and each streaming phase is one, pushed
+// when the phase closes (leaving `.interactiveStreaming`, an undo, redo or
+// revert during it, the session ending) if it recorded anything. They are
+// groups of the main history like the person's, and stay when the session
+// ends; undo and redo take them back by the same rule. While the session
+// lives, a group whose replacements (its links to them, `ToolLink`) are
+// all intact, none made before someone else's edit, swaps them first, one
+// edit each, the last first (the model follows the session's replacements
+// as the engine does, `SessionReplacement`: their ranges, collapsed and
+// put back by the session's own edits, whether someone else's edit
+// touched them, and the engine's count of others' edits): by the rule's
+// units, except that the text a replacement took out comes back as new
+// units where it cannot come back whole (it took out units its own group
+// put in) or does not wait at the replacement's range. `revert()` swaps
+// through the links too: the text comes back revived where it waits whole
+// at the range and nobody else edited since the replacement was made,
+// else as new units, and the link is used up (its group keeps nothing of
+// those units). Without the recording, the session's groups are
+// `UndoEntry.session`, swapped by the session's records and dropped when
+// it ends, as before.
 //
 // The person's groups share the document's main undo history with the
-// session's groups and the accepted suggestions (`UndoEntry.group`); an
+// tool's groups and the accepted suggestions (`UndoEntry.group`); an
 // origin's groups are its own history (`undo(origin:)`). The grouping rules
 // are the engine's (same storage, same kind, going on where the group left
 // off, on a fixed clock); the model goes on in a party's group only where
@@ -59,10 +83,69 @@ struct HistoryUnit {
   var attributes: Attributes = [:]
 }
 
-/// A group of a party's edits, or an undo's or redo's inverse.
+/// A group of a party's edits (the person's, an origin's, the tool's), or
+/// an undo's or redo's inverse.
 struct HistoryAction {
   var added: Set<Int> = []
   var removed: Set<Int> = []
+  /// It recorded an edit whose units the model did not know (it is not
+  /// empty, whatever the sets say).
+  var opaque = false
+
+  var isEmpty: Bool { added.isEmpty && removed.isEmpty && !opaque }
+}
+
+/// A tool's group's link to one of the live session's replacements (one
+/// storage edit of it), or an undo's or redo's that swapped it: the units
+/// in place (the edit put them in), the units it took out, and of those the
+/// ones it can put back (not its group's own). While the session lives,
+/// nobody else edited since the replacement was made and it is intact, the
+/// engine swaps its text as one edit, and `revert()` puts `back` back
+/// (revived) where the engine finds it waiting at the replacement's start
+/// with the whole text it took out.
+struct ToolLink {
+  let generation: Int
+  /// The replacement's index in the session (`sessionReplacements`).
+  let replacement: Int
+  /// `othersEdits` when the replacement was made.
+  let othersAtMaking: Int
+  var out: [Int]
+  var taken: [Int]
+  var back: [Int]
+
+  /// Whether the units it took out are all its to put back.
+  var whole: Bool { back.count == taken.count }
+}
+
+/// One of the live session's replacements (a storage edit of the tool's),
+/// as the engine follows it: its tracked range, and whether someone else's
+/// edit changed its text since (then it is never swapped again).
+struct SessionReplacement {
+  let generation: Int
+  var range: Range<Int>
+  /// Whether it put no text in (its text in place is empty while it is not
+  /// undone).
+  let deletion: Bool
+  /// The units it took out.
+  let taken: [Int]
+  var intact = true
+  /// Whether its original text is in place (`revert()` leaves it alone).
+  var undone = false
+  /// Where the session's last own edit of it (its making, its last swap)
+  /// collapsed the ends of the others (by `2 * index + (upper ? 1 : 0)`):
+  /// its next swap puts them back there.
+  var collapsed: [Int: Int] = [:]
+}
+
+/// Whose edits the storage edits being followed are, for the session.
+enum SessionEdit {
+  /// Someone else's: the person's, an origin's, an undo's or redo's by the
+  /// history's rule, a review's.
+  case others
+  /// A tool's replacement: each edit makes a replacement.
+  case replacement
+  /// The session's swaps of its replacements' text.
+  case swap
 }
 
 /// A party's run of edits in its open group, where the model is certain
@@ -122,6 +205,31 @@ struct HistoryModel {
   var byCaller = false
   /// The last unit the last edit put in.
   var lastInserted: Int? = nil
+  /// The tool's groups' links to the live session's replacements, by
+  /// action, in the order they were made.
+  var links: [Int: [ToolLink]] = [:]
+  /// The tool's groups of the live session, and their undos' and redos'
+  /// inverses.
+  var sessionActions: Set<Int> = []
+  /// The live session's replacements, in order (in inputs that record the
+  /// history).
+  var sessionReplacements: [SessionReplacement] = []
+  /// How many edits of someone else met a storage with an intact
+  /// replacement of the live session (the engine's `othersEdits`): a
+  /// replacement made before one of them is no longer swapped.
+  var othersEdits = 0
+  /// Whose the storage edits being followed are.
+  var sessionEdit = SessionEdit.others
+  /// While a live tool's group's undo or redo is followed: the
+  /// replacements it swaps in each incarnation, in order (its first edits
+  /// there).
+  var swaps: [Int: [Int]] = [:]
+  /// While a tool's replacement is followed: each storage edit links the
+  /// group recording it to the replacement it makes.
+  var linking = false
+  /// While `revert()` is followed with the history recording: each edit
+  /// puts back the text of the link whose units it takes out.
+  var reverting = false
 
   init(enabled: Bool) { self.enabled = enabled }
 
@@ -198,8 +306,8 @@ extension Harness {
   }
 
   /// A new group of `party`: on its undo stack, its redo stack cleared (the
-  /// person's: the main one, the session's groups and accepted suggestions
-  /// there too).
+  /// person's: the main one, the tool's and the session's groups and
+  /// accepted suggestions there too).
   func openGroup(_ party: HistoryParty) -> Int {
     let a = history.nextAction
     history.nextAction += 1
@@ -261,16 +369,24 @@ extension Harness {
         redoStack.removeAll { $0 == .group(best.action) }
       } else {
         undoStack.removeAll { $0 == .group(best.action) }
+        if history.sessionActions.contains(best.action) { session?.lostGroups = true }
       }
-      history.actions[best.action] = nil
+      forgetAction(best.action)
     }
+  }
+
+  /// Forgets action `a` (dropped, or its redo cleared).
+  func forgetAction(_ a: Int) {
+    history.actions[a] = nil
+    history.links[a] = nil
+    history.sessionActions.remove(a)
   }
 
   /// Clears the main redo stack (a new group of the person's or a tool's,
   /// an accepted suggestion, revert).
   func clearMainRedo() {
     for entry in redoStack {
-      if case .group(let a) = entry { history.actions[a] = nil }
+      if case .group(let a) = entry { forgetAction(a) }
     }
     redoStack = []
     session?.redoSnapshots = []
@@ -285,26 +401,58 @@ extension Harness {
   ) {
     guard let generation = storages[id]?.generation else { return }
     history.edits[generation, default: 0] += 1
+    // (`revert()`'s swap: which replacement it swaps, found before.)
+    let reverted = history.reverting ? revertTarget(r, generation) : nil
+    if let reverted, let swapped = sessionReplacement(reverted.replacement), swapped.deletion,
+      swapped.taken.contains(where: {
+        history.visiblePosition(of: $0, generation: generation) != nil
+      })
+    {
+      oracleFailed(
+        "revert() put back the text a tool's deletion took out of \(describe(id)) at"
+          + " \(describe(r)), which is back already (the history's rule took its group back):"
+          + " it is there twice")
+    }
+    let made = followSessionReplacements(
+      r, n, generation, swapping: reverted?.replacement,
+      taken: unitsAt(id, r) ?? [])
     guard !history.byTakeBack else { return }
     // The group is made even where the model lost the units: it is on the
     // stack.
     let action = recordingAction(r, n)
-    guard !history.lost.contains(generation), var units = history.units[generation] else { return }
+    guard !history.lost.contains(generation), var units = history.units[generation] else {
+      if let action { history.actions[action]?.opaque = true }
+      return
+    }
     var seen = 0
+    var taken: [Int] = []
+    var back: [Int] = []
     for i in units.indices where units[i].visible {
       if seen >= r.lowerBound && seen < r.upperBound {
         units[i].visible = false
         units[i].attributes = seen < attributes.count ? attributes[seen] : [:]
+        taken.append(units[i].id)
         if let action {
           if history.actions[action]?.added.contains(units[i].id) == true {
             // Its own: gone for good.
             history.actions[action]?.added.remove(units[i].id)
           } else {
             history.actions[action]?.removed.insert(units[i].id)
+            back.append(units[i].id)
           }
         }
       }
       seen += 1
+    }
+    var replacing: [Int]? = nil
+    if let reverted {
+      let swap = revive(reverted, r, n, in: &units)
+      if swap.revived {
+        history.units[generation] = units
+        noteAcceptedTouches(generation)
+        return
+      }
+      replacing = swap.replacing
     }
     // Before the visible unit now at r.lowerBound.
     let at = HistoryModel.index(ofVisible: r.lowerBound, in: units)
@@ -320,7 +468,219 @@ extension Harness {
     history.lastInserted = n > 0 ? history.nextUnit - 1 : nil
     units.insert(contentsOf: new, at: at)
     history.units[generation] = units
+    if let replacing, replacing.count == n {
+      // New units of a link's text: they take the old ones' place.
+      substituteLinks(Dictionary(uniqueKeysWithValues: zip(replacing, new.map(\.id))))
+    }
+    if history.linking, let action, let made {
+      history.links[action, default: []].append(
+        ToolLink(
+          generation: generation, replacement: made, othersAtMaking: history.othersEdits,
+          out: new.map(\.id), taken: taken, back: back))
+    }
     noteAcceptedTouches(generation)
+  }
+
+  /// `revert()`'s swap of `r` of incarnation `generation` (before it):
+  /// which replacement it swaps back (the engine reverts the last first,
+  /// every deletion that is not undone among them), and the link of the
+  /// live session's groups that holds it, if one does.
+  func revertTarget(
+    _ r: Range<Int>, _ generation: Int
+  ) -> (replacement: Int, link: (action: Int, index: Int)?)? {
+    var taken: [Int] = []
+    var seen = 0
+    for unit in history.units[generation] ?? [] where unit.visible {
+      if r.contains(seen) { taken.append(unit.id) }
+      seen += 1
+    }
+    var linked: (action: Int, index: Int)? = nil
+    var replacement: Int? = nil
+    for (a, links) in history.links where history.sessionActions.contains(a) {
+      for (k, link) in links.enumerated()
+      where link.generation == generation && !taken.isEmpty && link.out == taken
+        && sessionReplacement(link.replacement)?.undone == false
+      {
+        linked = (a, k)
+        replacement = link.replacement
+      }
+    }
+    if replacement == nil {
+      replacement = history.sessionReplacements.indices.last {
+        let candidate = history.sessionReplacements[$0]
+        return candidate.generation == generation && !candidate.undone
+          && (r.isEmpty ? candidate.deletion : !candidate.deletion && candidate.range == r)
+      }
+    }
+    guard let replacement else { return nil }
+    if linked == nil {
+      for (a, links) in history.links where history.sessionActions.contains(a) {
+        if let k = links.firstIndex(where: { $0.replacement == replacement }) { linked = (a, k) }
+      }
+    }
+    return (replacement, linked)
+  }
+
+  /// `revert()`'s swap of the replacement `reverted` says, which put `n`
+  /// units in at `r`'s start: the link that holds it is used up (its group
+  /// keeps nothing of it: its later undo does nothing for those units),
+  /// and its text comes back revived where it waits there, whole, if
+  /// nobody else edited since the replacement was made (else the swap's
+  /// are new units, nobody's).
+  ///
+  /// - Returns: whether it revived them; else the link's text the new
+  ///   units are, if a link was used up.
+  func revive(
+    _ reverted: (replacement: Int, link: (action: Int, index: Int)?), _ r: Range<Int>, _ n: Int,
+    in units: inout [HistoryUnit]
+  ) -> (revived: Bool, replacing: [Int]?) {
+    guard let (a, k) = reverted.link, let link = history.links[a]?[k] else { return (false, nil) }
+    history.links[a]?.remove(at: k)
+    for unit in link.out + link.back {
+      history.actions[a]?.added.remove(unit)
+      history.actions[a]?.removed.remove(unit)
+    }
+    guard link.whole && link.back.count == n && waits(link.back, at: r.lowerBound, in: units),
+      link.othersAtMaking == history.othersEdits
+    else {
+      trace("  // revert: the link of group \(a) is used up; its text comes back as new units")
+      return (false, link.taken)
+    }
+    trace("  // revert: group \(a)'s link puts its \(n) units back")
+    let ids = Set(link.back)
+    for i in units.indices where ids.contains(units[i].id) { units[i].visible = true }
+    history.lastInserted = link.back.last
+    return (true, nil)
+  }
+
+  /// The live session's replacement `i`, if there is one.
+  func sessionReplacement(_ i: Int) -> SessionReplacement? {
+    i >= 0 && i < history.sessionReplacements.count ? history.sessionReplacements[i] : nil
+  }
+
+  /// Follows one storage edit (`r` → `n` units) of incarnation
+  /// `generation` in the live session's replacements, as the engine does:
+  /// someone else's edit counts in `othersEdits` where the storage has an
+  /// intact replacement, breaks those whose text it changes, and moves the
+  /// others by the tracked-range rule; the session's own edit (a tool's
+  /// replacement, which makes one, or a swap of replacement `swapping`,
+  /// or of the next of `swaps`) collapses the ends inside it, and puts back
+  /// those its replacement's last own edit collapsed.
+  ///
+  /// - Returns: the replacement the edit made, if it made one.
+  func followSessionReplacements(
+    _ r: Range<Int>, _ n: Int, _ generation: Int, swapping: Int? = nil, taken: [Int] = []
+  ) -> Int? {
+    guard history.enabled, session != nil else { return nil }
+    var kind = history.sessionEdit
+    var own = swapping
+    if kind == .others, let next = history.swaps[generation]?.first {
+      history.swaps[generation]?.removeFirst()
+      kind = .swap
+      own = next
+    }
+    let (s, e) = (r.lowerBound, r.upperBound)
+    let step = Edge(r, n)
+    if kind == .others {
+      if history.sessionReplacements.contains(where: { $0.generation == generation && $0.intact }) {
+        history.othersEdits += 1
+      }
+      for i in history.sessionReplacements.indices
+      where history.sessionReplacements[i].generation == generation {
+        let range = history.sessionReplacements[i].range
+        if history.sessionReplacements[i].intact
+          && ((s < e && s < range.upperBound && range.lowerBound < e && !range.isEmpty)
+            || (n > 0 && range.lowerBound < s && s < range.upperBound))
+        {
+          history.sessionReplacements[i].intact = false
+        }
+        history.sessionReplacements[i].range = step.range(range)
+      }
+      return nil
+    }
+    let collapsed = Self.placeOwnEdit(
+      r, n, generation, own: own, in: &history.sessionReplacements)
+    guard kind == .replacement, !(r.isEmpty && n == 0) else { return nil }
+    history.sessionReplacements.append(
+      SessionReplacement(
+        generation: generation, range: s..<(s + n), deletion: n == 0, taken: taken,
+        collapsed: collapsed))
+    return history.sessionReplacements.count - 1
+  }
+
+  /// The session's own edit (`r` → `n` units of incarnation
+  /// `generation`: a swap of replacement `own`, or, with `own` nil, the
+  /// making of a new one) in `replacements` (the engine's
+  /// `placeThroughOwnEdit`): the ends of the intact others inside it
+  /// collapse (kept in `own`'s table, or returned for the new one), and
+  /// those `own`'s last own edit collapsed go back where they were; the
+  /// swapped one's range is its new text, and it is undone or redone.
+  ///
+  /// - Returns: the ends it collapsed.
+  @discardableResult
+  static func placeOwnEdit(
+    _ r: Range<Int>, _ n: Int, _ generation: Int, own: Int?,
+    in replacements: inout [SessionReplacement]
+  ) -> [Int: Int] {
+    let (s, e) = (r.lowerBound, r.upperBound)
+    let step = Edge(r, n)
+    let restoring =
+      own.flatMap { $0 < replacements.count ? replacements[$0].collapsed : nil } ?? [:]
+    var collapsed: [Int: Int] = [:]
+    for i in replacements.indices where i != own && replacements[i].generation == generation {
+      let old = replacements[i].range
+      guard replacements[i].intact else {
+        replacements[i].range = step.range(old)
+        continue
+      }
+      var lower = step.start(old.lowerBound)
+      var upper = step.end(old.upperBound)
+      for (end, isUpper) in [(old.lowerBound, false), (old.upperBound, true)]
+      where s <= end && end <= e {
+        let key = 2 * i + (isUpper ? 1 : 0)
+        collapsed[key] = end - s
+        if let offset = restoring[key] {
+          if isUpper { upper = s + min(offset, n) } else { lower = s + min(offset, n) }
+        }
+      }
+      replacements[i].range = lower..<max(lower, upper)
+    }
+    if let own, own < replacements.count {
+      replacements[own].range = s..<(s + n)
+      replacements[own].collapsed = collapsed
+      replacements[own].undone.toggle()
+    }
+    return collapsed
+  }
+
+  /// FUZZ_AVOID `revert-after-rule-undo`: whether a deletion of the live
+  /// session's tool, not undone by a swap, has its text back (the history's
+  /// rule took its group back): `revert()` would put it back a second time
+  /// (finding FuzzDocument-revert-after-rule-undo).
+  var revertDoublesADeletion: Bool {
+    history.sessionReplacements.contains { replacement in
+      replacement.deletion && !replacement.undone
+        && replacement.taken.contains {
+          history.visiblePosition(of: $0, generation: replacement.generation) != nil
+        }
+    }
+  }
+
+  /// Whether units `ids` are all deleted, in order, waiting at visible
+  /// position `p` (no visible unit between them).
+  func waits(_ ids: [Int], at p: Int, in units: [HistoryUnit]) -> Bool {
+    guard !ids.isEmpty else { return true }
+    var seen = 0
+    var k = 0
+    for unit in units {
+      if k < ids.count && unit.id == ids[k] {
+        guard !unit.visible && seen == p else { return false }
+        k += 1
+      } else if unit.visible {
+        seen += 1
+      }
+    }
+    return k == ids.count
   }
 
   /// The units of the visible text at `range` of storage `id`, if the model
@@ -484,6 +844,88 @@ extension Harness {
     history.runs[party] = nil
   }
 
+  // MARK: The tool's groups
+
+  /// Before a tool's replacement is followed (`session` is the model's
+  /// copy the caller goes on with): with the history recording, the group
+  /// it goes in, recording its edits, each linked to a replacement; the
+  /// streaming phase's (made at its first replacement), or a new one (not
+  /// on the history yet).
+  func toolGroupForReplacement(_ session: inout SessionModel) -> Int? {
+    guard history.enabled && history.recordingOn else { return nil }
+    let a: Int
+    if session.streaming != nil, let open = session.streamingAction, history.actions[open] != nil {
+      a = open
+    } else {
+      a = history.nextAction
+      history.nextAction += 1
+      history.actions[a] = HistoryAction()
+      history.sessionActions.insert(a)
+      if session.streaming != nil { session.streamingAction = a }
+    }
+    trace("  // the tool's group \(a) records it")
+    history.recording = .action(a)
+    history.linking = true
+    return a
+  }
+
+  /// Puts the tool's group `a` on the main undo stack (one that recorded
+  /// nothing is dropped): it ends the person's group, and the limit
+  /// applies.
+  func pushToolGroup(_ a: Int) {
+    guard let action = history.actions[a] else { return }
+    guard !action.isEmpty else {
+      trace("  // the tool's group \(a) recorded nothing: dropped")
+      forgetAction(a)
+      return
+    }
+    trace("  // the tool's group \(a) goes on the history")
+    history.runs[.person] = nil
+    undoStack.append(.group(a))
+    enforceGroupLimit()
+  }
+
+  /// Closes the streaming phase under way, if one is (leaving
+  /// `.interactiveStreaming`, an undo or redo, revert, the session
+  /// ending): its group goes on the history (the history's, if it recorded
+  /// a replacement; else the session's, if it made one). With `goesOn`,
+  /// the phase goes on in a new group.
+  func closeStreamingPhase(goesOn: Bool) {
+    guard let live = session, let count = live.streaming else { return }
+    if let a = live.streamingAction {
+      pushToolGroup(a)
+    } else if count > 0 {
+      // A tool's group ends the person's.
+      history.runs[.person] = nil
+      undoStack.append(.session)
+    }
+    session?.streamingAction = nil
+    session?.streaming = goesOn && live.state == .interactiveStreaming ? 0 : nil
+  }
+
+  /// The session ended (or another started): its streaming phase's group
+  /// goes on the history first; the session's groups go with it, but those
+  /// the history recorded stay (their links count no more).
+  func endSessionInModel() {
+    closeStreamingPhase(goesOn: false)
+    session = nil
+    forgetSessionGroups()
+    history.links = [:]
+    history.sessionActions = []
+    history.sessionReplacements = []
+    history.othersEdits = 0
+  }
+
+  /// Whether a group of the live session's tool (or its undo's or redo's
+  /// inverse) is on the undo stack, or the limit dropped one there.
+  var hasSessionGroups: Bool {
+    if session?.lostGroups == true { return true }
+    return undoStack.contains {
+      if case .group(let a) = $0 { return history.sessionActions.contains(a) }
+      return false
+    }
+  }
+
   // MARK: Undo and redo
 
   /// Takes action `a` back in the model (the units it added that are still
@@ -491,23 +933,128 @@ extension Harness {
   /// and the units revived (to check their attributes once the engine's
   /// edits are followed). Reads the storages as they are before the undo.
   func takeBackInModel(_ a: Int) -> (inverse: Int, revived: [(StorageID, Int, Attributes)]) {
-    let action = history.actions.removeValue(forKey: a) ?? HistoryAction()
+    let (inverse, revived) = takeBackUnits(a)
+    for id in order {
+      if let generation = storages[id]?.generation { noteAcceptedTouches(generation) }
+    }
+    return (inverse, revived)
+  }
+
+  /// ``takeBackInModel(_:)`` in the history model alone.
+  ///
+  /// A tool's group of the live session whose replacements are all intact,
+  /// none made before someone else's edit, swaps them first, the last
+  /// first, as the engine does, until one cannot swap (its units are not
+  /// in place): each one's units go (those an earlier swap of the same
+  /// undo put in, for good), and the text it took out comes back, revived
+  /// where it waits whole at the replacement's start, else (a replacement
+  /// that took out units of its own group's: the piece is let go) as new
+  /// units there, which take the place of the old ones in the other links;
+  /// the inverse takes the link over. Then the rule takes back the rest.
+  func takeBackUnits(_ a: Int) -> (inverse: Int, revived: [(StorageID, Int, Attributes)]) {
+    var action = history.actions.removeValue(forKey: a) ?? HistoryAction()
+    let live = history.sessionActions.remove(a) != nil && session != nil
+    var links = history.links.removeValue(forKey: a) ?? []
     var inverse = HistoryAction()
     var revived: [(StorageID, Int, Attributes)] = []
+    // The storages by incarnation, and each visible unit's attributes now.
+    var storageOf: [Int: StorageID] = [:]
+    var attributesOf: [Int: Attributes] = [:]
+    for id in order {
+      guard let model = storages[id], !history.lost.contains(model.generation),
+        let units = history.units[model.generation]
+      else { continue }
+      storageOf[model.generation] = id
+      var seen = 0
+      for unit in units where unit.visible {
+        attributesOf[unit.id] = seen < model.attributes.count ? model.attributes[seen] : [:]
+        seen += 1
+      }
+    }
+    var moved: [ToolLink] = []
+    history.swaps = [:]
+    // All of them swap, or none.
+    let swaps =
+      live
+      && links.allSatisfy {
+        sessionReplacement($0.replacement)?.intact == true
+          && $0.othersAtMaking == history.othersEdits && storageOf[$0.generation] != nil
+      }
+    // (Where the replacements are as the swaps go, the last first.)
+    var placed = history.sessionReplacements
+    for k in links.indices.reversed() where swaps {
+      let link = links[k]
+      let g = link.generation
+      guard let id = storageOf[g], var units = history.units[g], isInPlace(link.out, g),
+        let p = link.out.first.flatMap({ history.visiblePosition(of: $0, generation: g) })
+          ?? (link.replacement < placed.count ? placed[link.replacement].range.lowerBound : nil)
+      else { break }
+      links.removeLast()
+      history.swaps[g, default: []].append(link.replacement)
+      let revives =
+        !link.back.isEmpty && link.whole && isWaiting(link.back, g)
+        && waits(link.back, at: p, in: units)
+      // Its units go.
+      let out = Set(link.out)
+      var back: [Int] = []
+      for i in units.indices where out.contains(units[i].id) {
+        units[i].visible = false
+        units[i].attributes = attributesOf[units[i].id] ?? [:]
+        action.added.remove(units[i].id)
+        if inverse.added.remove(units[i].id) == nil {
+          inverse.removed.insert(units[i].id)
+          back.append(units[i].id)
+        }
+      }
+      var put: [Int] = []
+      if revives {
+        let ids = Set(link.back)
+        for i in units.indices where ids.contains(units[i].id) {
+          units[i].visible = true
+          inverse.added.insert(units[i].id)
+          revived.append((id, units[i].id, units[i].attributes))
+        }
+        put = link.back
+      } else if !link.taken.isEmpty {
+        // New units of the text it took out, where its range starts.
+        var codes: [Int: UInt16] = [:]
+        for unit in units { codes[unit.id] = unit.code }
+        var new: [HistoryUnit] = []
+        for unit in link.taken {
+          new.append(HistoryUnit(id: history.nextUnit, code: codes[unit] ?? 0))
+          inverse.added.insert(history.nextUnit)
+          history.nextUnit += 1
+        }
+        put = new.map(\.id)
+        units.insert(contentsOf: new, at: HistoryModel.index(ofVisible: p, in: units))
+        trace("  // the swap lets the text it took out go: \(put.count) new units")
+        let map = Dictionary(uniqueKeysWithValues: zip(link.taken, put))
+        for j in links.indices { links[j].out = links[j].out.map { map[$0] ?? $0 } }
+        substituteLinks(map)
+      }
+      // Its piece is used (or let go).
+      for unit in link.back { action.removed.remove(unit) }
+      history.units[g] = units
+      moved.append(
+        ToolLink(
+          generation: g, replacement: link.replacement, othersAtMaking: link.othersAtMaking,
+          out: put, taken: link.out, back: back))
+      Self.placeOwnEdit(
+        p..<(p + link.out.count), put.count, g, own: link.replacement, in: &placed)
+    }
+    // The rule takes back the rest.
     for id in order {
       guard let model = storages[id], !history.lost.contains(model.generation),
         var units = history.units[model.generation]
       else { continue }
-      var seen = 0
       for i in units.indices {
         let unit = units[i]
         if unit.visible {
           if action.added.contains(unit.id) {
             units[i].visible = false
-            units[i].attributes = seen < model.attributes.count ? model.attributes[seen] : [:]
+            units[i].attributes = attributesOf[unit.id] ?? [:]
             inverse.removed.insert(unit.id)
           }
-          seen += 1
         } else if action.removed.contains(unit.id) {
           units[i].visible = true
           inverse.added.insert(unit.id)
@@ -515,12 +1062,51 @@ extension Harness {
         }
       }
       history.units[model.generation] = units
-      noteAcceptedTouches(model.generation)
     }
     let id = history.nextAction
     history.nextAction += 1
     history.actions[id] = inverse
+    if live {
+      history.sessionActions.insert(id)
+      if !moved.isEmpty { history.links[id] = moved }
+    }
     return (id, revived)
+  }
+
+  /// Puts new units in the place of old ones in every link's units in
+  /// place (a swap put the text of those back as new units: the other
+  /// replacements' ranges hold them now).
+  func substituteLinks(_ map: [Int: Int]) {
+    for (a, links) in history.links {
+      for k in links.indices {
+        history.links[a]?[k].out = links[k].out.map { map[$0] ?? $0 }
+      }
+    }
+  }
+
+  /// Whether units `ids` of incarnation `generation` are all there, next
+  /// to each other, in order.
+  func isInPlace(_ ids: [Int], _ generation: Int) -> Bool {
+    guard !history.lost.contains(generation), let units = history.units[generation] else {
+      return false
+    }
+    var position: [Int: Int] = [:]
+    var seen = 0
+    for unit in units where unit.visible {
+      position[unit.id] = seen
+      seen += 1
+    }
+    guard let first = ids.first.flatMap({ position[$0] }) else { return ids.isEmpty }
+    return ids.enumerated().allSatisfy { position[$0.element] == first + $0.offset }
+  }
+
+  /// Whether units `ids` of incarnation `generation` are all deleted.
+  func isWaiting(_ ids: [Int], _ generation: Int) -> Bool {
+    guard !history.lost.contains(generation), let units = history.units[generation] else {
+      return false
+    }
+    let set = Set(ids)
+    return units.allSatisfy { !set.contains($0.id) || !$0.visible }
   }
 
   /// After the engine took a group of the person's or an origin's back:
@@ -534,18 +1120,25 @@ extension Harness {
     _ a: Int, _ result: UndoResult, _ versions: [StorageID: Int], _ what: String
   ) -> Int {
     trace("  // takes back group \(a): \(result.replacementCount) edits")
+    // The live session's tool's groups are the session's edits (oracle 4),
+    // the others' the person's kind.
+    let byTool = history.sessionActions.contains(a) && session != nil
     let (inverse, revived) = takeBackInModel(a)
     history.byTakeBack = true
     followSessionEdit(versions, result.events, what)
     history.byTakeBack = false
+    history.swaps = [:]
+    // (The ranges it brought back are taken from the engine first.)
+    adoptRestored(result.restored, touched: result.tracked.touched, what)
     expectTracked(result.tracked, what)
     expectReasons(result.events, [.undoRedo], what)
     var made = 0
     for (id, old) in versions {
       guard let now = storages[id]?.version, now != old else { continue }
       made += now - old
-      // Undo and redo are the person's kind of edit (or the origin's).
-      personEdited(id)
+      // Undo and redo are the person's kind of edit (or the origin's), but
+      // of the live session's tool's groups.
+      if !byTool { personEdited(id) }
     }
     expect(
       result.replacementCount == made,

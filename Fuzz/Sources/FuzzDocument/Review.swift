@@ -58,12 +58,14 @@ struct AcceptedModel {
 
 /// One group of the document's undo history.
 enum UndoEntry: Equatable {
-  /// A group of the session's replacements.
+  /// A group of the session's replacements made while the history did not
+  /// record (it goes when the session ends).
   case session
   /// An accepted suggestion (its index in `acceptedSuggestions`).
   case accepted(Int)
-  /// A group of the person's edits, or its undo (an action of the
-  /// history model, History.swift).
+  /// A group of the person's edits or of the tool's replacements (made
+  /// while the history recorded: it stays after the session), or its undo
+  /// (an action of the history model, History.swift).
   case group(Int)
 }
 
@@ -134,8 +136,9 @@ extension Harness {
     }
   }
 
-  /// The session ended (or another started): its groups leave the
-  /// history; the accepted suggestions' stay.
+  /// The session ended (or another started): its groups made while the
+  /// history did not record leave it; those it recorded (the tool's
+  /// groups) and the accepted suggestions stay.
   func forgetSessionGroups() {
     undoStack.removeAll { $0 == .session }
     redoStack.removeAll { $0 == .session }

@@ -168,9 +168,53 @@ extension Harness {
         trackedTouched.remove(key)
         trackedRemoved.insert(key)
         noteDead(key)
+        removedTracked[key] = (id, model)
       }
     }
     tracked[id] = ranges
+  }
+
+  /// The ranges an undo or redo brought back where they were
+  /// (`UndoResult.restored`, docs/DESIGN.md *History*): the model does not
+  /// say where (it maps each range on its own), so each is taken from the
+  /// engine after checking what must hold: it is a range the model had
+  /// (tracked, or removed by an edit), with its kind and rules, inside its
+  /// storage's text on scalar boundaries; a removed one is known again.
+  func adoptRestored(
+    _ restored: [TrackedRangeID], touched: [TrackedRangeID], _ what: String
+  ) {
+    expect(
+      restored == restored.sorted() && Set(restored).count == restored.count,
+      "\(what): restored \(restored.map(\.rawValue)) is not sorted or repeats an id")
+    for id in restored {
+      let known: (StorageID, TrackedModel)? =
+        trackedStorage(of: id).flatMap { storage in tracked[storage]?[id].map { (storage, $0) } }
+        ?? removedTracked[id]
+      guard let (storage, model) = known else {
+        oracleFailed("\(what): restored \(id.rawValue), a range the model never had or untracked")
+      }
+      guard let got = try? document.trackedRange(id) else {
+        oracleFailed("\(what): restored \(id.rawValue), which trackedRange(_:) does not know")
+      }
+      expect(
+        got.storage == storage && got.kind == model.kind && got.rules == model.rules,
+        "\(what): restored \(describe([got])) changed its storage, kind or rules")
+      if let text = storages[storage]?.text {
+        expect(
+          text.boundary(got.range.lowerBound, .utf16) != nil
+            && text.boundary(got.range.upperBound, .utf16) != nil,
+          "\(what): restored \(describe([got])) is outside its storage or inside a scalar")
+      }
+      var moved = model
+      moved.range = got.range
+      tracked[storage, default: [:]][id] = moved
+      removedTracked[id] = nil
+      deadIDs.removeAll { $0 == id }
+      // (Whether the undo's edit touched it on the way is the engine's to
+      // say: the model did not follow it.)
+      trackedRemoved.remove(id)
+      if touched.contains(id) { trackedTouched.insert(id) } else { trackedTouched.remove(id) }
+    }
   }
 
   func noteDead(_ id: TrackedRangeID) {

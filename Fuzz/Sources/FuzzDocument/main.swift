@@ -64,17 +64,21 @@
 //     (every unit ever put in kept in order; a group's undo removes the
 //     units it put in that are still there and revives those it removed,
 //     with the attributes they had; redo takes the undo back by the same
-//     rule; a tool's, a preview's or a swap's units are nobody's), with
-//     the person's groups on the main history between the session's groups
-//     and the accepted suggestions (an undo after the person typed takes
-//     the typing back first) and each origin's on its own; the groups are
-//     the engine's (one place, one kind, one storage; a batch is one; a
-//     tool's group, an accept, an undo or redo, `closeGroup` end the
-//     person's); undo and redo throw exactly when their history has no
-//     group, count one edit per version they make, and give the document's
-//     selection; an accepted text is followed by its units too, which must
-//     say what the change records say. In every input, the units follow
-//     every change record (a text's units are its text).
+//     rule; a preview's or a swap's units are nobody's), with the
+//     person's groups on the main history between the tool's groups (one
+//     a replacement, one a streaming phase, recorded like the person's;
+//     they stay after the session; while it lives and nobody else edited
+//     since, an intact replacement swaps as one edit, its text revived, and
+//     `revert()` goes through the same links) and the accepted suggestions
+//     (an undo after the person typed takes the typing back first) and
+//     each origin's on its own; the groups are the engine's (one place,
+//     one kind, one storage; a batch is one; a tool's group, an accept, an
+//     undo or redo, `closeGroup` end the person's); undo and redo throw
+//     exactly when their history has no group, count one edit per version
+//     they make, and give the document's selection; an accepted text is
+//     followed by its units too, which must say what the change records
+//     say. In every input, the units follow every change record (a text's
+//     units are its text).
 //
 // Operation bytes 240...255 (which decoded as 0...15 before there were
 // tracked ranges; no seed or regression uses them) are the tracked-range
@@ -196,6 +200,12 @@ struct SessionModel {
   var state: WritingToolsState = .inactive
   /// The replacements in the open streaming group, if one is open.
   var streaming: Int? = nil
+  /// The history's group of the streaming phase under way, once it made a
+  /// replacement while the history recorded (History.swift).
+  var streamingAction: Int? = nil
+  /// Whether the history's limit dropped one of the session's groups from
+  /// the undo stack (undoing every group no longer gives the start back).
+  var lostGroups = false
   /// The texts before each undo of the session's groups still on the redo
   /// stack (one for each `.session` there).
   var redoSnapshots: [[StorageID: (generation: Int, text: String)]] = []
@@ -205,14 +215,6 @@ struct SessionModel {
   var reverted = false
   /// Whether undo(), redo() or revert() ran in the session (for FUZZ_AVOID).
   var swapped = false
-
-  /// Closes the streaming group; true if it made a group for the history
-  /// (it had replacements).
-  mutating func closeGroup() -> Bool {
-    defer { streaming = nil }
-    if let open = streaming, open > 0 { return true }
-    return false
-  }
 }
 
 /// The person's last keystroke, followed through later edits.
@@ -359,6 +361,8 @@ final class Harness {
   var step = 0
   /// The host's tracked ranges of every storage, by id (Tracked.swift).
   var tracked: [StorageID: [TrackedRangeID: TrackedModel]] = [:]
+  /// The ranges an edit removed, for an undo that brings them back.
+  var removedTracked: [TrackedRangeID: (StorageID, TrackedModel)] = [:]
   /// Every id `track` gave.
   var givenIDs: Set<TrackedRangeID> = []
   /// Ids of ranges gone (untracked, removed by an edit, of a removed
@@ -388,7 +392,8 @@ final class Harness {
   var deadSuggestionIDs: [SuggestionID] = []
   /// Every accepted suggestion, for undo and redo.
   var acceptedSuggestions: [AcceptedModel] = []
-  /// The document's one undo history: the session's groups and the
+  /// The document's one undo history: the person's and the tool's groups,
+  /// the session's (made while the history did not record) and the
   /// accepted suggestions, in order (the engine's `history`).
   var undoStack: [UndoEntry] = []
   var redoStack: [UndoEntry] = []
@@ -712,6 +717,10 @@ final class Harness {
       trackedResync.insert(id)
       // Nor its units, unless the caller or the history model does.
       history.edits[model.generation, default: 0] += 1
+      // (A group recording it holds units the model does not know.)
+      if case .action(let a) = history.recording, !history.byTakeBack {
+        history.actions[a]?.opaque = true
+      }
       if !history.byTakeBack && !history.byCaller { loseUnits(id) }
     }
     if records == nil || text == nil {
@@ -857,6 +866,11 @@ final class Harness {
       if op >= 240 {
         // The tracked-range operations (Tracked.swift), on bytes that
         // decoded as 0...15 before them.
+        if op < 248 && history.enabled && Avoid.contains("restored-ranges") {
+          // No host's range where the history records (undo puts back the
+          // ranges its edits removed, which Tracked.swift does not model).
+          continue
+        }
         trackedOperation(Int(op - 240), &input)
         continue
       }
@@ -1398,8 +1412,10 @@ final class Harness {
           started.contexts.count == order.filter { length($0) > 0 }.count,
           "\(what): \(started.contexts.count) contexts for the full document")
       }
-      // The session before (if any) ended, and its groups with it.
-      forgetSessionGroups()
+      // The session before (if any) ended: its streaming phase's group
+      // goes on the history first; its groups go with it (those the
+      // history recorded stay).
+      endSessionInModel()
       session = SessionModel(
         session: started, name: name, contexts: contexts, start: texts(),
         startAttributes: attributeSnapshot(), options: options)
@@ -1493,11 +1509,18 @@ final class Harness {
           "\(what): landed at \(result.storageRange), expected at \(expected.lowerBound)")
       }
       let noOp = range.isEmpty && text.isEmpty
+      // With the history recording, the replacement is a group of the main
+      // history (the streaming phase's, in one), its edits followed in it.
+      let toolGroup = noOp ? nil : toolGroupForReplacement(&session)
+      history.sessionEdit = .replacement
       let records = follow(
         storageID, from: oldVersion, text: text, what,
         newUnits: runs.map { runs in
           { replacementUnit($0, inherited: $1, runs: runs, options: options) }
         })
+      history.recording = .none
+      history.linking = false
+      history.sessionEdit = .others
       expectTracked(result.tracked, what)
       guard let storage = storages[storageID] else { oracleFailed("\(what): storage vanished") }
       if let expected, records == nil {
@@ -1551,14 +1574,17 @@ final class Harness {
         }
         replaced.version = result.contextVersion.rawValue
         session.contexts[contextID] = replaced
+        self.session = session
         if session.streaming != nil {
-          session.streaming? += 1
+          self.session?.streaming? += 1
+        } else if let toolGroup {
+          // The history's group: it ends the person's (the limit applies).
+          pushToolGroup(toolGroup)
         } else {
           // A tool's group ends the person's.
           history.runs[.person] = nil
           undoStack.append(.session)
         }
-        self.session = session
         // A new group clears the redo stack (accepted suggestions' and the
         // person's too).
         clearMainRedo()
@@ -1816,15 +1842,16 @@ final class Harness {
     let old = before()
     do {
       try document.setWritingToolsState(next)
-      guard var session else { oracleFailed("\(what) succeeded without a session") }
-      expect(session.state.canMove(to: next), "\(what) from .\(session.state)")
-      if session.state == .interactiveStreaming && next != .interactiveStreaming {
-        if session.closeGroup() {
-          // A tool's group ends the person's.
-          history.runs[.person] = nil
-          undoStack.append(.session)
-        }
+      guard let state = session?.state else {
+        oracleFailed("\(what) succeeded without a session")
       }
+      expect(state.canMove(to: next), "\(what) from .\(state)")
+      if state == .interactiveStreaming && next != .interactiveStreaming {
+        // The phase's group goes on the history (a tool's group ends the
+        // person's).
+        closeStreamingPhase(goesOn: false)
+      }
+      guard var session else { oracleFailed("\(what): the session vanished") }
       if next == .interactiveStreaming && session.streaming == nil { session.streaming = 0 }
       session.state = next
       self.session = session
@@ -1911,21 +1938,18 @@ final class Harness {
     let versions = storages.mapValues(\.version)
     let textsBefore = texts()
     let attributesBefore = attributeSnapshot()
-    // What the call takes, worked out on copies (a call that throws changes
-    // nothing): a streaming phase under way closes its group first (and
-    // goes on in a new one); then the history's last group, the session's,
-    // an accepted suggestion or the person's, moves to the other stack (the
-    // person's as its inverse). The person's open group ends first,
-    // whatever happens.
+    // A streaming phase under way closes its group first (and goes on in
+    // a new one), even when the undo then throws; a redo with nothing to
+    // redo throws before. Then what the call takes is worked out on copies
+    // (a call that throws changes nothing): the history's last group, the
+    // session's, an accepted suggestion or the person's or the tool's,
+    // moves to the other stack (the person's and the tool's as its
+    // inverse). The person's open group ends first, whatever happens.
     history.runs[.person] = nil
+    if !(redo && redoStack.isEmpty) { closeStreamingPhase(goesOn: true) }
     var undoStack = self.undoStack
     var redoStack = self.redoStack
-    var session = self.session
-    if session?.streaming != nil, var live = session {
-      if live.closeGroup() { undoStack.append(.session) }
-      if live.state == .interactiveStreaming { live.streaming = 0 }
-      session = live
-    }
+    let session = self.session
     let entry = redo ? redoStack.popLast() : undoStack.popLast()
     if let entry {
       if redo { undoStack.append(entry) } else { redoStack.append(entry) }
@@ -1943,8 +1967,9 @@ final class Harness {
         // An accepted suggestion's text swapped (Review.swift).
         followAcceptedSwap(index, toOriginal: !redo, result, versions, what)
       case .group(let a):
-        // A group of the person's, taken back by the history model's rule
-        // (History.swift); its inverse goes on the other stack.
+        // A group of the person's or the tool's, taken back by the history
+        // model's rule (History.swift); its inverse goes on the other
+        // stack.
         let inverse = followTakeBack(a, result, versions, what)
         if redo {
           self.undoStack[self.undoStack.count - 1] = .group(inverse)
@@ -1953,7 +1978,9 @@ final class Harness {
         }
       case .session:
         // Undo and redo are the session's edits, not the person's.
+        history.sessionEdit = .swap
         followSessionEdit(versions, result.events, what)
+        history.sessionEdit = .others
         expectTracked(result.tracked, what)
         guard var session = self.session else { oracleFailed("\(what): the session vanished") }
         var snapshot: [StorageID: (generation: Int, text: String)]? = nil
@@ -1988,7 +2015,9 @@ final class Harness {
           }
         }
       }
-      if !redo && self.session != nil && !self.undoStack.contains(.session) {
+      if !redo && self.session != nil && !self.undoStack.contains(.session)
+        && !hasSessionGroups
+      {
         expectSessionStart(what + " (every group undone)")
       }
     } catch {
@@ -2004,6 +2033,7 @@ final class Harness {
   }
 
   func revert() {
+    if Avoid.contains("revert-after-rule-undo") && revertDoublesADeletion { return }
     let what = "try document.revert()"
     trace(what)
     let old = before()
@@ -2014,7 +2044,11 @@ final class Harness {
       let reverted = try document.revert()
       let events = reverted.events
       trace("  // reverted \(reverted.replacementCount)")
-      guard var session else { oracleFailed("\(what) succeeded without a session") }
+      guard self.session != nil else { oracleFailed("\(what) succeeded without a session") }
+      // A streaming phase under way closes its group first (and goes on in
+      // a new one).
+      closeStreamingPhase(goesOn: true)
+      guard var session else { oracleFailed("\(what): the session vanished") }
       // Oracle 5: the person's last keystroke, untouched since, stays.
       if let stroke, let model = storages[stroke.storage], model.generation == stroke.generation,
         let oldVersion = versions[stroke.storage],
@@ -2030,7 +2064,13 @@ final class Harness {
           range = edge.range(range)
         }
       }
+      // With the history recording, each replacement's original text comes
+      // back through the link of the group that holds it (History.swift).
+      history.reverting = history.enabled && history.recordingOn
+      history.sessionEdit = .swap
       followSessionEdit(versions, events, what)
+      history.sessionEdit = .others
+      history.reverting = false
       expectTracked(reverted.tracked, what)
       if let stroke = keystroke, let model = storages[stroke.storage] {
         expect(
@@ -2229,8 +2269,7 @@ final class Harness {
     case 0:
       trace("document.endSession()")
       document.endSession()
-      session = nil
-      forgetSessionGroups()
+      endSessionInModel()
       checkAll("endSession()")
     case 1:
       let (contextID, contextName) = pickContext(&input)

@@ -86,7 +86,10 @@ extension DocumentState {
       guard let replacement = session?.replacements[safe: link.replacement],
         replacement.intact, !replacement.forgotten,
         session?.othersEdits == replacement.othersAtMaking
-      else { return (0, [], tracked) }
+      else {
+        breakLinked(action.swaps)
+        return (0, [], tracked)
+      }
     }
     // The last first (a replacement inside an earlier one goes back
     // first). From the first that cannot swap on, the history's rule takes
@@ -100,7 +103,21 @@ extension DocumentState {
       edits += 1
     }
     recorded.actions[a]?.swaps = links
+    breakLinked(links)
     return (edits, events, tracked)
+  }
+
+  /// The replacements of `links`, which the history's rule takes back (its
+  /// edits are no swaps of the session's), are no longer the session's to
+  /// swap: revert leaves them alone.
+  mutating func breakLinked(_ links: [_SwapLink]) {
+    for link in links {
+      guard let replacement = session?.replacements[safe: link.replacement],
+        replacement.intact
+      else { continue }
+      session?.breakReplacement(link.replacement)
+      content.untrack(replacement.local, in: replacement.storage)
+    }
   }
 
   /// Swaps one linked replacement (see ``swapLinked(_:into:)``), if the
