@@ -244,3 +244,21 @@ extension ToolHistoryTests {
     #expect(try text(document) == "xay\nz\n")
   }
 }
+
+extension ToolHistoryTests {
+  /// A revert made while the history does not record lets the recorded
+  /// group go of its replacement: the group's undo then does not swap it
+  /// forth again (FuzzDocument's finding: undo gave the tool's "X" back).
+  @Test func revertWithTheRecordingOffLetsTheGroupGo() throws {
+    let document = try document("d")
+    let session = try document.startSession(scope: .fullDocument)
+    _ = try document.replace(context: session.contexts[0].id, range: 0..<1, with: "X")
+    var options = document.historyOptions
+    options.isEnabled = false
+    document.historyOptions = options
+    _ = try document.revert()
+    #expect(try text(document) == "d")
+    _ = try? document.undo()
+    #expect(try text(document) == "d")
+  }
+}

@@ -666,6 +666,15 @@ extension Harness {
     }
   }
 
+  /// FUZZ_AVOID `unrecorded-revert`: whether `revert()` now (the history
+  /// not recording) would leave links of the live session's tool's groups
+  /// to replacements it swaps back, which their undo then swaps forth again
+  /// (finding FuzzDocument-unrecorded-revert).
+  var revertLeavesLinks: Bool {
+    !history.recordingOn
+      && history.links.contains { history.sessionActions.contains($0.key) && !$0.value.isEmpty }
+  }
+
   /// Whether units `ids` are all deleted, in order, waiting at visible
   /// position `p` (no visible unit between them).
   func waits(_ ids: [Int], at p: Int, in units: [HistoryUnit]) -> Bool {
@@ -1041,6 +1050,13 @@ extension Harness {
           out: put, taken: link.out, back: back))
       Self.placeOwnEdit(
         p..<(p + link.out.count), put.count, g, own: link.replacement, in: &placed)
+    }
+    // The replacements the rule takes back are no longer the session's to
+    // swap: revert leaves them alone.
+    if live {
+      for link in links where link.replacement < history.sessionReplacements.count {
+        history.sessionReplacements[link.replacement].intact = false
+      }
     }
     // The rule takes back the rest.
     for id in order {

@@ -389,6 +389,7 @@ extension Harness {
         model.rules.onTouch == .remove,
         "after \(what): \(describe(id)) lost \(key), whose rule keeps it")
       noteDead(key)
+      removedTracked[key] = (id, model)
     }
     tracked[id] = now
   }

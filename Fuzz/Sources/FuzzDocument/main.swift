@@ -2034,6 +2034,7 @@ final class Harness {
 
   func revert() {
     if Avoid.contains("revert-after-rule-undo") && revertDoublesADeletion { return }
+    if Avoid.contains("unrecorded-revert") && revertLeavesLinks { return }
     let what = "try document.revert()"
     trace(what)
     let old = before()

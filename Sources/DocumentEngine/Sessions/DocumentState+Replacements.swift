@@ -264,6 +264,10 @@ extension DocumentState {
         more = linked.swapped
         if more != nil { restored += restoreRanges(of: linked.held) }
       } else {
+        // (With the recording off now, a group recorded before still links
+        // it: the group lets go of it, so that its undo does not swap it
+        // again.)
+        dropLink(of: index)
         more = swapText(index, toOriginal: true)
       }
       guard let more else { continue }

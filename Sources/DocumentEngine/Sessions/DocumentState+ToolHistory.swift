@@ -187,4 +187,18 @@ extension DocumentState {
     }
     return (held, swapText(index, toOriginal: true))
   }
+
+  /// Removes the link to replacement `index` from the action that holds
+  /// it, and lets its piece go (a swap the history does not record is
+  /// about to put the replacement's text back).
+  mutating func dropLink(of index: Int) {
+    guard let held = session?.replacements[safe: index]?.held,
+      let at = recorded.actions[held]?.swaps.firstIndex(where: { $0.replacement == index }),
+      let link = recorded.actions[held]?.swaps.remove(at: at)
+    else { return }
+    if let k = link.piece, let ref = recorded.actions[held]?.pieces[safe: k]?.mark {
+      letGo(_PieceRef(action: held, piece: k), ref, in: ref.storage)
+    }
+    session?.replacements[index].held = nil
+  }
 }
