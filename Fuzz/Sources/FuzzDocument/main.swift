@@ -2072,6 +2072,8 @@ final class Harness {
       followSessionEdit(versions, events, what)
       history.sessionEdit = .others
       history.reverting = false
+      // (The ranges its replacements had removed that it brought back.)
+      adoptRestored(reverted.restored, touched: reverted.tracked.touched, what)
       expectTracked(reverted.tracked, what)
       if let stroke = keystroke, let model = storages[stroke.storage] {
         expect(
