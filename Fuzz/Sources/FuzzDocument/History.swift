@@ -227,8 +227,8 @@ struct HistoryModel {
   /// While a tool's replacement is followed: each storage edit links the
   /// group recording it to the replacement it makes.
   var linking = false
-  /// While `revert()` is followed with the history recording: each edit
-  /// puts back the text of the link whose units it takes out.
+  /// While `revert()` is followed (in inputs that record the history):
+  /// each edit swaps a replacement back, through the link that holds it.
   var reverting = false
 
   init(enabled: Bool) { self.enabled = enabled }
@@ -525,8 +525,9 @@ extension Harness {
   /// units in at `r`'s start: the link that holds it is used up (its group
   /// keeps nothing of it: its later undo does nothing for those units),
   /// and its text comes back revived where it waits there, whole, if
-  /// nobody else edited since the replacement was made (else the swap's
-  /// are new units, nobody's).
+  /// nobody else edited since the replacement was made and the history
+  /// records (else the swap's are new units, nobody's: a revert the history
+  /// does not record lets the group go of it too).
   ///
   /// - Returns: whether it revived them; else the link's text the new
   ///   units are, if a link was used up.
@@ -541,7 +542,7 @@ extension Harness {
       history.actions[a]?.removed.remove(unit)
     }
     guard link.whole && link.back.count == n && waits(link.back, at: r.lowerBound, in: units),
-      link.othersAtMaking == history.othersEdits
+      link.othersAtMaking == history.othersEdits, history.recordingOn
     else {
       trace("  // revert: the link of group \(a) is used up; its text comes back as new units")
       return (false, link.taken)
@@ -664,15 +665,6 @@ extension Harness {
           history.visiblePosition(of: $0, generation: replacement.generation) != nil
         }
     }
-  }
-
-  /// FUZZ_AVOID `unrecorded-revert`: whether `revert()` now (the history
-  /// not recording) would leave links of the live session's tool's groups
-  /// to replacements it swaps back, which their undo then swaps forth again
-  /// (finding FuzzDocument-unrecorded-revert).
-  var revertLeavesLinks: Bool {
-    !history.recordingOn
-      && history.links.contains { history.sessionActions.contains($0.key) && !$0.value.isEmpty }
   }
 
   /// Whether units `ids` are all deleted, in order, waiting at visible

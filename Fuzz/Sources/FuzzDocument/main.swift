@@ -2034,7 +2034,6 @@ final class Harness {
 
   func revert() {
     if Avoid.contains("revert-after-rule-undo") && revertDoublesADeletion { return }
-    if Avoid.contains("unrecorded-revert") && revertLeavesLinks { return }
     let what = "try document.revert()"
     trace(what)
     let old = before()
@@ -2065,9 +2064,9 @@ final class Harness {
           range = edge.range(range)
         }
       }
-      // With the history recording, each replacement's original text comes
-      // back through the link of the group that holds it (History.swift).
-      history.reverting = history.enabled && history.recordingOn
+      // Each replacement's original text comes back through the link of
+      // the group that holds it, if one does (History.swift).
+      history.reverting = history.enabled
       history.sessionEdit = .swap
       followSessionEdit(versions, events, what)
       history.sessionEdit = .others
