@@ -176,15 +176,15 @@ extension DocumentState {
     _ index: Int, into scratch: Int
   ) -> (held: Int, swapped: (events: [DocumentEvent], tracked: TrackedChanges)?)? {
     guard let held = session?.replacements[safe: index]?.held,
-      let at = recorded.actions[held]?.swaps.firstIndex(where: { $0.replacement == index }),
-      let link = recorded.actions[held]?.swaps.remove(at: at)
+      let link = recorded.actions[held]?.swaps.first(where: { $0.replacement == index })
     else { return nil }
-    if let swapped = swapLink(link, of: held, into: scratch) { return (held, swapped) }
+    if let swapped = swapLink(link, of: held, into: scratch) {
+      recorded.actions[held]?.swaps.removeAll { $0.replacement == index }
+      return (held, swapped)
+    }
     // (Its piece is not where the swap puts the text back: the action lets
     // go of it, and the text goes back as revert's alone.)
-    if let k = link.piece, let ref = recorded.actions[held]?.pieces[safe: k]?.mark {
-      letGo(_PieceRef(action: held, piece: k), ref, in: ref.storage)
-    }
+    dropLink(of: index)
     return (held, swapText(index, toOriginal: true))
   }
 
