@@ -777,5 +777,33 @@ struct _SourceLines: Hashable {
     isIndentedCode =
       cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK
       && cmark_node_get_fenced(node, &length, &offset, &character) == 0
+    // (cmark-gfm ends an HTML block that its end condition closes — a
+    // comment's `-->` on a later line — a line early. Its literal has
+    // every line of it: those are its lines.)
+    if cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK, first >= 1,
+      let literal = cmark_node_get_literal(node)
+    {
+      last = max(last, first + Self.lineCount(literal) - 1)
+    }
+  }
+
+  /// How many lines `literal` has (a last one without a line ending
+  /// counts).
+  static func lineCount(_ literal: UnsafePointer<CChar>) -> Int32 {
+    var count: Int32 = 0
+    var index = 0
+    var open = false
+    while literal[index] != 0 {
+      let byte = UInt8(bitPattern: literal[index])
+      if byte == 0x0A || byte == 0x0D {
+        if byte == 0x0D, literal[index + 1] == 0x0A { index += 1 }
+        count += 1
+        open = false
+      } else {
+        open = true
+      }
+      index += 1
+    }
+    return count + (open ? 1 : 0)
   }
 }

@@ -140,10 +140,8 @@ struct _KeptSourceWriter {
       // a blank line; so does any block after HTML written anew.
       let closes = lastClosesItself
       lastClosesItself = closesItself(segments[group.upperBound - 1].intent)
-      if endsWithHTML {
-        separate()
-        endsWithHTML = false
-      }
+      let afterHTML = endsWithHTML
+      endsWithHTML = false
       guard let block = match(group, from: next) else {
         separate()
         writeAnew(group, block: nil)
@@ -155,6 +153,9 @@ struct _KeptSourceWriter {
       for deleted in next..<block { keepDefinitions(ofDeleted: deleted) }
       let adjacent = previous == block - 1 && next == block
       let gap = source.blocks[block].gap
+      // (The file's blank line after the HTML, if the block was its
+      // neighbour there, is that blank line.)
+      if afterHTML, !(adjacent && !gap.isEmpty && isBlank(gap)) { separate() }
       if adjacent || !isBlank(gap) || !endsWithBlankLine() {
         output.append(contentsOf: source.bytes[gap])
       }

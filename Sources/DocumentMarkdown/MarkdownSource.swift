@@ -144,6 +144,9 @@ extension MarkdownSource {
       // (cmark-gfm can give a setext heading followed by a paragraph the
       // paragraph's first line as its last: a block ends before the next.)
       var through = Int(top.lines.last)
+      // (A leaf can end after its container, as cmark-gfm gives them: an
+      // HTML block's lines are those of its literal.)
+      for leaf in top.firstLeaf..<next { through = max(through, Int(leaves[leaf].lines.last)) }
       let nextFirst =
         number + 1 < reader.topBlocks.count
         ? Int(reader.topBlocks[number + 1].lines.first) : lineStarts.count + 1

@@ -192,6 +192,21 @@ import _EngineTestSupport
     #expect(_CMarkBaseline.html(written) == _CMarkBaseline.html(expected), "\(written)")
   }
 
+  /// FuzzMarkdown's finding with the source kept: cmark-gfm ends an HTML
+  /// comment closed on a later line a line early, and that line, read
+  /// alone, was nothing (a footnote definition nobody cites): edited, the
+  /// comment was written and then its last line again.
+  @Test func aCommentClosedOnALaterLineKeepsItsLastLine() throws {
+    let markdown = "Intro.\n\n<!--\nnote\n[^x]: hidden -->\n\n    code\n"
+    let document = try Self.read(markdown)
+    let offset = try document.offset(of: "note", in: "file")
+    try document.edit("file", range: offset..<offset + 4, with: "notes")
+    let written = try document.markdown(of: "file")
+    let expected = markdown.replacingOccurrences(of: "note\n", with: "notes\n")
+    #expect(written == expected)
+    #expect(_CMarkBaseline.html(written) == _CMarkBaseline.html(expected), "\(written)")
+  }
+
   /// FuzzMarkdown's finding with the source kept: emphasis set on part of
   /// a tag (`<r r="[ref]">`) made its pieces written raw, no longer a tag,
   /// and a reference definition the file kept made `[ref]` a link: its
