@@ -28,7 +28,10 @@ import TextRope
 //     - an observer that never reads (`events()`, the default limit),
 //       1,000,000 keystrokes inside a live session's context: the heap grown
 //       against the same keystrokes with no observer, after 4,096 (the limit
-//       reached), 100,000 and 1,000,000 keystrokes.
+//       reached), 100,000 and 1,000,000 keystrokes;
+//     - a live session's own memory (issue 46): the heap 1,000,000
+//       keystrokes in its context grow, against the same keystrokes after
+//       the session ended (no observer either way), per keystroke.
 
 let suggestOverSort = BenchmarkMetric.custom(
   "suggest ÷ sort (×100)", polarity: .prefersSmaller, useScalingFactor: false)
@@ -56,6 +59,12 @@ let observerBytesAt1M = BenchmarkMetric.custom(
   "observer bytes at 1000000 keystrokes", polarity: .prefersSmaller, useScalingFactor: false)
 let bytesPerBufferedEvent = BenchmarkMetric.custom(
   "bytes per buffered event", polarity: .prefersSmaller, useScalingFactor: false)
+let sessionBytesPerKeystroke = BenchmarkMetric.custom(
+  "live session, bytes a keystroke", polarity: .prefersSmaller, useScalingFactor: false)
+let noSessionBytesAt1M = BenchmarkMetric.custom(
+  "no session, bytes at 1000000 keystrokes", polarity: .prefersSmaller, useScalingFactor: false)
+let sessionBytesAt1M = BenchmarkMetric.custom(
+  "live session, bytes at 1000000 keystrokes", polarity: .prefersSmaller, useScalingFactor: false)
 let eventStride = BenchmarkMetric.custom(
   "DocumentEvent stride", polarity: .prefersSmaller, useScalingFactor: false)
 let eventLimit = BenchmarkMetric.custom(
@@ -213,13 +222,15 @@ private final class ReviewState: @unchecked Sendable {
 
 /// Heap growth of `keystrokes` inside a 10-paragraph context of a live
 /// session, with an observer that never reads or none: after each count of
-/// `checkpoints`, and the observer.
+/// `checkpoints`, and the observer. Without `session`, the session ends
+/// before the keystrokes (made at the same places).
 private func observedGrowth(
-  observing: Bool, checkpoints: [Int], seed: UInt64
+  observing: Bool, checkpoints: [Int], seed: UInt64, session: Bool = true
 ) throws -> (growth: [Int], document: Document, events: DocumentEvents?) {
   let document = Document()
   try document.add(body, text: reviewText.rope)
   let context = try startTenParagraphSession(document)
+  if !session { document.endSession() }
   let range = context.storageRange
   var random = SplitMix64(seed: seed)
   let offsets = (0..<(1 << 16)).map { _ in range.lowerBound + 1 + random.below(range.count - 2) }
@@ -453,6 +464,30 @@ func registerSuggestionBenchmarks() {
       benchmark.measurement(unobservedBytesAt1M, max(0, none.growth[2]))
       blackHole(none.document)
       blackHole(observed.document)
+    } catch {
+      fatalError("\(error)")
+    }
+  } setup: {
+    _ = reviewText
+  }
+  Benchmark(
+    "Suggestions/live session's memory, 1,000,000 keystrokes in its context",
+    configuration: configuration(
+      metrics: [.wallClock, sessionBytesPerKeystroke, sessionBytesAt1M, noSessionBytesAt1M],
+      timeUnits: .milliseconds, warmupIterations: 0, maxDuration: .seconds(10), maxIterations: 1)
+  ) { benchmark in
+    do {
+      // Whatever the first keystrokes allocate once for good.
+      _ = try observedGrowth(observing: false, checkpoints: [10_000], seed: 14)
+      let none = try observedGrowth(
+        observing: false, checkpoints: [1_000_000], seed: 16, session: false)
+      let live = try observedGrowth(observing: false, checkpoints: [1_000_000], seed: 16)
+      let extra = max(0, live.growth[0] - none.growth[0])
+      benchmark.measurement(sessionBytesPerKeystroke, extra / 1_000_000)
+      benchmark.measurement(sessionBytesAt1M, max(0, live.growth[0]))
+      benchmark.measurement(noSessionBytesAt1M, max(0, none.growth[0]))
+      blackHole(none.document)
+      blackHole(live.document)
     } catch {
       fatalError("\(error)")
     }

@@ -32,6 +32,29 @@ public struct ChangeRecord: Hashable, Sendable {
   }
 
   var piece: _Piece { _Piece(range: range, length: insertedLength) }
+
+  /// Whether it is a person's edit as made, not a piece of one: all a
+  /// packed row says.
+  var isPlain: Bool { party.isPerson && original == nil && basis == 0 && !isContinuation }
+}
+
+/// What a record that is not a person's plain edit says besides its packed
+/// row (see ``ChangeLog``).
+struct _RecordExtra: Sendable {
+  /// The record's place among every record the log ever had.
+  var serial: Int
+  var party: EditParty
+  var original: _Operation?
+  var basis: StorageVersion
+  var isContinuation: Bool
+
+  init(serial: Int, _ record: ChangeRecord) {
+    self.serial = serial
+    party = record.party
+    original = record.original
+    basis = record.basis
+    isContinuation = record.isContinuation
+  }
 }
 
 /// What a change record says besides its range and length: passed down an
@@ -84,13 +107,20 @@ public struct ChangeLog: Sendable {
   /// first, so its fields need no run-time exclusivity checks.
   final class State: @unchecked Sendable {
     @exclusivity(unchecked) var oldestVersion: StorageVersion
-    // Appended to on every edit while history is kept: segmented, so that
-    // no keystroke copies the whole history (see `_SegmentedArray`).
-    @exclusivity(unchecked) var records = _SegmentedArray<ChangeRecord>()
-    @exclusivity(unchecked) var lengthsBefore = _SegmentedArray<Int>()
-    /// Each record's piece (range and inserted length), dense, for the
-    /// transformation loop (a record is several times larger).
-    @exclusivity(unchecked) var pieces = _SegmentedArray<_Piece>()
+    /// The records, packed: each a row of its range's start and count,
+    /// its inserted length (doubled, plus one if it has an extra) and the
+    /// text length before it. Appended to on every edit while history is
+    /// kept (a live session, a pinned version): a person's keystroke takes
+    /// a few bytes, and no append copies what is written (see
+    /// `_PackedRows`).
+    @exclusivity(unchecked) var rows = _PackedRows()
+    /// What the records that are not a person's plain edits say besides
+    /// their rows (party, original operation, basis, continuation), by
+    /// serial, in order.
+    @exclusivity(unchecked) var extras = _SegmentedArray<_RecordExtra>()
+    /// Records ever dropped from the front: record `i`'s serial is
+    /// `dropped + i`.
+    @exclusivity(unchecked) var dropped = 0
     @exclusivity(unchecked) var length: Int
     @exclusivity(unchecked) var lastOriginVersion: StorageVersion = 0
     @exclusivity(unchecked) var lastEdit: [EditParty: StorageVersion] = [:]
@@ -113,15 +143,88 @@ public struct ChangeLog: Sendable {
 
     func copy() -> State {
       let state = State(version: oldestVersion, length: length)
-      state.records = records
-      state.lengthsBefore = lengthsBefore
-      state.pieces = pieces
+      state.rows = rows
+      state.extras = extras
+      state.dropped = dropped
       state.lastOriginVersion = lastOriginVersion
       state.lastEdit = lastEdit
       state.pins = pins
       state.maps = maps
       state.recent = recent
       return state
+    }
+
+    /// How many records there are.
+    var count: Int { rows.count }
+
+    /// Appends `record`, made on a text of `lengthBefore` units.
+    func append(_ record: ChangeRecord, lengthBefore: Int) {
+      let hasExtra = !record.isPlain
+      if hasExtra { extras.append(_RecordExtra(serial: dropped + rows.count, record)) }
+      rows.append(
+        _PackedRows.Row(
+          record.range.lowerBound, record.range.count,
+          record.insertedLength &<< 1 | (hasExtra ? 1 : 0), lengthBefore))
+    }
+
+    /// The index in ``extras`` of the first extra of record `i` or later.
+    func firstExtra(atOrAfter i: Int) -> Int {
+      let serial = dropped + i
+      var low = 0
+      var high = extras.count
+      while low < high {
+        let mid = (low + high) / 2
+        if extras[mid].serial < serial { low = mid + 1 } else { high = mid }
+      }
+      return low
+    }
+
+    /// Calls `body` with each record from `start` on — its piece, party,
+    /// extra (nil for a person's plain edit), text length before it and
+    /// index — until `body` returns false.
+    @inline(__always)
+    func forEachRecord(
+      from start: Int,
+      _ body: (_Piece, EditParty, _RecordExtra?, Int, Int) throws -> Bool
+    ) rethrows {
+      var e = firstExtra(atOrAfter: start)
+      try rows.forEach(from: start) { row, index in
+        let piece = _Piece(range: row.a..<(row.a &+ row.b), length: row.c &>> 1)
+        if row.c & 1 == 0 { return try body(piece, .person, nil, row.d, index) }
+        let extra = extras[e]
+        e &+= 1
+        return try body(piece, extra.party, extra, row.d, index)
+      }
+    }
+
+    /// The records from `start` on, whole.
+    func records(from start: Int) -> [ChangeRecord] {
+      var result: [ChangeRecord] = []
+      result.reserveCapacity(Swift.max(0, count - start))
+      forEachRecord(from: start) { piece, party, extra, _, _ in
+        result.append(
+          ChangeRecord(
+            range: piece.range, insertedLength: piece.length, party: party,
+            original: extra?.original, basis: extra?.basis ?? 0,
+            isContinuation: extra?.isContinuation ?? false))
+        return true
+      }
+      return result
+    }
+
+    /// Drops the first `k` records.
+    func removeFirst(_ k: Int) {
+      rows.removeFirst(k)
+      dropped += k
+      let e = firstExtra(atOrAfter: 0)
+      if e > 0 { extras.removeFirst(e) }
+    }
+
+    /// Drops every record.
+    func removeAll() {
+      dropped += rows.count
+      rows.removeAll(keepingCapacity: true)
+      extras.removeAll(keepingCapacity: true)
     }
   }
 
@@ -143,9 +246,7 @@ public struct ChangeLog: Sendable {
   ///
   /// - Complexity: O(n): the log keeps them in segments, and this copies
   ///   them into one array.
-  public var records: [ChangeRecord] { Array(state.records) }
-  /// The text length before each record.
-  var lengthsBefore: _SegmentedArray<Int> { state.lengthsBefore }
+  public var records: [ChangeRecord] { state.records(from: 0) }
   /// The current text length. In a ``TextStorage`` it is also the rope's
   /// UTF-16 count; the log keeps its own because it works without the text
   /// (a log used on its own, a map composed from any version, the lengths
@@ -182,7 +283,7 @@ public struct ChangeLog: Sendable {
   }
 
   /// The current version.
-  public var currentVersion: StorageVersion { oldestVersion + state.records.count }
+  public var currentVersion: StorageVersion { oldestVersion + state.count }
 
   /// Whether `party` (not the person) made an edit after `version`.
   func hasEdits(by party: EditParty, after version: StorageVersion) -> Bool {
@@ -211,8 +312,7 @@ public struct ChangeLog: Sendable {
     let version = currentVersion.next
     Unmanaged.passUnretained(state)._withUnsafeGuaranteedRef { state in
       let piece = record.piece
-      state.lengthsBefore.append(state.length)
-      state.pieces.append(piece)
+      state.append(record, lengthBefore: state.length)
       state.length += piece.length - piece.range.count
       state.noteEdit(by: record.party, at: version)
       guard !state.maps.isEmpty else { return }
@@ -224,8 +324,6 @@ public struct ChangeLog: Sendable {
         state.maps.values.formIndex(after: &i)
       }
     }
-    // Outside the closure, so that the record is moved in, not copied.
-    state.records.append(record)
   }
 
   /// Checks the log: one length per record, each record inside the text it
@@ -241,20 +339,33 @@ public struct ChangeLog: Sendable {
   ///   every edit.
   public func _invariantCheck() {
     #if ENGINE_INTERNAL_CHECKS
-    let records = state.records
-    let lengths = state.lengthsBefore
-    precondition(records.count == lengths.count, "a length per record")
-    precondition(records.count == state.pieces.count, "a piece per record")
-    let checked = max(0, records.count - 256)
-    for i in checked..<records.count {
-      let record = records[i]
+    let count = state.count
+    let checked = max(0, count - 256)
+    var flagged = 0
+    var expected: Int? = nil
+    state.forEachRecord(from: checked) { piece, _, extra, before, _ in
+      if let expected { precondition(before == expected, "lengths out of step with the records") }
       precondition(
-        record.range.lowerBound >= 0 && record.range.upperBound <= lengths[i]
-          && record.insertedLength >= 0, "a record outside its text")
-      let after = lengths[i] + record.insertedLength - record.range.count
-      let next = i + 1 < lengths.count ? lengths[i + 1] : state.length
-      precondition(after == next, "lengths out of step with the records")
+        piece.range.lowerBound >= 0 && piece.range.upperBound <= before && piece.length >= 0,
+        "a record outside its text")
+      if extra != nil { flagged += 1 }
+      expected = before + piece.length - piece.range.count
+      return true
     }
+    if let expected {
+      precondition(expected == state.length, "lengths out of step with the records")
+    }
+    // One extra for each flagged record, in order, none outside the log.
+    let firstChecked = state.firstExtra(atOrAfter: checked)
+    precondition(state.extras.count - firstChecked == flagged, "an extra per flagged record")
+    for i in max(firstChecked, 1)..<max(state.extras.count, 1) {
+      precondition(state.extras[i - 1].serial < state.extras[i].serial, "extras out of order")
+    }
+    precondition(
+      state.extras.isEmpty
+        || (state.extras[0].serial >= state.dropped
+          && state.extras[state.extras.count - 1].serial < state.dropped + count),
+      "an extra outside the log")
     for (version, count) in state.pins {
       precondition(
         count.caller >= 0 && count.session >= 0 && count.total > 0, "a pin counted zero")
@@ -294,11 +405,7 @@ public struct ChangeLog: Sendable {
       return
     }
     let version = currentVersion.next
-    if !state.records.isEmpty {
-      state.records.removeAll(keepingCapacity: true)
-      state.lengthsBefore.removeAll(keepingCapacity: true)
-      state.pieces.removeAll(keepingCapacity: true)
-    }
+    if state.count > 0 { state.removeAll() }
     state.oldestVersion = version
     state.length += insertedLength - range.count
     state.noteEdit(by: info.party, at: version)
@@ -312,7 +419,7 @@ public struct ChangeLog: Sendable {
     -> ArraySlice<ChangeRecord>
   {
     try check(version)
-    return ArraySlice(state.records[(version - oldestVersion)...])
+    return ArraySlice(state.records(from: version - oldestVersion))
   }
 
   func check(_ version: StorageVersion) throws(ChangeLogError) {
@@ -374,9 +481,7 @@ public struct ChangeLog: Sendable {
     guard keep > oldestVersion else { return }
     let dropped = keep - oldestVersion
     let state = own()
-    state.records.removeFirst(dropped)
-    state.lengthsBefore.removeFirst(dropped)
-    state.pieces.removeFirst(dropped)
+    state.removeFirst(dropped)
     oldestVersion = keep
     for key in Array(maps.keys) where key < keep { maps[key] = nil }
     recent.removeAll { $0 < keep }
@@ -387,16 +492,16 @@ public struct ChangeLog: Sendable {
   /// - Complexity: O(1)
   func length(at version: StorageVersion) -> Int {
     let i = version - oldestVersion
-    return i < lengthsBefore.count ? lengthsBefore[i] : length
+    return i < state.count ? state.rows[i].d : length
   }
 
   /// A fresh composed map of the edits since `version`.
   func composedMap(from version: StorageVersion) -> ChangeMap {
     var map = ChangeMap(length: length(at: version))
-    // From the dense pieces, run by run, as the transformation loop reads
-    // them: no record is copied.
-    state.pieces.forEachRun(from: version - oldestVersion) { run, _ in
-      for piece in run { map.record(piece.range, insertedLength: piece.length) }
+    // From the packed rows, as the transformation loop reads them: no
+    // record is made.
+    state.rows.forEach(from: version - oldestVersion) { row, _ in
+      map.record(row.a..<(row.a &+ row.b), insertedLength: row.c &>> 1)
       return true
     }
     return map
@@ -497,7 +602,8 @@ public struct ChangeLog: Sendable {
     _ operation: _Operation, from version: StorageVersion
   ) throws(ChangeLogError) -> (operation: _Operation, touched: Bool) {
     try check(version)
-    let records = state.records
+    let state = self.state
+    let count = state.count
     let party = operation.party
     if !hasEdits(by: party, after: version) {
       if let mapped = mappedThroughKeptMap(operation, from: version) { return (mapped, false) }
@@ -505,45 +611,40 @@ public struct ChangeLog: Sendable {
       // every edit since, in place.
       var result = operation
       var touched = false
-      let pieces = state.pieces
       do {
         var i = version - oldestVersion
         if result.pieces.count == 1 {
-          // One range (the usual case): kept in locals, the edits read from
-          // the dense pieces run by run, a party looked at only where a tie
-          // needs it.
+          // One range (the usual case): kept in locals, the edits decoded
+          // from the packed rows one after the other.
           var range = result.pieces[0].range
           let length = result.pieces[0].length
           var split = false
-          pieces.forEachRun(from: i) { run, first in
-            for j in run.indices {
-              let other = run[j]
-              if !touched {
-                touched = _EditStep(other.range, insertedLength: other.length).touches(range)
-              }
-              let (moved, second) = _Operation.transform(
-                _Piece(range: range, length: length), of: party, against: other,
-                by: records[first + j].party)
-              guard second == nil else {
-                // Split by the edit: the rest goes the general way.
-                result.pieces[0].range = range
-                result.transform(against: other, by: records[first + j].party)
-                split = true
-                i = first + j + 1
-                return false
-              }
-              range = moved.range
+          state.forEachRecord(from: i) { other, by, _, _, index in
+            if !touched {
+              touched = _EditStep(other.range, insertedLength: other.length).touches(range)
             }
-            i = first + run.count
+            let (moved, second) = _Operation.transform(
+              _Piece(range: range, length: length), of: party, against: other, by: by)
+            guard second == nil else {
+              // Split by the edit: the rest goes the general way.
+              result.pieces[0].range = range
+              result.transform(against: other, by: by)
+              split = true
+              i = index + 1
+              return false
+            }
+            range = moved.range
             return true
           }
-          if !split { result.pieces[0].range = range }
+          if !split {
+            result.pieces[0].range = range
+            i = count
+          }
         }
-        while i < records.count {
-          let piece = records[i].piece
+        state.forEachRecord(from: i) { piece, by, _, _, _ in
           if !touched && result.isTouched(by: piece) { touched = true }
-          result.transform(against: piece, by: records[i].party)
-          i += 1
+          result.transform(against: piece, by: by)
+          return true
         }
       }
       return (result, touched)
@@ -551,14 +652,15 @@ public struct ChangeLog: Sendable {
     var start = version
     if !party.isPerson {
       // The replay starts where the party's oldest edit still in flight at
-      // `version` was made.
-      var index = records.count
-      while index > start - oldestVersion {
-        index -= 1
-        let record = records[index]
-        guard record.party == party && !record.isContinuation else { continue }
-        if record.basis > version { throw .basisWentBack(version, last: record.basis) }
-        start = min(start, record.basis)
+      // `version` was made (a party's records all have extras).
+      var e = state.extras.count
+      while e > 0 {
+        e -= 1
+        let extra = state.extras[e]
+        guard extra.serial - state.dropped >= start - oldestVersion else { break }
+        guard extra.party == party && !extra.isContinuation else { continue }
+        if extra.basis > version { throw .basisWentBack(version, last: extra.basis) }
+        start = min(start, extra.basis)
       }
       try check(start)
     }
@@ -566,19 +668,24 @@ public struct ChangeLog: Sendable {
     var touched = false
     var waiting = operation
     var known = start
-    var next = start - oldestVersion
+    let next = start - oldestVersion
     // The party's own edits after `start`, in the order it sent them.
     var sent: [(basis: StorageVersion, operation: _Operation)] = []
     if !party.isPerson {
-      for record in records[next...] where record.party == party && !record.isContinuation {
-        let original =
-          record.original ?? _Operation(record.range, length: record.insertedLength, party: party)
-        sent.append((record.basis, original))
+      state.forEachRecord(from: next) { piece, by, extra, _, _ in
+        if let extra, by == party, !extra.isContinuation {
+          sent.append(
+            (
+              extra.basis,
+              extra.original ?? _Operation(piece.range, length: piece.length, party: party)
+            ))
+        }
+        return true
       }
     }
     var nextSent = 0
     var added = false
-    while true {
+    func enqueue() {
       while nextSent < sent.count && sent[nextSent].basis == known {
         queue.append(sent[nextSent].operation)
         nextSent += 1
@@ -587,23 +694,25 @@ public struct ChangeLog: Sendable {
         queue.append(waiting)
         added = true
       }
-      guard next < records.count else { break }
-      let record = records[next]
-      next += 1
+    }
+    enqueue()
+    state.forEachRecord(from: next) { piece, by, extra, _, _ in
       known = known.next
-      if record.party == party && party != .person {
-        if !record.isContinuation && !queue.isEmpty && !(added && queue.count == 1) {
+      defer { enqueue() }
+      if by == party && party != .person {
+        let isContinuation = extra?.isContinuation ?? false
+        if !isContinuation && !queue.isEmpty && !(added && queue.count == 1) {
           queue.removeFirst()
         }
-        continue
+        return true
       }
       if queue.count == 1 {
         // Only one edit to bring along (the usual case): in place.
-        if added && !touched && queue[0].isTouched(by: record.piece) { touched = true }
-        queue[0].transform(against: record.piece, by: record.party)
-        continue
+        if added && !touched && queue[0].isTouched(by: piece) { touched = true }
+        queue[0].transform(against: piece, by: by)
+        return true
       }
-      var other = _Operation(record.range, length: record.insertedLength, party: record.party)
+      var other = _Operation(piece.range, length: piece.length, party: by)
       for i in queue.indices {
         let mine = queue[i]
         if added && i == queue.count - 1 && !touched {
@@ -613,6 +722,7 @@ public struct ChangeLog: Sendable {
         // The other edit, past this one, for the edits queued after it.
         if i < queue.count - 1 { other = other.transformed(against: mine) }
       }
+      return true
     }
     waiting = queue.last ?? waiting
     return (waiting, touched)

@@ -17,9 +17,9 @@ struct _TrackedContext: Sendable {
   /// For each context version: the storage version at which the context
   /// reached it, and where its text was then. The first entry is where the
   /// handed-out ``WritingContext`` was cut, kept here too so that a basis
-  /// resolves with one array lookup whatever the version. Segmented: it
-  /// grows on every keystroke in the context (see `_SegmentedArray`).
-  var history: _SegmentedArray<(version: StorageVersion, start: Int, length: Int)>
+  /// resolves the same way whatever the version. Packed: it grows on every
+  /// keystroke in the context, by a few bytes (see `_PackedRows`).
+  var history: _ContextHistory
 
   /// The context's version: one for each entry of its history after the
   /// first.
@@ -29,6 +29,30 @@ struct _TrackedContext: Sendable {
   /// with its text at `range`.
   mutating func advance(at version: StorageVersion, range: Range<Int>) {
     history.append((version, range.lowerBound, range.count))
+  }
+}
+
+/// A context's versions: for each, the storage version at which the
+/// context reached it and where its text was then, as packed rows.
+struct _ContextHistory: Sendable {
+  private var rows = _PackedRows()
+
+  /// A history of one version, the context as it was cut.
+  init(version: StorageVersion, start: Int, length: Int) {
+    append((version, start, length))
+  }
+
+  /// How many versions there are.
+  var count: Int { rows.count }
+
+  mutating func append(_ entry: (version: StorageVersion, start: Int, length: Int)) {
+    rows.append(_PackedRows.Row(entry.version.rawValue, entry.start, entry.length, 0))
+  }
+
+  /// Context version `i`'s entry.
+  subscript(i: Int) -> (version: StorageVersion, start: Int, length: Int) {
+    let row = rows[i]
+    return (StorageVersion(rawValue: row.a), row.b, row.c)
   }
 }
 
@@ -172,12 +196,9 @@ struct _LiveSession: Sendable {
     contexts = zip(handout.contexts, locals).map { context, local in
       _TrackedContext(
         id: context.id, storage: context.storage, local: local,
-        history: _SegmentedArray(
-          CollectionOfOne(
-            (
-              version: context.version, start: context.storageRange.lowerBound,
-              length: context.storageRange.count
-            ))))
+        history: _ContextHistory(
+          version: context.version, start: context.storageRange.lowerBound,
+          length: context.storageRange.count))
     }
     indexContexts()
   }
