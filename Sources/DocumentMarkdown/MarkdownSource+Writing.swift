@@ -105,6 +105,8 @@ struct _KeptSourceWriter {
   var endsWithHTML = false
   /// Whether the last block was a list or a quote written anew.
   var wroteContainerAnew = false
+  /// Whether the last block was a list or a quote, kept or written anew.
+  var wroteContainer = false
 
   init(
     source: MarkdownSource, text: UnsafeBufferPointer<UInt8>, runs: [AttributeRun],
@@ -147,6 +149,7 @@ struct _KeptSourceWriter {
         writeAnew(group, block: nil)
         endsWithHTML = isHTML(group.upperBound - 1)
         wroteContainerAnew = isContainer(group)
+        wroteContainer = wroteContainerAnew
         previous = -2
         continue
       }
@@ -162,10 +165,13 @@ struct _KeptSourceWriter {
       next = block + 1
       let sameShape = isSameShape(group, as: block)
       // A block whose first line is indented, after a list or a quote
-      // written anew (whose items may now take less indentation), could go
-      // on in it: it is written anew too.
-      let afterNewContainer = wroteContainerAnew && startsIndented(block)
+      // written anew (whose items may now take less indentation), or kept
+      // but not its neighbour in the file (what ended the container there
+      // went), could go on in it: it is written anew too.
+      let afterNewContainer =
+        (wroteContainerAnew || (wroteContainer && !adjacent)) && startsIndented(block)
       wroteContainerAnew = false
+      wroteContainer = isContainer(group)
       if sameShape, !afterNewContainer, unchanged(group, block: block) {
         if !adjacent { separate() }
         output.append(contentsOf: source.bytes[source.blocks[block].span])

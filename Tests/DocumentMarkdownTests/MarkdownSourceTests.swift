@@ -207,6 +207,24 @@ import _EngineTestSupport
     #expect(_CMarkBaseline.html(written) == _CMarkBaseline.html(expected), "\(written)")
   }
 
+  /// FuzzMarkdown's finding with the source kept: a quote between a list
+  /// and an indented block deleted, the block kept as it was went on in
+  /// the list (its fence, or its paragraph, indented as the item's text):
+  /// it is written anew, without the indentation.
+  @Test(arguments: [
+    ("- b\n>q\n  ```\n-", "q\n"),
+    ("- b\n>q\n\n  c\n", "q\n"),
+  ])
+  func anIndentedBlockKeptAfterAListStaysOutOfIt(markdown: String, deleted: String) throws {
+    let document = try Self.read(markdown)
+    let offset = try document.offset(of: deleted, in: "file")
+    try document.edit("file", range: offset..<offset + deleted.utf16.count, with: "")
+    let written = try document.markdown(of: "file")
+    let storage = try document.content.storage("file")
+    let expected = storage.attributedText(in: 0..<storage.length).markdown
+    #expect(_CMarkBaseline.html(written) == _CMarkBaseline.html(expected), "\(written)")
+  }
+
   /// FuzzMarkdown's finding with the source kept: emphasis set on part of
   /// a tag (`<r r="[ref]">`) made its pieces written raw, no longer a tag,
   /// and a reference definition the file kept made `[ref]` a link: its
