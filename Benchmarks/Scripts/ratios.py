@@ -561,6 +561,12 @@ def history_rows(r):
         rows.append(("30. undo of a group after 100,000 later edits by others ≤ 50 µs and ≤ mapping through them one by one",
                      fmt_time(undo * 1e-9), f"{fmt_time(seq * 1e-9)} (one position through the 100,000 edits)",
                      times(undo * 1e-9, seq * 1e-9), mark(undo <= 50_000 and undo <= seq)))
+    name = f"{HISTORY}/undo of a tool's group after its session ended and 100,000 edits by others"
+    undo, seq = metric(r, name, "undo, ns"), metric(r, name, "one position through the edits one by one, ns")
+    if undo is not None and seq:
+        rows.append(("46. undo of a tool's group after its session ended and 100,000 later edits by others ≤ 50 µs",
+                     fmt_time(undo * 1e-9), f"{fmt_time(seq * 1e-9)} (one position through the 100,000 edits)",
+                     times(undo * 1e-9, seq * 1e-9), mark(undo <= 50_000)))
     name = f"{HISTORY}/memory of a replayed trace, seph-blog1"
     heap, counted = metric(r, name, "history heap bytes"), metric(r, name, "historyBytes")
     edited, groups = metric(r, name, "bytes inserted and deleted"), metric(r, name, "groups")

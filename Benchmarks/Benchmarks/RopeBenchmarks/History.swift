@@ -149,6 +149,61 @@ func registerHistoryBenchmarks() {
     return (document, steps)
   }
 
+  Benchmark(
+    "History/undo of a tool's group after its session ended and 100,000 edits by others",
+    configuration: undoConfiguration
+  ) { benchmark, state in
+    let (document, steps) = state
+    let clock = ContinuousClock()
+    let undoTime = timed(clock) { (try? document.undo()) != nil }
+    _ = try? document.redo()
+    // The baseline: one position mapped through every edit in turn.
+    let mapTime = timed(clock) { () -> Int in
+      var p = 2
+      for step in steps {
+        if p >= step.range.upperBound {
+          p += step.inserted - step.range.count
+        } else if p > step.range.lowerBound {
+          p = step.range.lowerBound
+        }
+      }
+      return p
+    }
+    benchmark.measurement(undoNanoseconds, Int(undoTime / .nanoseconds(1)))
+    benchmark.measurement(sequentialMapNanoseconds, Int(mapTime / .nanoseconds(1)))
+  } setup: { () -> (Document, [(range: Range<Int>, inserted: Int)]) in
+    let document = Document()
+    document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil)
+    var generator = SplitMix64(seed: 46)
+    let text = "One teh two. " + String(repeating: "lorem ipsum dolor sit amet ", count: megabyte / 27)
+    try document.add(body, text: Rope(text))
+    // A tool's rewrite of "teh", in a session that then ends.
+    let session = try document.startSession(scope: .fullDocument)
+    _ = try document.replace(context: session.contexts[0].id, range: 4..<7, with: "the")
+    document.endSession()
+    var length = text.utf16.count
+    var steps: [(range: Range<Int>, inserted: Int)] = []
+    steps.reserveCapacity(100_000)
+    for _ in 0..<100_000 {
+      let p = Int.random(in: 20..<(length - 1), using: &generator)
+      if Bool.random(using: &generator) {
+        try document.edit(body, range: p..<p, with: "x", origin: "peer")
+        steps.append((p..<p, 1))
+        length += 1
+      } else {
+        try document.edit(body, range: p..<(p + 1), with: "", origin: "peer")
+        steps.append((p..<(p + 1), 0))
+        length -= 1
+      }
+    }
+    // The undo takes the rewrite back.
+    try document.undo()
+    let head = try String(document.content.storage(body).text.slice(0..<13))
+    precondition(head == "One teh two. ", head)
+    try document.redo()
+    return (document, steps)
+  }
+
   let memoryConfiguration = configuration(
     metrics: [historyHeapBytes, historyCountedBytes, traceEditBytes, historyGroups],
     timeUnits: .milliseconds, maxDuration: .seconds(10), maxIterations: 3)
