@@ -175,7 +175,8 @@ func registerHistoryBenchmarks() {
     let document = Document()
     document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil)
     var generator = SplitMix64(seed: 46)
-    let text = "One teh two. " + String(repeating: "lorem ipsum dolor sit amet ", count: megabyte / 27)
+    let text =
+      "One teh two. " + String(repeating: "lorem ipsum dolor sit amet ", count: megabyte / 27)
     try document.add(body, text: Rope(text))
     // A tool's rewrite of "teh", in a session that then ends.
     let session = try document.startSession(scope: .fullDocument)
