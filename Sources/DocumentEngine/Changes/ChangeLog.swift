@@ -70,6 +70,9 @@ struct _RecordInfo {
   /// A person's edit.
   static var person: _RecordInfo { _RecordInfo() }
 
+  /// Whether the record is a person's edit as made (``ChangeRecord/isPlain``).
+  var isPlain: Bool { party.isPerson && original == nil && basis == 0 && !isContinuation }
+
   /// The record of an edit of `range` to `insertedLength` units.
   func record(_ range: Range<Int>, insertedLength: Int) -> ChangeRecord {
     ChangeRecord(
@@ -394,14 +397,19 @@ public struct ChangeLog: Sendable {
   mutating func record(
     _ range: Range<Int>, insertedLength: Int, info: borrowing _RecordInfo, keepingHistory: Bool
   ) {
-    if keepingHistory {
-      record(info.record(range, insertedLength: insertedLength))
-      return
-    }
     let state = own()
-    guard state.pins.isEmpty && state.maps.isEmpty else {
-      record(info.record(range, insertedLength: insertedLength))
-      trim()
+    if keepingHistory || !state.pins.isEmpty || !state.maps.isEmpty {
+      if state.maps.isEmpty, info.isPlain {
+        // A person's keystroke with no map to bring up to date (a live
+        // session's, a pinned version's): its row, and nothing else — no
+        // record is made.
+        state.rows.append(
+          _PackedRows.Row(range.lowerBound, range.count, insertedLength &<< 1, state.length))
+        state.length += insertedLength - range.count
+      } else {
+        record(info.record(range, insertedLength: insertedLength))
+      }
+      if !keepingHistory { trim() }
       return
     }
     let version = currentVersion.next
