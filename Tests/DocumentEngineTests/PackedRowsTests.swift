@@ -96,7 +96,8 @@ import _EngineTestSupport
   }
 
   /// A person's keystroke takes a few bytes: 100,000 rows of typing take
-  /// under 6 bytes each, anchors and chunk slack included.
+  /// under 7 bytes each (a size byte and a byte a column), anchors and
+  /// chunk slack included.
   @Test func typingTakesAFewBytesARow() {
     var packed = _PackedRows()
     var start = 5000
@@ -107,7 +108,99 @@ import _EngineTestSupport
       start += deletes ? -1 : 1
       length += deletes ? -1 : 1
     }
-    #expect(packed.capacity < 6 * 100_000, "\(packed.capacity) bytes")
+    #expect(packed.capacity < 7 * 100_000, "\(packed.capacity) bytes")
     #expect(packed[99_999] == Row(start - 1, 0, 2, length - 1))
+  }
+}
+
+/// `_EditRows` (a change log's rows, a word each) against an array of
+/// rows: the same appends, removals and copies, with rows as a log makes
+/// them (each row's text length before it is the last one's after), of
+/// every size — rows that fit a word and rows kept whole beside them.
+@Suite struct EditRowsTests {
+  typealias Row = _PackedRows.Row
+
+  static func row(after last: Row?, kind: Int, using random: inout SeededRandom) -> Row {
+    let before =
+      last.map { $0.d + ($0.c >> 1) - $0.b } ?? Int.random(in: 0..<1 << 40, using: &random)
+    let lower: Int
+    let count: Int
+    let length: Int
+    switch kind {
+    case 0:
+      lower = max(0, (last?.a ?? 0) + Int.random(in: -2...2, using: &random))
+      count = Int.random(in: 0...1, using: &random)
+      length = Int.random(in: 0...3, using: &random)
+    case 1:
+      lower = Int.random(in: 0..<100_000_000, using: &random)
+      count = Int.random(in: 0...5000, using: &random)
+      length = Int.random(in: 0..<2_000_000, using: &random)
+    default:
+      lower = Int.random(in: 0..<1 << 40, using: &random)
+      count = [0, 4094, 4095, 4096, 1 << 30][Int.random(in: 0..<5, using: &random)]
+      length = [0, (1 << 20) - 1, 1 << 20, 1 << 35][Int.random(in: 0..<4, using: &random)]
+    }
+    return Row(lower, count, length << 1 | Int.random(in: 0...1, using: &random), before)
+  }
+
+  @Test func randomizedAgainstArray() {
+    let seed = TestSettings.seed("EditRowsTests.randomizedAgainstArray")
+    var random = SeededRandom(seed: seed)
+    for round in 0..<TestSettings.iterations(30) {
+      var rows = _EditRows()
+      var model: [Row] = []
+      var copies: [(_EditRows, [Row])] = []
+      var last: Row? = nil
+      for _ in 0..<Int.random(in: 1...12, using: &random) {
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0..<6:
+          let count =
+            [
+              Int.random(in: 0...5, using: &random),
+              Int.random(in: 61...200, using: &random),
+              Int.random(in: 5000...10_000, using: &random),
+            ][Int.random(in: 0...2, using: &random)]
+          for _ in 0..<count {
+            let row = Self.row(
+              after: last, kind: Int.random(in: 0...2, using: &random), using: &random)
+            rows.append(row)
+            model.append(row)
+            last = row
+          }
+        case 6..<8:
+          let k = Int.random(in: 0...model.count, using: &random)
+          rows.removeFirst(k)
+          model.removeFirst(k)
+        case 8:
+          rows.removeAll(keepingCapacity: Bool.random(using: &random))
+          model.removeAll()
+        default:
+          copies.append((rows, model))
+        }
+        #expect(rows.count == model.count, "round \(round), SEED=\(seed)")
+        if !model.isEmpty {
+          let i = Int.random(in: 0..<model.count, using: &random)
+          #expect(rows[i] == model[i], "round \(round), SEED=\(seed)")
+          let stop = Int.random(in: i...model.count, using: &random)
+          var seen: [Row] = []
+          rows.forEach(from: i) { row, position in
+            #expect(position == i + seen.count, "round \(round), SEED=\(seed)")
+            seen.append(row)
+            return i + seen.count < stop
+          }
+          #expect(
+            seen.count == max(1, stop - i) && Array(model[i..<i + seen.count]) == seen,
+            "round \(round), SEED=\(seed)")
+        }
+      }
+      for (copy, expected) in copies {
+        var all: [Row] = []
+        copy.forEach(from: 0) { row, _ in
+          all.append(row)
+          return true
+        }
+        #expect(all == expected, "round \(round), SEED=\(seed)")
+      }
+    }
   }
 }

@@ -116,7 +116,7 @@ public struct ChangeLog: Sendable {
     /// kept (a live session, a pinned version): a person's keystroke takes
     /// a few bytes, and no append copies what is written (see
     /// `_PackedRows`).
-    @exclusivity(unchecked) var rows = _PackedRows()
+    @exclusivity(unchecked) var rows = _EditRows()
     /// What the records that are not a person's plain edits say besides
     /// their rows (party, original operation, basis, continuation), by
     /// serial, in order.
@@ -397,21 +397,24 @@ public struct ChangeLog: Sendable {
   mutating func record(
     _ range: Range<Int>, insertedLength: Int, info: borrowing _RecordInfo, keepingHistory: Bool
   ) {
-    let state = own()
-    if keepingHistory || !state.pins.isEmpty || !state.maps.isEmpty {
-      if state.maps.isEmpty, info.isPlain {
+    if keepingHistory || !self.state.pins.isEmpty || !self.state.maps.isEmpty {
+      if self.state.maps.isEmpty, info.isPlain {
         // A person's keystroke with no map to bring up to date (a live
         // session's, a pinned version's): its row, and nothing else — no
         // record is made.
+        let state = own()
         state.rows.append(
           _PackedRows.Row(range.lowerBound, range.count, insertedLength &<< 1, state.length))
         state.length += insertedLength - range.count
       } else {
+        // (No reference to the state is held here: `record` finds it
+        // this value's own, and copies nothing.)
         record(info.record(range, insertedLength: insertedLength))
       }
       if !keepingHistory { trim() }
       return
     }
+    let state = own()
     let version = currentVersion.next
     if state.count > 0 { state.removeAll() }
     state.oldestVersion = version
