@@ -25,6 +25,11 @@ enum Part: String, CaseIterable, Sendable {
   case reads
   /// The comparison of the text around every edit with the model.
   case spot
+  /// The history's task: a second document with the history recording,
+  /// every group undone and redone right after and checked (the person's,
+  /// a peer's, a tool's after its session ended, with tracked ranges put
+  /// back).
+  case history
 }
 
 struct Options: Sendable {

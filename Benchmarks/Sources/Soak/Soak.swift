@@ -65,6 +65,25 @@ enum Soak {
       slots.append(Slot(index: i, id: id, model: model, version: 0))
     }
     let ids = slots.map(\.id)
+    // The history's task: its own document, the history recording, a few
+    // small storages (see History.swift).
+    let historyDocument = Document()
+    var historySlots: [Slot] = []
+    if options.runs(.history) {
+      for i in 0..<4 {
+        var random = SoakRandom(seed: seed, stream: 2_000_000 + UInt64(i))
+        let (rope, model) = makeStorageText(bytes: min(bytes, 64_000), random: &random)
+        let id = StorageID("h" + String(i))
+        do {
+          try historyDocument.add(id, text: rope)
+        } catch {
+          finish(options, failure: "adding \(id) threw \(error)", seconds: 0, tally: Tally())
+        }
+        historySlots.append(Slot(index: s + i, id: id, model: model, version: 0))
+      }
+    }
+    let historyQuota = max(1, options.ops / (4 * t))
+    let historyWork = historySlots
     let setupSeconds = seconds(now() &- setupStart)
     print(
       "setup: \(megabytes(document.content.storages.values.reduce(0) { $0 + $1.text.utf8Count }))"
@@ -86,6 +105,16 @@ enum Soak {
             return worker.result
           }
         }
+        if !historyWork.isEmpty {
+          group.addTask {
+            let worker = Worker(
+              task: t, document: historyDocument, options: options, slots: historyWork,
+              quota: historyQuota, keepsHistory: true)
+            try await worker.run()
+            try worker.checkAll("the history task's last check")
+            return worker.result
+          }
+        }
         var all: [WorkerResult] = []
         for try await result in group { all.append(result) }
         return all.sorted { $0.task < $1.task }
@@ -101,6 +130,9 @@ enum Soak {
       tally.merge(result.tally)
       refusals.merge(result.refusals, uniquingKeysWith: +)
     }
+    // (The history's task checked its own storages; the rest are the
+    // shared document's.)
+    results.removeAll { $0.task == t }
 
     // The final check: every storage against its model, in parallel.
     let checkStart = now()

@@ -31,6 +31,12 @@ enum Kind: Int, CaseIterable, Sendable {
   case endFullSession
   case snapshot
   case locate
+  case track
+  case trackedRange
+  case suggest
+  case preview
+  case reject
+  case accept
 
   var name: String {
     switch self {
@@ -59,6 +65,12 @@ enum Kind: Int, CaseIterable, Sendable {
     case .endFullSession: "endSession (fullDocument)"
     case .snapshot: "content snapshot"
     case .locate: "locate"
+    case .track: "track (history task)"
+    case .trackedRange: "trackedRange"
+    case .suggest: "suggest"
+    case .preview: "preview"
+    case .reject: "reject"
+    case .accept: "accept"
     }
   }
 
@@ -90,6 +102,12 @@ enum Kind: Int, CaseIterable, Sendable {
     case .endFullSession: "endFullSession"
     case .snapshot: "snapshot"
     case .locate: "locate"
+    case .track: "track"
+    case .trackedRange: "trackedRange"
+    case .suggest: "suggest"
+    case .preview: "preview"
+    case .reject: "reject"
+    case .accept: "accept"
     }
   }
 }

@@ -113,7 +113,17 @@ final class Worker {
   let checkShare: Int
   var nextCheck: Int
 
-  init(task: Int, document: Document, options: Options, slots: [Slot], quota: Int) {
+  /// Whether this is the history's task (its own document, the history
+  /// recording: see History.swift).
+  let keepsHistory: Bool
+  /// Makes every suggestion's kind new (a rejected kind is ignored after).
+  var serial = 0
+
+  init(
+    task: Int, document: Document, options: Options, slots: [Slot], quota: Int,
+    keepsHistory: Bool = false
+  ) {
+    self.keepsHistory = keepsHistory
     self.task = task
     self.document = document
     self.options = options
@@ -140,6 +150,10 @@ final class Worker {
         try Task.checkCancellation()
       }
       let k = random.int(0...(slots.count - 1))
+      if keepsHistory {
+        try historyStep(k)
+        continue
+      }
       let roll = random.int(0...999)
       if task == 0 && roll < options.sessions && options.runs(.session) {
         try session(k)
@@ -274,7 +288,7 @@ final class Worker {
   /// A random edit by the person (no origin, no basis), near `near` if
   /// given; nil if it was an empty edit (no version).
   @discardableResult
-  func personEdit(_ k: Int, near: Range<Int>?) throws -> Step? {
+  func personEdit(_ k: Int, near: Range<Int>?, origin: String? = nil) throws -> Step? {
     let id = slots[k].id
     let count = slots[k].model.count
     let lo = slots[k].model.boundary(
@@ -298,7 +312,7 @@ final class Worker {
       ? makeEditText(pieces: 4, random: &random) : ("", [])
     let before = slots[k].version
     let result = try call(kind, "edit \(id) \(lo)..<\(hi) with \(units.count) units") {
-      try document.edit(id, range: lo..<hi, with: text)
+      try document.edit(id, range: lo..<hi, with: text, origin: origin)
     }
     trace(k, "try d.edit(\"\(id)\", range: \(lo)..<\(hi), with: \(literal(text)))  // \(result)")
     let noop = lo == hi && units.isEmpty
