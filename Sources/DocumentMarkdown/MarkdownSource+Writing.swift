@@ -360,6 +360,11 @@ struct _KeptSourceWriter {
       let definitions =
         kind == .paragraph || kind.isHeader ? definitionLineCount(of: leaf) : 0
       if definitions > 0 { written = Self.escapingTitleStart(written) }
+      // (Text written right under a title that closes on an escaped
+      // delimiter could extend the title: the block is written anew.)
+      if definitions > 0, Self.escapedTitleEnd(ofLine: first + definitions - 1, in: source) != nil {
+        return nil
+      }
       result.append(contentsOf: source.bytes[cursor..<start])
       if definitions > 0 {
         result.append(contentsOf: source.bytes[start..<source.lineStart(first + definitions)])
@@ -521,9 +526,47 @@ struct _KeptSourceWriter {
     }
     for lines in stride(from: min(count - 1, 64), through: 1, by: -1) {
       let chunk = source.bytes[source.lineStart(first)..<source.lineStart(first + lines)]
-      if Self.holdsNoLeaf(String(decoding: chunk, as: UTF8.self)) { return lines }
+      guard Self.holdsNoLeaf(String(decoding: chunk, as: UTF8.self)) else { continue }
+      // (A title that closes on an escaped delimiter, `"\"`, read alone,
+      // goes on over the next lines in the paragraph when one of them has
+      // the delimiter: its definition is then no definition at all.)
+      let lastLine = first + lines - 1
+      if let delimiter = Self.escapedTitleEnd(ofLine: lastLine, in: source),
+        source.bytes[source.lineStart(lastLine + 1)..<source.lineStart(first + count)]
+          .contains(delimiter)
+      {
+        continue
+      }
+      return lines
     }
     return 0
+  }
+
+  /// The delimiter (`"`, `'` or `)`) that line `line` ends with, before
+  /// white space, if an odd run of backslashes comes before it: a title
+  /// that closes there read alone, and goes on past it after a later
+  /// line's delimiter (cmark-gfm takes the longest title).
+  static func escapedTitleEnd(ofLine line: Int, in source: MarkdownSource) -> UInt8? {
+    var end = source.lineStart(line + 1)
+    let start = source.lineStart(line)
+    while end > start,
+      [0x0A, 0x0D, 0x20, 0x09].contains(source.bytes[end - 1])
+    {
+      end -= 1
+    }
+    guard end > start else { return nil }
+    let delimiter = source.bytes[end - 1]
+    guard
+      delimiter == UInt8(ascii: "\"") || delimiter == UInt8(ascii: "'")
+        || delimiter == UInt8(ascii: ")")
+    else { return nil }
+    var backslashes = 0
+    var index = end - 2
+    while index >= start, source.bytes[index] == UInt8(ascii: "\\") {
+      backslashes += 1
+      index -= 1
+    }
+    return backslashes % 2 == 1 ? delimiter : nil
   }
 
   /// Whether cmark-gfm reads `markdown` as no leaf block at all (only
@@ -565,6 +608,9 @@ struct _KeptSourceWriter {
       if !definitions.isEmpty {
         output.append(contentsOf: definitions)
         keptDefinitions = true
+        // (Under a title that closes on an escaped delimiter, a blank
+        // line: the text written after could extend the title.)
+        if Self.endsWithEscapedTitle(definitions) { separate() }
       }
     }
     let lower16 = segments[group.lowerBound].utf16.lowerBound
@@ -607,6 +653,23 @@ struct _KeptSourceWriter {
         ? Self.escapingTitleStart(writer.output) : writer.output,
       firstPrefix: [], continuation: [], to: &output)
     lastListMark = mark
+  }
+
+  /// Whether the last line of `lines` ends with a title delimiter after
+  /// an odd run of backslashes (see ``escapedTitleEnd(ofLine:in:)``).
+  static func endsWithEscapedTitle(_ lines: [UInt8]) -> Bool {
+    var end = lines.count
+    while end > 0, [0x0A, 0x0D, 0x20, 0x09].contains(lines[end - 1]) { end -= 1 }
+    guard end > 0,
+      [UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ")")].contains(lines[end - 1])
+    else { return false }
+    var backslashes = 0
+    var index = end - 2
+    while index >= 0, lines[index] == UInt8(ascii: "\\") {
+      backslashes += 1
+      index -= 1
+    }
+    return backslashes % 2 == 1
   }
 
   /// `written` with a backslash before its first line's `"`, `'` or `(`

@@ -570,7 +570,13 @@ extension _MarkdownWriter {
       bytes.append(contentsOf: " \"".utf8)
       for scalar in title.unicodeScalars {
         switch scalar {
-        case "\\", "\"":
+        case "\\":
+          // (cmark-gfm's title scanner takes the longest match and a
+          // backslash is a title character to it: `"a\\"` reads as `a\`
+          // and an escaped quote that goes on to a later `"`, and the link
+          // fails. A reference reads as a backslash, whatever follows.)
+          bytes.append(contentsOf: "&#92;".utf8)
+        case "\"":
           bytes.append(UInt8(ascii: "\\"))
           bytes.append(UInt8(scalar.value))
         case "|" where inCell:

@@ -225,6 +225,39 @@ import _EngineTestSupport
     #expect(_CMarkBaseline.html(written) == _CMarkBaseline.html(expected), "\(written)")
   }
 
+  /// FuzzMarkdown's finding with the source kept: a definition whose
+  /// title closes on an escaped quote (`"\"`) reads as one alone, but a
+  /// later `"` of its paragraph extends the title (cmark-gfm takes the
+  /// longest), and then it is no definition: the text written under it
+  /// brought the definition's line back as text, or wrote it twice.
+  @Test(arguments: [
+    ("[foo]:z \"\\\"\n[> [foo]: r", "o: ", false),
+    ("[foo]: /u \"\\\"\nx [foo] y", "x", true),
+    ("[foo]: /u \"\\\"\nx \"y", "x", true),
+    ("> [foo]: /u \"\\\"\n> x \"y", "x", true),
+    // (And a title written anew that ends with a backslash: `"\\"` went
+    // on to the next `"` too; the writer writes `&#92;`.)
+    ("[foo]:z \"\\\"\n[foo]> [foo]: /", "o: ", false),
+  ])
+  func aTitleClosingOnAnEscapedQuoteStaysATitle(
+    markdown: String, target: String, strong: Bool
+  ) throws {
+    let document = try Self.read(markdown)
+    let offset = try document.offset(of: target, in: "file")
+    let range = offset..<offset + target.utf16.count
+    if strong {
+      try document.setAttributes(
+        [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)],
+        in: "file", range: range)
+    } else {
+      try document.edit("file", range: range, with: "")
+    }
+    let written = try document.markdown(of: "file")
+    let storage = try document.content.storage("file")
+    let expected = storage.attributedText(in: 0..<storage.length).markdown
+    #expect(_CMarkBaseline.html(written) == _CMarkBaseline.html(expected), "\(written)")
+  }
+
   /// FuzzMarkdown's finding with the source kept: emphasis set on part of
   /// a tag (`<r r="[ref]">`) made its pieces written raw, no longer a tag,
   /// and a reference definition the file kept made `[ref]` a link: its
