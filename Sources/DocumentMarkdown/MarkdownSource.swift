@@ -172,7 +172,11 @@ extension MarkdownSource {
         let lines = leaves[leaf].lines
         var through = min(Int(lines.last), last)
         if leaf + 1 < next {
-          through = min(through, Int(leaves[leaf + 1].lines.first) - 1)
+          // (The next leaf that has a position: cmark-gfm gives none to
+          // the paragraph a table's header row splits off.)
+          if let following = (leaf + 1..<next).first(where: { leaves[$0].lines.first >= 1 }) {
+            through = min(through, Int(leaves[following].lines.first) - 1)
+          }
         } else if Int(lines.last) == Int(top.lines.last) {
           through = last  // (the block's last leaf ends where it does)
         }

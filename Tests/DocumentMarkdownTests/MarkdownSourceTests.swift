@@ -258,6 +258,23 @@ import _EngineTestSupport
     #expect(_CMarkBaseline.html(written) == _CMarkBaseline.html(expected), "\(written)")
   }
 
+  /// FuzzMarkdown's finding with the source kept: a table's header row
+  /// that cuts into a paragraph makes the text before it a paragraph that
+  /// cmark-gfm gives no position; the leaf before took it for one on line
+  /// 0 and ended on its first line, so its rewrite left its other lines
+  /// behind, read as more of its text.
+  @Test(arguments: ["- a\n  two\n- x\n  |a|\n  |-|", "- a\n  two\n\n  x\n  |a|\n  |-|"])
+  func aParagraphBeforeASplitOffOneKeepsItsLines(markdown: String) throws {
+    let document = try Self.read(markdown)
+    let offset = try document.offset(of: "two", in: "file")
+    try document.edit("file", range: offset..<offset + 3, with: "x*")
+    let written = try document.markdown(of: "file")
+    let storage = try document.content.storage("file")
+    let expected = storage.attributedText(in: 0..<storage.length).markdown
+    #expect(_CMarkBaseline.html(written) == _CMarkBaseline.html(expected), "\(written)")
+    #expect(!written.contains("two"))
+  }
+
   /// FuzzMarkdown's finding with the source kept: emphasis set on part of
   /// a tag (`<r r="[ref]">`) made its pieces written raw, no longer a tag,
   /// and a reference definition the file kept made `[ref]` a link: its
