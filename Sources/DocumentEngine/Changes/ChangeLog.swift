@@ -112,10 +112,10 @@ public struct ChangeLog: Sendable {
     @exclusivity(unchecked) var oldestVersion: StorageVersion
     /// The records, packed: each a row of its range's start and count,
     /// its inserted length (doubled, plus one if it has an extra) and the
-    /// text length before it. Appended to on every edit while history is
-    /// kept (a live session, a pinned version): a person's keystroke takes
-    /// a few bytes, and no append copies what is written (see
-    /// `_PackedRows`).
+    /// text length before it (implied). Appended to on every edit while
+    /// history is kept (a live session, a pinned version): a person's
+    /// keystroke takes one 64-bit word, and no append copies more than a
+    /// segment (see `_EditRows`).
     @exclusivity(unchecked) var rows = _EditRows()
     /// What the records that are not a person's plain edits say besides
     /// their rows (party, original operation, basis, continuation), by
