@@ -432,6 +432,11 @@ struct _OriginStacks: Sendable {
 struct _ActionTable: Sendable {
   private var slots: [_HistoryAction?] = []
   private var base = 0
+  /// No action is kept in the slots before this one: the search for the
+  /// first kept one starts here, so that dropping the oldest actions one
+  /// by one does not walk the empty slots before them again and again
+  /// (each look copies a slot: 136 bytes).
+  private var front = 0
   /// How many actions are kept.
   private(set) var count = 0
 
@@ -445,8 +450,10 @@ struct _ActionTable: Sendable {
       if i >= 0 && i < slots.count {
         let was = slots[i] != nil
         yield &slots[i]
-        count += (slots[i] != nil ? 1 : 0) - (was ? 1 : 0)
-        if was && slots[i] == nil { trim() }
+        let kept = slots[i] != nil
+        count += (kept ? 1 : 0) - (was ? 1 : 0)
+        if kept && i < front { front = i }
+        if was && !kept { trim() }
       } else {
         var new: _HistoryAction? = nil
         yield &new
@@ -469,11 +476,16 @@ struct _ActionTable: Sendable {
   }
 
   private mutating func insert(_ action: _HistoryAction, at id: Int) {
-    if slots.isEmpty { base = id }
+    if slots.isEmpty {
+      base = id
+      front = 0
+    }
     if id < base {
       slots.insert(contentsOf: [_HistoryAction?](repeating: nil, count: base - id), at: 0)
+      front += base - id
       base = id
     }
+    front = min(front, id - base)
     while id - base >= slots.count { slots.append(nil) }
     slots[id - base] = action
     count += 1
@@ -481,13 +493,18 @@ struct _ActionTable: Sendable {
 
   /// Drops the empty slots at the front once they are half the array.
   private mutating func trim() {
-    guard let first = slots.firstIndex(where: { $0 != nil }) else {
+    var first = front
+    while first < slots.count, slots[first] == nil { first += 1 }
+    guard first < slots.count else {
       slots.removeAll(keepingCapacity: true)
+      front = 0
       return
     }
+    front = first
     if first > 64 && first * 2 > slots.count {
       slots.removeFirst(first)
       base += first
+      front = 0
     }
   }
 }
