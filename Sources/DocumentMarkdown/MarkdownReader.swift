@@ -765,6 +765,9 @@ struct _SourceLines: Hashable {
   /// Whether the block is an indented code block (whose column is past
   /// its indentation, not only its containers' markers).
   var isIndentedCode: Bool
+  /// For a fenced code block, the line of its last line of code (its
+  /// opening fence's if it has none); 0 otherwise.
+  var lastCodeLine: Int32 = 0
 
   init(_ node: OpaquePointer) {
     first = cmark_node_get_start_line(node)
@@ -777,6 +780,9 @@ struct _SourceLines: Hashable {
     isIndentedCode =
       cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK
       && cmark_node_get_fenced(node, &length, &offset, &character) == 0
+    if cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK, !isIndentedCode, first >= 1 {
+      lastCodeLine = first + (cmark_node_get_literal(node).map { Self.lineCount($0) } ?? 0)
+    }
     // (cmark-gfm ends an HTML block that its end condition closes — a
     // comment's `-->` on a later line — a line early. Its literal has
     // every line of it: those are its lines.)

@@ -125,8 +125,16 @@ extension MarkdownSource {
       guard let intent = segment.intent, intent == reader.leaves[index],
         let innermost = intent.components.last
       else { return nil }
-      leaves.append(
-        Leaf(intent: intent, hash: segment.hash, lines: reader.leafLines[index], block: -1))
+      var lines = reader.leafLines[index]
+      // (cmark-gfm ends a fenced code block that its container's end cuts
+      // short on the line that ends the container, not the block's:
+      // `> ```\n> a\n[^b]: c` — a line past its code that is no fence.)
+      if lines.lastCodeLine > 0, lines.last == lines.lastCodeLine + 1,
+        !Self.isFenceLine(Int(lines.last), in: markdown, lineStarts: lineStarts)
+      {
+        lines.last = lines.lastCodeLine
+      }
+      leaves.append(Leaf(intent: intent, hash: segment.hash, lines: lines, block: -1))
       leafOfIdentity[innermost.identity] = Int32(index)
     }
     // The blocks: those with leaves, in order, each over lines after the
@@ -193,6 +201,27 @@ extension MarkdownSource {
     self.leafOfIdentity = leafOfIdentity
     self.blocks = blocks
     tail = end..<markdown.count
+  }
+
+  /// Whether line `line` (from 1), past its containers' `>` and
+  /// indentation, is a run of three or more backticks or tildes and then
+  /// only spaces or tabs: what could close a fenced code block.
+  static func isFenceLine(_ line: Int, in bytes: [UInt8], lineStarts: [Int]) -> Bool {
+    guard line >= 1, line <= lineStarts.count else { return false }
+    var index = lineStarts[line - 1]
+    let end = line < lineStarts.count ? lineStarts[line] : bytes.count
+    while index < end, [0x20, 0x09, UInt8(ascii: ">")].contains(bytes[index]) { index += 1 }
+    guard index < end, bytes[index] == UInt8(ascii: "`") || bytes[index] == UInt8(ascii: "~")
+    else { return false }
+    let fence = bytes[index]
+    var run = 0
+    while index < end, bytes[index] == fence {
+      run += 1
+      index += 1
+    }
+    guard run >= 3 else { return false }
+    while index < end, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    return index == end
   }
 
   /// Where each line starts, as cmark-gfm counts lines.

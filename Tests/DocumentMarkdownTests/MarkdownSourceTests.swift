@@ -275,6 +275,28 @@ import _EngineTestSupport
     #expect(!written.contains("two"))
   }
 
+  /// FuzzMarkdown's finding with the source kept: a fenced code block that
+  /// its container's end cuts short (an unreferenced footnote definition
+  /// after it, which cmark-gfm drops) ends, by cmark-gfm's positions, on
+  /// the line that ended the container: rewritten, it took that line's
+  /// place, and the footnote's lazy line after it stayed as a paragraph.
+  @Test(arguments: [
+    "-\n  ```\n  F600\n[^b]:m\n\"",
+    "> ```\n> F600\n[^b]:m\n\"",
+    "> - ```\n>   F600\n> [^b]:m\n> \"",
+  ])
+  func aFenceCutShortByItsContainerEndsWithItsCode(markdown: String) throws {
+    let document = try Self.read(markdown)
+    let offset = try document.offset(of: "60", in: "file")
+    try document.setAttributes(
+      [.inlinePresentationIntent: .inlinePresentationIntent(.stronglyEmphasized)],
+      in: "file", range: offset..<offset + 2)
+    let written = try document.markdown(of: "file")
+    let storage = try document.content.storage("file")
+    let expected = storage.attributedText(in: 0..<storage.length).markdown
+    #expect(_CMarkBaseline.html(written) == _CMarkBaseline.html(expected), "\(written)")
+  }
+
   /// FuzzMarkdown's finding with the source kept: emphasis set on part of
   /// a tag (`<r r="[ref]">`) made its pieces written raw, no longer a tag,
   /// and a reference definition the file kept made `[ref]` a link: its
