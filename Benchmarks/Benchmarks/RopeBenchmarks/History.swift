@@ -70,6 +70,30 @@ private func editedBytes(_ trace: UTF16Trace) -> Int {
   return bytes
 }
 
+/// Times the undo of `document`'s last group (redone after, unmeasured)
+/// and the baseline beside it: one position mapped through `steps` one by
+/// one.
+private func measureUndo(
+  _ benchmark: Benchmark, _ document: Document, against steps: [(range: Range<Int>, inserted: Int)]
+) {
+  let clock = ContinuousClock()
+  let undoTime = timed(clock) { (try? document.undo()) != nil }
+  _ = try? document.redo()
+  let mapTime = timed(clock) { () -> Int in
+    var p = 2
+    for step in steps {
+      if p >= step.range.upperBound {
+        p += step.inserted - step.range.count
+      } else if p > step.range.lowerBound {
+        p = step.range.lowerBound
+      }
+    }
+    return p
+  }
+  benchmark.measurement(undoNanoseconds, Int(undoTime / .nanoseconds(1)))
+  benchmark.measurement(sequentialMapNanoseconds, Int(mapTime / .nanoseconds(1)))
+}
+
 func registerHistoryBenchmarks() {
   let perReplay = configuration(
     metrics: [
@@ -105,24 +129,7 @@ func registerHistoryBenchmarks() {
   Benchmark(
     "History/undo of a group after 100,000 edits by others", configuration: undoConfiguration
   ) { benchmark, state in
-    let (document, steps) = state
-    let clock = ContinuousClock()
-    let undoTime = timed(clock) { (try? document.undo()) != nil }
-    _ = try? document.redo()
-    // The baseline: one position mapped through every edit in turn.
-    let mapTime = timed(clock) { () -> Int in
-      var p = 2
-      for step in steps {
-        if p >= step.range.upperBound {
-          p += step.inserted - step.range.count
-        } else if p > step.range.lowerBound {
-          p = step.range.lowerBound
-        }
-      }
-      return p
-    }
-    benchmark.measurement(undoNanoseconds, Int(undoTime / .nanoseconds(1)))
-    benchmark.measurement(sequentialMapNanoseconds, Int(mapTime / .nanoseconds(1)))
+    measureUndo(benchmark, state.0, against: state.1)
   } setup: { () -> (Document, [(range: Range<Int>, inserted: Int)]) in
     let document = Document()
     document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil)
@@ -153,24 +160,7 @@ func registerHistoryBenchmarks() {
     "History/undo of a tool's group after its session ended and 100,000 edits by others",
     configuration: undoConfiguration
   ) { benchmark, state in
-    let (document, steps) = state
-    let clock = ContinuousClock()
-    let undoTime = timed(clock) { (try? document.undo()) != nil }
-    _ = try? document.redo()
-    // The baseline: one position mapped through every edit in turn.
-    let mapTime = timed(clock) { () -> Int in
-      var p = 2
-      for step in steps {
-        if p >= step.range.upperBound {
-          p += step.inserted - step.range.count
-        } else if p > step.range.lowerBound {
-          p = step.range.lowerBound
-        }
-      }
-      return p
-    }
-    benchmark.measurement(undoNanoseconds, Int(undoTime / .nanoseconds(1)))
-    benchmark.measurement(sequentialMapNanoseconds, Int(mapTime / .nanoseconds(1)))
+    measureUndo(benchmark, state.0, against: state.1)
   } setup: { () -> (Document, [(range: Range<Int>, inserted: Int)]) in
     let document = Document()
     document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil)
