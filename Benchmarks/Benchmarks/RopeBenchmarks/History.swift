@@ -94,6 +94,30 @@ private func measureUndo(
   benchmark.measurement(sequentialMapNanoseconds, Int(mapTime / .nanoseconds(1)))
 }
 
+/// 100,000 one-unit edits of a peer at random places from offset `from`
+/// on (an "x" typed or a unit deleted): what undo is measured after.
+private func peerEdits(
+  _ document: Document, from: Int, seed: UInt64
+) throws -> [(range: Range<Int>, inserted: Int)] {
+  var generator = SplitMix64(seed: seed)
+  var length = try document.content.storage(body).length
+  var steps: [(range: Range<Int>, inserted: Int)] = []
+  steps.reserveCapacity(100_000)
+  for _ in 0..<100_000 {
+    let p = Int.random(in: from..<(length - 1), using: &generator)
+    if Bool.random(using: &generator) {
+      try document.edit(body, range: p..<p, with: "x", origin: "peer")
+      steps.append((p..<p, 1))
+      length += 1
+    } else {
+      try document.edit(body, range: p..<(p + 1), with: "", origin: "peer")
+      steps.append((p..<(p + 1), 0))
+      length -= 1
+    }
+  }
+  return steps
+}
+
 func registerHistoryBenchmarks() {
   let perReplay = configuration(
     metrics: [
@@ -133,26 +157,11 @@ func registerHistoryBenchmarks() {
   } setup: { () -> (Document, [(range: Range<Int>, inserted: Int)]) in
     let document = Document()
     document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil)
-    var generator = SplitMix64(seed: 30)
     let text = String(repeating: "lorem ipsum dolor sit amet ", count: megabyte / 27)
     try document.add(body, text: Rope(text))
     try document.edit(body, range: 0..<0, with: "Hello ")
     document.closeGroup()
-    var length = text.utf16.count + 6
-    var steps: [(range: Range<Int>, inserted: Int)] = []
-    steps.reserveCapacity(100_000)
-    for _ in 0..<100_000 {
-      let p = Int.random(in: 10..<(length - 1), using: &generator)
-      if Bool.random(using: &generator) {
-        try document.edit(body, range: p..<p, with: "x", origin: "peer")
-        steps.append((p..<p, 1))
-        length += 1
-      } else {
-        try document.edit(body, range: p..<(p + 1), with: "", origin: "peer")
-        steps.append((p..<(p + 1), 0))
-        length -= 1
-      }
-    }
+    let steps = try peerEdits(document, from: 10, seed: 30)
     return (document, steps)
   }
 
@@ -164,7 +173,6 @@ func registerHistoryBenchmarks() {
   } setup: { () -> (Document, [(range: Range<Int>, inserted: Int)]) in
     let document = Document()
     document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil)
-    var generator = SplitMix64(seed: 46)
     let text =
       "One teh two. " + String(repeating: "lorem ipsum dolor sit amet ", count: megabyte / 27)
     try document.add(body, text: Rope(text))
@@ -172,21 +180,7 @@ func registerHistoryBenchmarks() {
     let session = try document.startSession(scope: .fullDocument)
     _ = try document.replace(context: session.contexts[0].id, range: 4..<7, with: "the")
     document.endSession()
-    var length = text.utf16.count
-    var steps: [(range: Range<Int>, inserted: Int)] = []
-    steps.reserveCapacity(100_000)
-    for _ in 0..<100_000 {
-      let p = Int.random(in: 20..<(length - 1), using: &generator)
-      if Bool.random(using: &generator) {
-        try document.edit(body, range: p..<p, with: "x", origin: "peer")
-        steps.append((p..<p, 1))
-        length += 1
-      } else {
-        try document.edit(body, range: p..<(p + 1), with: "", origin: "peer")
-        steps.append((p..<(p + 1), 0))
-        length -= 1
-      }
-    }
+    let steps = try peerEdits(document, from: 20, seed: 46)
     // The undo takes the rewrite back.
     try document.undo()
     let head = try String(document.content.storage(body).text.slice(0..<13))
