@@ -45,6 +45,11 @@ import _EngineTestSupport
         if !model.isEmpty {
           let i = Int.random(in: 0..<model.count, using: &random)
           #expect(segmented[i] == model[i], "round \(round), SEED=\(seed)")
+          // (The elements are increasing: the first at or past one of them.)
+          let key = model[i]
+          #expect(
+            segmented.partitioningIndex { $0 >= key } == model.firstIndex { $0 >= key },
+            "round \(round), SEED=\(seed)")
           #expect(Array(segmented[i...]) == Array(model[i...]), "round \(round), SEED=\(seed)")
           // Runs from i: in order, each at its index, up to a stop.
           let stop = Int.random(in: i...model.count, using: &random)

@@ -173,13 +173,7 @@ public struct ChangeLog: Sendable {
     /// The index in ``extras`` of the first extra of record `i` or later.
     func firstExtra(atOrAfter i: Int) -> Int {
       let serial = dropped + i
-      var low = 0
-      var high = extras.count
-      while low < high {
-        let mid = (low + high) / 2
-        if extras[mid].serial < serial { low = mid + 1 } else { high = mid }
-      }
-      return low
+      return extras.partitioningIndex { $0.serial >= serial }
     }
 
     /// Calls `body` with each record from `start` on — its piece, party,

@@ -83,13 +83,7 @@ struct _EditRows: Sendable {
   /// position `i`.
   private func firstWide(atOrAfter i: Int) -> Int {
     let serial = dropped &+ i
-    var low = 0
-    var high = wide.count
-    while low < high {
-      let mid = (low &+ high) / 2
-      if wide[mid].serial < serial { low = mid &+ 1 } else { high = mid }
-    }
-    return low
+    return wide.partitioningIndex { $0.serial >= serial }
   }
 
   /// The row at `position`.

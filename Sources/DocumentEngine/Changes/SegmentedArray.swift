@@ -89,6 +89,20 @@ struct _SegmentedArray<Element>: RandomAccessCollection {
     count += 1
   }
 
+  /// The index of the first element for which `belongs` is true, all
+  /// those after it being true too (`count` if none is): a binary search.
+  ///
+  /// - Complexity: O(log n)
+  func partitioningIndex(where belongs: (Element) -> Bool) -> Int {
+    var low = 0
+    var high = count
+    while low < high {
+      let mid = (low &+ high) / 2
+      if belongs(self[mid]) { high = mid } else { low = mid &+ 1 }
+    }
+    return low
+  }
+
   /// Removes the first `k` elements (at most `count`).
   mutating func removeFirst(_ k: Int) {
     precondition(k >= 0 && k <= count, "removing more than the array holds")
