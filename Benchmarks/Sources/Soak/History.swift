@@ -121,16 +121,9 @@ extension Worker {
     slots[k].version = try storage(k).version.rawValue
     let after = slots[k].model
     try spotCheck(k, lower..<(lower + units.count), "after the tool's replacement")
-    _ = try call(.undo, "undo of the tool's replacement after its session") {
-      try document.undo()
-    }
-    slots[k].model = before
-    slots[k].version = try storage(k).version.rawValue
-    try spotCheck(k, lower..<upper, "after undoing the tool's replacement after its session")
-    _ = try call(.redo, "redo of the tool's replacement") { try document.redo() }
-    slots[k].model = after
-    slots[k].version = try storage(k).version.rawValue
-    try spotCheck(k, lower..<(lower + units.count), "after redoing the tool's replacement")
+    try undoAndRedo(
+      k, "the tool's replacement after its session", before: (before, lower..<upper),
+      after: (after, lower..<(lower + units.count)))
   }
 
   /// A suggestion over a few units: previewed then rejected (nothing
@@ -165,13 +158,23 @@ extension Worker {
     slots[k].version = try storage(k).version.rawValue
     let after = slots[k].model
     try spotCheck(k, lower..<(lower + units.count), "after accepting a suggestion")
-    _ = try call(.undo, "undo of an accepted suggestion") { try document.undo() }
-    slots[k].model = before
+    try undoAndRedo(
+      k, "an accepted suggestion", before: (before, lower..<upper),
+      after: (after, lower..<(lower + units.count)))
+  }
+
+  /// The person's undo of the last group, which gives back `before`'s text
+  /// (checked around its range), then redo, which gives back `after`'s.
+  func undoAndRedo(
+    _ k: Int, _ what: String, before: ([UInt16], Range<Int>), after: ([UInt16], Range<Int>)
+  ) throws {
+    _ = try call(.undo, "undo of \(what)") { try document.undo() }
+    slots[k].model = before.0
     slots[k].version = try storage(k).version.rawValue
-    try spotCheck(k, lower..<upper, "after undoing an accepted suggestion")
-    _ = try call(.redo, "redo of an accepted suggestion") { try document.redo() }
-    slots[k].model = after
+    try spotCheck(k, before.1, "after undoing \(what)")
+    _ = try call(.redo, "redo of \(what)") { try document.redo() }
+    slots[k].model = after.0
     slots[k].version = try storage(k).version.rawValue
-    try spotCheck(k, lower..<(lower + units.count), "after redoing an accepted suggestion")
+    try spotCheck(k, after.1, "after redoing \(what)")
   }
 }
