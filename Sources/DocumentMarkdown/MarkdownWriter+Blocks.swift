@@ -287,6 +287,58 @@ extension _MarkdownWriter {
       kind: Self.isCompleteTagLine(Array(first)) ? 7 : nil, endsOnLastLine: false)
   }
 
+  /// Where Markdown would end the HTML block `scalars` (an HTML block's
+  /// text, which starts one) before its end: the end of its text there
+  /// (before a line end) and where the text after it starts, past blank
+  /// lines; nil if the block takes in all of it. Kinds 6 and 7 end at a
+  /// blank line, kinds 1 to 5 on the first line with their end.
+  static func htmlBlockEnd(
+    in scalars: ArraySlice<Unicode.Scalar>
+  ) -> (end: Int, rest: Int)? {
+    guard let kind = htmlBlockKind(scalars).kind else { return nil }
+    let ends: [String] =
+      switch kind {
+      case 1: ["</script>", "</pre>", "</style>"]
+      case 2: ["-->"]
+      case 3: ["?>"]
+      case 4: [">"]
+      case 5: ["]]>"]
+      default: []
+      }
+    func isBlank(_ line: ArraySlice<Unicode.Scalar>) -> Bool {
+      line.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\r" }
+    }
+    var lineStart = scalars.startIndex
+    var blockEnd: Int?
+    while lineStart < scalars.endIndex {
+      let lineEnd = scalars[lineStart...].firstIndex(of: "\n") ?? scalars.endIndex
+      let line = scalars[lineStart..<lineEnd]
+      if kind >= 6 {
+        if isBlank(line), lineStart > scalars.startIndex {
+          blockEnd = lineStart - 1
+          break
+        }
+      } else {
+        let lower = String(String.UnicodeScalarView(line)).lowercased()
+        if ends.contains(where: { lower.contains($0) }) {
+          guard lineEnd < scalars.endIndex else { return nil }
+          blockEnd = lineEnd
+          break
+        }
+      }
+      lineStart = lineEnd + 1
+    }
+    guard let end = blockEnd else { return nil }
+    // Past the blank lines after it.
+    var rest = end + 1
+    while rest < scalars.endIndex {
+      let lineEnd = scalars[rest...].firstIndex(of: "\n") ?? scalars.endIndex
+      guard isBlank(scalars[rest..<lineEnd]) else { break }
+      rest = min(lineEnd + 1, scalars.endIndex)
+    }
+    return (end, rest)
+  }
+
   /// Whether `line` is an open tag or a closing tag, complete, and then
   /// only spaces, tabs and form feeds: the start of CommonMark's HTML block
   /// kind 7 (not `script`, `style` or `pre`, which are kind 1).

@@ -318,6 +318,23 @@ struct _MarkdownWriter {
       // raw, its lines would read as other blocks, a fence that takes in
       // the rest of the file.)
       if wholeHTML, Self.htmlBlockKind(leaf.scalars).starts {
+        // (An HTML block's text that Markdown would end early — a blank
+        // line in one of kind 6 or 7, a line with the end of one of kinds
+        // 1 to 5 before its last — is written as the blocks it reads as:
+        // written whole, what follows the end reads as other blocks, a
+        // fence that takes in the rest of the file. The blank lines go.)
+        if let (end, rest) = Self.htmlBlockEnd(in: leaf.scalars) {
+          var first = leaf
+          first.scalars = leaf.scalars[..<end]
+          first.styles = leaf.styles[..<end]
+          append(first, to: &leaves)
+          guard rest < leaf.scalars.endIndex else { return }
+          var second = leaf
+          second.scalars = leaf.scalars[rest...]
+          second.styles = leaf.styles[rest...]
+          append(second, to: &leaves)
+          return
+        }
         leaf.block = .htmlBlock
         leaf.keepsIndentation = leaf.scalars.first == " "
       } else {

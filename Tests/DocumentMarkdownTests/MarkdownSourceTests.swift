@@ -390,6 +390,39 @@ import _EngineTestSupport
     }
   }
 
+  /// FuzzMarkdown's finding with the source kept (reduced): a line break
+  /// typed into an HTML block of kind 7 gave its text a blank line, which
+  /// ends such a block in any Markdown; written whole, the line after it
+  /// opened a fence that took in the rest of the file. The writer writes
+  /// the text as the blocks Markdown reads, the HTML block ended there.
+  /// Likewise an end of a comment typed before the comment's last line.
+  @Test(arguments: [
+    ("<a>\nx```\n\n<\n", 4..<5, "\n", "<a>\n```\n<"),
+    ("<!--\nx\n-->\n\n<\n", 5..<6, "-->\n```", "<!--\n-->\n```\n-->\n<"),
+    ("<div>\nx\n</div>\n\nafter\n", 6..<7, "\n\n\n", "<div>\n</div>\nafter"),
+  ])
+  func htmlBlockTextThatMarkdownEndsEarly(
+    markdown: String, range: Range<Int>, typed: String, reads: String
+  ) throws {
+    let document = try Self.read(markdown)
+    try document.edit("file", range: range, with: typed)
+    for written in [
+      try document.markdown(of: "file"), try Self.attributedText(document).markdown,
+    ] {
+      let read = AttributedText(markdown: written)
+      #expect(read.text == reads, "\(written.debugDescription)")
+      #expect(
+        !read.runs.contains { run in
+          if case .presentationIntent(let intent)? = run.attributes[.presentationIntent],
+            case .codeBlock? = intent.components.last?.kind
+          {
+            return true
+          }
+          return false
+        }, "\(written.debugDescription)")
+    }
+  }
+
   @Test func aTaskItemsTypoKeepsItsBox() throws {
     let markdown = "- [ ] buy milk\n  and bread\n- [x] done\n"
     let document = try Self.read(markdown)
