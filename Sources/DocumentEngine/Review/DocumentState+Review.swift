@@ -265,6 +265,9 @@ extension DocumentState {
     let chosen = candidate ?? record.preview?.candidate ?? 0
     try check(chosen, of: record)
     var (events, tracked) = try settleOtherPreview(before: id)
+    if recorded.isEnabled {
+      return try acceptRecorded(id, candidate: chosen, events: events, tracked: tracked)
+    }
     let (now, range) = try located(id)
     let original = now.preview?.replaced ?? removedText(in: now.storage, range: range)
     var landed = range
@@ -293,6 +296,98 @@ extension DocumentState {
     return SuggestionResult(
       storage: now.storage, storageRange: landed, reason: .accepted, events: events,
       tracked: tracked)
+  }
+
+  /// Accepts candidate `chosen` of suggestion `id` as a group of the
+  /// history, which records: an action of the person's on the undo stack,
+  /// undone and redone by the history's selective rule like any other
+  /// group, whatever was typed in it or around it since; undo puts the
+  /// selection back. Without a preview the candidate lands as a recorded
+  /// edit. With one (made by an edit no history records: it is no group),
+  /// the chosen candidate replaces the preview's text as it does without
+  /// the recording, and the action then takes the text there as its units
+  /// and the text the preview replaced as its piece, waiting at their
+  /// start (``adopt(_:in:original:by:)``): one edit at most, as before.
+  mutating func acceptRecorded(
+    _ id: SuggestionID, candidate chosen: Int, events: [DocumentEvent], tracked: TrackedChanges
+  ) throws(DocumentError) -> SuggestionResult {
+    var events = events
+    var tracked = tracked
+    let (now, range) = try located(id)
+    let text = now.candidates[chosen]
+    var landed = range
+    let action = recorded.newAction(.person)
+    do {
+      if let preview = now.preview {
+        if preview.candidate != chosen {
+          let result = try applyKeeping(
+            now.local, in: now.storage, range, text.text,
+            attributes: text.attributes.map { .exactly($0) }, reason: .replacement(.accepted))
+          events += result.events
+          tracked.merge(result.tracked)
+          landed = result.range
+        }
+        // (The selection as it is over the text the action takes: its
+        // marks were not in the edit no history recorded.)
+        if let selection = selectionNow() { keep(selection, for: action) }
+        adopt(landed, in: now.storage, original: preview.replaced, by: action)
+      } else {
+        if let selection = selectionNow() { keep(selection, for: action) }
+        recording = .action(_Recording(action: action, mayPend: false))
+        defer { recording = nil }
+        let result = try applyKeeping(
+          now.local, in: now.storage, range, text.text,
+          attributes: text.attributes.map { .exactly($0) }, reason: .replacement(.accepted))
+        events += result.events
+        tracked.merge(result.tracked)
+        landed = result.range
+      }
+    } catch {
+      dropAction(action)
+      throw error
+    }
+    content.untrack(now.local, in: now.storage)
+    suggestions[id] = nil
+    if previewed == id { previewed = nil }
+    // (Even a candidate over no text that puts in none is a group: the
+    // undo right after an accept takes back that accept, if only nothing.)
+    closePersonGroup()
+    history.pushGroup(action)
+    enforceHistoryLimit()
+    clearRedo()
+    return SuggestionResult(
+      storage: now.storage, storageRange: landed, reason: .accepted, events: events,
+      tracked: tracked)
+  }
+
+  /// Makes action `action` the one that put in the text of `range` (units
+  /// no history recorded: a preview's) in place of `original`, as if it
+  /// had made that edit: the range's units are its, and `original` is its
+  /// piece, waiting at the range's start. (No other group's marks are in
+  /// the range: a range never takes units another put in, and a point in
+  /// replaced text went to its start.)
+  mutating func adopt(
+    _ range: Range<Int>, in id: StorageID, original: AttributedText, by action: Int
+  ) {
+    if original.length > 0 {
+      let index = recorded.actions[action]?.pieces.count ?? 0
+      if let ref = addMark(
+        range.lowerBound..<range.lowerBound, in: id,
+        owner: _MarkOwner(action: action, role: .removed(index)))
+      {
+        recorded.actions[action]?.pieces.append(
+          _RemovedPiece(mark: ref, text: original, inner: []))
+        charge(
+          action,
+          _HistoryAction.markCost + original.text.utf8.count + 48 * original.runs.count)
+      }
+    }
+    if !range.isEmpty,
+      let ref = addMark(range, in: id, owner: _MarkOwner(action: action, role: .added))
+    {
+      recorded.actions[action]?.added.append(ref)
+      charge(action, _HistoryAction.markCost)
+    }
   }
 
   /// Rejects suggestion `id` (see ``Document/reject(_:)``).
