@@ -602,15 +602,19 @@ struct _KeptSourceWriter {
   mutating func writeAnew(_ group: Range<Int>, block: Int?) {
     // The reference definitions in the block's source (other blocks' links
     // use them) stay, before it, out of its containers.
-    var keptDefinitions = false
+    var keptDefinitions: [UInt8] = []
+    var separated = false
     if let block {
       let definitions = definitions(inBlock: block)
       if !definitions.isEmpty {
         output.append(contentsOf: definitions)
-        keptDefinitions = true
+        keptDefinitions = definitions
         // (Under a title that closes on an escaped delimiter, a blank
         // line: the text written after could extend the title.)
-        if Self.endsWithEscapedTitle(definitions) { separate() }
+        if Self.endsWithEscapedTitle(definitions) {
+          separate()
+          separated = true
+        }
       }
     }
     let lower16 = segments[group.lowerBound].utf16.lowerBound
@@ -648,11 +652,27 @@ struct _KeptSourceWriter {
     writer.style = style
     writer.write(written)
     let afterDefinitions = output.last.map { $0 == 0x0A || $0 == 0x0D } ?? false
-    appendLines(
-      keptDefinitions && afterDefinitions
-        ? Self.escapingTitleStart(writer.output) : writer.output,
-      firstPrefix: [], continuation: [], to: &output)
+    var lines = writer.output
+    if !keptDefinitions.isEmpty, afterDefinitions {
+      lines = Self.escapingTitleStart(lines)
+      // A first line that cannot interrupt a paragraph (an empty list
+      // item, indented code, ...) would continue the definitions' one:
+      // then a blank line between.
+      if !separated, !Self.readsAlike(keptDefinitions, lines, source.lineEnding) {
+        separate()
+      }
+    }
+    appendLines(lines, firstPrefix: [], continuation: [], to: &output)
     lastListMark = mark
+  }
+
+  /// Whether cmark-gfm reads `written` right under `definitions` as it
+  /// does with a blank line between: whether its first block starts there
+  /// rather than continuing the paragraph the definitions are read from.
+  static func readsAlike(_ definitions: [UInt8], _ written: [UInt8], _ ending: [UInt8]) -> Bool {
+    let under = String(decoding: definitions + written, as: UTF8.self)
+    let apart = String(decoding: definitions + ending + written, as: UTF8.self)
+    return _CMarkBaseline.html(under) == _CMarkBaseline.html(apart)
   }
 
   /// Whether the last line of `lines` ends with a title delimiter after

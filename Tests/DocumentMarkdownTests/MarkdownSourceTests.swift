@@ -547,6 +547,22 @@ import _EngineTestSupport
     #expect(AttributedText(markdown: rest).text == "See ref.\nEnd.", "\(rest)")
   }
 
+  /// FuzzMarkdown's finding with the source kept (reduced to
+  /// `-\n- [f]:l\n  a b`, a line break typed over the space): a list
+  /// written anew went right under the definitions kept out of it, and its
+  /// empty first item `-`, which cannot interrupt a paragraph, was read as
+  /// their paragraph's text. Such a block goes a blank line apart.
+  @Test func aListWrittenAnewUnderItsDefinitionsStaysApart() throws {
+    let markdown = "See [f].\n\n-\n- [f]: /url\n  a b\n"
+    let document = try Self.read(markdown)
+    let offset = try document.offset(of: "a b", in: "file")
+    try document.edit("file", range: (offset + 1)..<(offset + 2), with: "\n")
+    let written = try document.markdown(of: "file")
+    #expect(_CMarkBaseline.html(written).contains("<a href=\"/url\">f</a>"), "\(written)")
+    #expect(AttributedText(markdown: written).text == "See f.\n\na\nb", "\(written)")
+    try Self.expectSameReading(document)
+  }
+
   @Test func aNewBlockAfterTheLastLineStaysApart() throws {
     let markdown = "no final newline"
     let document = try Self.read(markdown)
