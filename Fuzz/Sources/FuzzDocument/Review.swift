@@ -21,8 +21,10 @@ struct SuggestionModel {
   let explanation: String
   let candidates: [SuggestionCandidate]
   /// While a candidate is previewed: which, and the text it replaced, with
-  /// the attributes of each unit.
-  var preview: (candidate: Int, text: String, attributes: [Attributes])? = nil
+  /// the attributes of each unit, and the history model's units of it (nil
+  /// if it lost them): what an accept's group puts back, with the history
+  /// recording.
+  var preview: (candidate: Int, text: String, attributes: [Attributes], units: [Int]?)? = nil
 
   var range: Range<Int> { tracked.range }
 }
@@ -788,12 +790,14 @@ extension Harness {
       if now.preview?.candidate != candidate {
         let replaced: (text: String, attributes: [Attributes]) =
           now.preview.map { ($0.text, $0.attributes) } ?? textAndAttributes(now.storage, now.range)
+        let replacedUnits =
+          now.preview.map(\.units) ?? (now.range.isEmpty ? [] : unitsAt(now.storage, now.range))
         let chosen = now.candidates[candidate]
         landed = reviewEdit(
           now.storage, now.range, chosen.text, units: candidateUnits(chosen),
           keeping: .suggestion(id), what)
         suggestionModels[now.storage]?[id]?.preview = (
-          candidate, replaced.text, replaced.attributes
+          candidate, replaced.text, replaced.attributes, replacedUnits
         )
       }
       previewedSuggestion = id
@@ -839,6 +843,7 @@ extension Harness {
     // model says).
     let noPreview = previewedSuggestion == nil
     var index: Int? = nil
+    var groupMade: Int? = nil
     do {
       let result = try document.accept(id, candidate: candidate)
       trace("  // \(describe(result.storageRange)), \(describe(result.tracked))")
@@ -851,34 +856,63 @@ extension Harness {
       let original: (text: String, attributes: [Attributes]) =
         now.preview.map { ($0.text, $0.attributes) } ?? textAndAttributes(now.storage, now.range)
       var landed = now.range
+      // With the history recording, the accept is a group of the person's
+      // on the main history (History.swift): without a preview its edit is
+      // recorded; with one, the group takes the text then there as its
+      // units and the text the preview replaced as its removed units.
+      let recording = history.enabled && history.recordingOn
+      var group: Int? = nil
+      if recording, now.preview == nil {
+        history.runs[.person] = nil
+        group = openGroup(.person)
+        history.recording = .action(group ?? 0)
+      }
       if now.preview?.candidate != chosen {
         let text = now.candidates[chosen]
         landed = reviewEdit(
           now.storage, now.range, text.text, units: candidateUnits(text),
           keeping: .suggestion(id), what)
       }
+      if group != nil { history.recording = .none }
+      if recording, let preview = now.preview {
+        history.runs[.person] = nil
+        let a = openGroup(.person)
+        group = a
+        let added = landed.isEmpty ? [] : unitsAt(now.storage, landed)
+        if let added, let removed = preview.units {
+          history.actions[a]?.added = Set(added)
+          history.actions[a]?.removed = Set(removed)
+        } else {
+          history.actions[a]?.opaque = true
+        }
+        trace("  // the person's group \(a) takes the previewed text")
+      }
       // The suggestion is done; its text is followed for undo.
       suggestionModels[now.storage]?[id] = nil
       noteDeadSuggestion(id)
       if previewedSuggestion == id { previewedSuggestion = nil }
-      guard let generation = storages[now.storage]?.generation else {
-        oracleFailed("\(what): its storage is gone")
+      if let group {
+        groupMade = group
+      } else {
+        guard let generation = storages[now.storage]?.generation else {
+          oracleFailed("\(what): its storage is gone")
+        }
+        acceptedSuggestions.append(
+          AcceptedModel(
+            storage: now.storage, generation: generation,
+            tracked: TrackedModel(
+              id: id, range: landed, kind: "", rules: TrackingRules(onTouch: .remove),
+              point: false, collapsesToStart: true),
+            original: original,
+            accepted: textAndAttributes(now.storage, landed),
+            unitState: unitsAt(now.storage, landed).map { ($0, false) }))
+        index = acceptedSuggestions.count - 1
+        // It ends the person's group, goes on the main history after it, and
+        // clears the redo stack.
+        history.runs[.person] = nil
+        undoStack.append(.accepted(acceptedSuggestions.count - 1))
+        clearMainRedo()
       }
-      acceptedSuggestions.append(
-        AcceptedModel(
-          storage: now.storage, generation: generation,
-          tracked: TrackedModel(
-            id: id, range: landed, kind: "", rules: TrackingRules(onTouch: .remove), point: false,
-            collapsesToStart: true),
-          original: original,
-          accepted: textAndAttributes(now.storage, landed),
-          unitState: unitsAt(now.storage, landed).map { ($0, false) }))
-      index = acceptedSuggestions.count - 1
-      // It ends the person's group, goes on the main history after it, and
-      // clears the redo stack.
-      history.runs[.person] = nil
-      undoStack.append(.accepted(acceptedSuggestions.count - 1))
-      clearMainRedo()
       expect(
         result.storage == model.storage && result.storageRange == landed
           && result.reason == .accepted,
@@ -894,10 +928,11 @@ extension Harness {
       expectSuggestionsUnchanged(oldSuggestions, what, thrown)
     }
     checkAll(what)
-    guard thenUndo, let index else { return }
+    guard thenUndo, index != nil || groupMade != nil else { return }
     // Undo right after: the accept is the history's last group unless a
     // streaming phase's group closes first.
-    let exact = noPreview && undoStack.last == .accepted(index) && (session?.streaming ?? 0) == 0
+    let entry: UndoEntry? = index.map { .accepted($0) } ?? groupMade.map { .group($0) }
+    let exact = noPreview && undoStack.last == entry && (session?.streaming ?? 0) == 0
     let textsAccepted = texts()
     let attributesAccepted = attributeSnapshot()
     guard undo(redo: false) else { return }
@@ -905,7 +940,15 @@ extension Harness {
       expectSame(textsBefore, attributesBefore, "undo() right after \(what)")
     }
     guard thenRedo else { return }
-    let redoExact = exact && redoStack.last == .accepted(index)
+    // (The undo took the accept's group: its inverse is on the redo stack.)
+    let redoExact: Bool
+    if let index {
+      redoExact = exact && redoStack.last == .accepted(index)
+    } else if case .group? = redoStack.last {
+      redoExact = exact
+    } else {
+      redoExact = false
+    }
     guard undo(redo: true) else { return }
     if redoExact {
       expectSame(textsAccepted, attributesAccepted, "redo() right after undo() after \(what)")

@@ -110,8 +110,9 @@ extension Document {
   }
 
   /// Accepts a candidate (the one named, else the previewed one, else the
-  /// first): it replaces the suggestion's text as one undo group
-  /// (``undo(origin:)`` takes it back exactly), and the suggestion is gone.
+  /// first): it replaces the suggestion's text as one undo group of the
+  /// person's (``undo(origin:)`` takes it back by the history's selective
+  /// rule, whatever was typed since), and the suggestion is gone.
   ///
   /// - Returns: where the candidate is, the events (reason `accepted`).
   /// - Throws: ``DocumentError/unknownSuggestion(_:)`` or

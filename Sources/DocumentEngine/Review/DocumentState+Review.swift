@@ -351,10 +351,11 @@ extension DocumentState {
     if previewed == id { previewed = nil }
     // (Even a candidate over no text that puts in none is a group: the
     // undo right after an accept takes back that accept, if only nothing.)
+    // (Redo cleared before the limit counts, as for the person's groups.)
     closePersonGroup()
     history.pushGroup(action)
-    enforceHistoryLimit()
     clearRedo()
+    enforceHistoryLimit()
     return SuggestionResult(
       storage: now.storage, storageRange: landed, reason: .accepted, events: events,
       tracked: tracked)
