@@ -181,7 +181,7 @@ import TextRope
     // on an old basis and a peer sends origin-tagged edits: every keystroke
     // of the person survives, every refusal is a conflict, and the
     // context's text is always the storage's text in its range.
-    let document = Document(keepsAllHistory: true)
+    let document = Document(keepsAllChanges: true)
     let paragraph = "The quick brown fox jumps over the lazy dog.\n"
     try document.add("body", text: Rope(String(repeating: paragraph, count: 8)))
     try document.select([SelectionRange("body", 90..<100)])

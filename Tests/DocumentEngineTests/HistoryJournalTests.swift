@@ -103,7 +103,7 @@ import TextRope
   /// Whether storage `id`'s journal keeps any group (the tree has not
   /// taken it).
   func isJournaled(_ document: Document, _ id: StorageID = "body") -> Bool {
-    document.withState { $0.recorded.journaled.contains(id) }
+    document.withState { $0.history.journaled.contains(id) }
   }
 
   @Test func aPeersNewGroupWaitsInTheJournalAndTheOpenGroupGoesOn() throws {

@@ -294,7 +294,7 @@ extension HistoryTests {
   /// A refused redo changes nothing: a streaming phase stays one group
   /// (found by FuzzDocument).
   @Test func aRefusedRedoKeepsTheStreamingPhaseOneGroup() throws {
-    let document = Document(keepsAllHistory: true)
+    let document = Document(keepsAllChanges: true)
     document.historyOptions = HistoryOptions(isEnabled: false)
     try document.add("body", text: Rope("\u{1100}\u{1161}\u{11A8}"))
     let session = try document.startSession(scope: .fullDocument)

@@ -106,7 +106,7 @@ import _EngineTestSupport
 
   func runRound(_ random: inout SeededRandom, label: String) throws {
     let initial = Array("ab\ncd\nefg\nhij\n")
-    let document = Document(keepsAllHistory: true)
+    let document = Document(keepsAllChanges: true)
     try document.add("doc", text: Rope(String(initial)))
     var server = Server(text: initial)
     // The tool's context: the paragraphs "cd\nefg\n" (3..<10).

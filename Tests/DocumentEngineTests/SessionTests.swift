@@ -10,7 +10,7 @@ import TextRope
   /// on "fuor" (body 15..<19), and a session for it: the context is body
   /// 9..<21, "Three fuor.\n", range 6..<10.
   func started() throws -> (Document, UUID) {
-    let document = Document(keepsAllHistory: true)
+    let document = Document(keepsAllChanges: true)
     try document.add("title", text: "Draft\n")
     try document.add("body", text: "One two.\nThree fuor.\nFive.\n")
     try document.select([SelectionRange("body", 15..<19)])
@@ -146,7 +146,7 @@ import TextRope
   }
 
   @Test func originEditsAreTransformed() throws {
-    let document = Document(keepsAllHistory: true)
+    let document = Document(keepsAllChanges: true)
     try document.add("doc", text: "abc")
     // Two peers typed at the same place on version 0.
     try document.edit("doc", range: 1..<1, with: "X", origin: "b", basis: 0)
@@ -164,7 +164,7 @@ import TextRope
   }
 
   @Test func mappingAndTouchedThroughTheHistory() throws {
-    let document = Document(keepsAllHistory: true)
+    let document = Document(keepsAllChanges: true)
     try document.add("doc", text: "0123456789")
     try document.edit("doc", range: 2..<4, with: "")
     try document.edit("doc", range: 0..<0, with: "ab")

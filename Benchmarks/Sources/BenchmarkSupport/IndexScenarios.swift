@@ -292,7 +292,7 @@ public struct OriginEditScenario: Sendable {
     var p = length / 2
     while !(isScalarBoundary(p, in: text) && isScalarBoundary(p + 1, in: text)) { p -= 1 }
     range = p..<(p + 1)
-    let document = Document(keepsAllHistory: true)
+    let document = Document(keepsAllChanges: true)
     try document.add("body", text: text)
     var tracked = [p, p + 1]
     edits = makeEdits(editCount, in: document, tracked: &tracked, length: length, seed: seed) {
@@ -314,7 +314,7 @@ public struct OriginEditScenario: Sendable {
   /// at every later edit, and the origin's edit is mapped through it instead
   /// of transformed through every edit since.
   public func prepare(keepingMap: Bool = false) throws -> Document {
-    let document = Document(keepsAllHistory: true)
+    let document = Document(keepsAllChanges: true)
     try document.add("body", text: text)
     if keepingMap { try document.pin("body", version: 0) }
     for (k, edit) in edits.enumerated() {

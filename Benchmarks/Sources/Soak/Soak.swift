@@ -50,7 +50,7 @@ enum Soak {
       for await part in group { all += part }
       return all.sorted { $0.0 < $1.0 }
     }
-    let document = Document(keepsAllHistory: false)
+    let document = Document(keepsAllChanges: false)
     // The soak models undo of the session's groups only: the person's
     // typing is not recorded (HistoryModelTests and FuzzDocument model it).
     document.historyOptions = HistoryOptions(isEnabled: false)

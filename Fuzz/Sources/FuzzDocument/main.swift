@@ -349,7 +349,7 @@ func sequentialMap(_ p: Int, through records: ArraySlice<ChangeRecord>, assoc: I
 
 final class Harness {
   let document: Document
-  let keepsAllHistory: Bool
+  let keepsAllChanges: Bool
   var storages: [StorageID: StorageModel] = [:]
   var order: [StorageID] = []
   var generations = 0
@@ -406,11 +406,11 @@ final class Harness {
   static let ids: [StorageID] = ["title", "body", "cell", "", "e\u{301}", "\u{0}"]
   static let origins = ["peer", "a", "zz", "", "\u{1F600}"]
 
-  init(keepsAllHistory: Bool, recordsHistory: Bool) {
-    self.keepsAllHistory = keepsAllHistory
-    document = Document(keepsAllHistory: keepsAllHistory)
+  init(keepsAllChanges: Bool, recordsHistory: Bool) {
+    self.keepsAllChanges = keepsAllChanges
+    document = Document(keepsAllChanges: keepsAllChanges)
     history = HistoryModel(enabled: recordsHistory)
-    trace("let document = Document(keepsAllHistory: \(keepsAllHistory))")
+    trace("let document = Document(keepsAllChanges: \(keepsAllChanges))")
     if recordsHistory {
       // A fixed clock: the grouping interval never ends a group; no limit.
       document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil, clock: { .zero })
@@ -1229,7 +1229,7 @@ final class Harness {
       history.byCaller = false
       changed = result.version.rawValue != oldVersion
       if records == nil && asMade {
-        // No history is kept (no session, no pin, not keepsAllHistory), and
+        // No history is kept (no session, no pin, not keepsAllChanges), and
         // the basis was the current version: nothing transformed it, and
         // the edit was applied as made, in one step.
         expect(
@@ -2381,7 +2381,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   // whether the person's and the origins' edits are recorded for undo (the
   // high bit; History.swift).
   let first = input.byte()
-  let harness = Harness(keepsAllHistory: first % 4 == 0, recordsHistory: first >= 128)
+  let harness = Harness(keepsAllChanges: first % 4 == 0, recordsHistory: first >= 128)
   harness.run(&input)
   return 0
 }

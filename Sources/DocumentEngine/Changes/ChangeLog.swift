@@ -383,15 +383,15 @@ public struct ChangeLog: Sendable {
 
   /// Records an edit of `range` to `insertedLength` units, by the party
   /// and with the details `info` gives. With nothing pinned and no map kept
-  /// and without `keepingHistory`, that is only a new version and length:
+  /// and without `keepingChanges`, that is only a new version and length:
   /// no record is kept, or even made.
   ///
   /// - Complexity: O(1) with nothing pinned; as ``record(_:)`` and
   ///   ``trim()`` otherwise.
   mutating func record(
-    _ range: Range<Int>, insertedLength: Int, info: borrowing _RecordInfo, keepingHistory: Bool
+    _ range: Range<Int>, insertedLength: Int, info: borrowing _RecordInfo, keepingChanges: Bool
   ) {
-    if keepingHistory || !self.state.pins.isEmpty || !self.state.maps.isEmpty {
+    if keepingChanges || !self.state.pins.isEmpty || !self.state.maps.isEmpty {
       if self.state.maps.isEmpty, info.isPlain {
         // A person's keystroke with no map to bring up to date (a live
         // session's, a pinned version's): its row, and nothing else — no
@@ -405,7 +405,7 @@ public struct ChangeLog: Sendable {
         // this value's own, and copies nothing.)
         record(info.record(range, insertedLength: insertedLength))
       }
-      if !keepingHistory { trim() }
+      if !keepingChanges { trim() }
       return
     }
     let state = own()

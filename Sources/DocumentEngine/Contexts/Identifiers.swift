@@ -2,7 +2,7 @@ import Foundation
 
 /// Random (version 4) UUIDs for contexts and sessions from a generator
 /// seeded once from the system's random source: `UUID()` reads the kernel's
-/// random source on every call (docs/benchmarks-history.md, "Contexts").
+/// random source on every call (docs/benchmarks-history.main.md, "Contexts").
 /// Identifiers need to be unique, not secret.
 enum _Identifiers {
   private static let lock = NSLock()

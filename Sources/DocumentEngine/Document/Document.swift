@@ -14,12 +14,19 @@ public final class Document: @unchecked Sendable {
 
   /// An empty document.
   ///
-  /// - Parameter keepsAllHistory: keep every edit of every storage, so that
+  /// - Parameter keepsAllChanges: keep every edit of every storage, so that
   ///   ``map(_:in:from:bias:)`` and a `basis` may name any version since the
-  ///   storage was added. Otherwise the history is dropped once no live
-  ///   context and no ``pin(_:version:)`` refers to it.
-  public init(keepsAllHistory: Bool = false) {
-    state = DocumentState(keepsAllHistory: keepsAllHistory)
+  ///   storage was added. Otherwise the change records are dropped once no
+  ///   live context and no ``pin(_:version:)`` refers to them. (The undo
+  ///   history is another thing: ``historyOptions``.)
+  public init(keepsAllChanges: Bool = false) {
+    state = DocumentState(keepsAllChanges: keepsAllChanges)
+  }
+
+  /// An empty document (the former name of ``init(keepsAllChanges:)``).
+  @available(*, deprecated, renamed: "init(keepsAllChanges:)")
+  public convenience init(keepsAllHistory: Bool) {
+    self.init(keepsAllChanges: keepsAllHistory)
   }
 
   func withState<R, E: Error>(
@@ -444,8 +451,8 @@ public final class Document: @unchecked Sendable {
       let result = try state.replace(
         context, prepared.range, prepared.text.text, attributes: prepared.text.runs,
         attributesAreMaximal: true, basis: basis, policy: policy)
-      let storage = try state.content.storage(result.storage)
-      return _Landed(result: result, text: storage.attributedText(in: result.storageRange))
+      return _Landed(
+        result: result, text: try state.attributedText(of: result.storage, in: result.storageRange))
     }
     return (landed.result, landed.text)
   }
@@ -522,11 +529,11 @@ public final class Document: @unchecked Sendable {
   /// How the person's edits are grouped and how much history is kept.
   /// Lowering a limit drops the oldest groups at once.
   public var historyOptions: HistoryOptions {
-    get { withState { $0.recorded.options } }
+    get { withState { $0.history.options } }
     set {
       withState { state in
-        state.recorded.options = newValue
-        state.recorded.isEnabled = newValue.isEnabled
+        state.history.options = newValue
+        state.history.isEnabled = newValue.isEnabled
         state.enforceHistoryLimit()
       }
     }
@@ -535,10 +542,10 @@ public final class Document: @unchecked Sendable {
   /// What the histories keep, in bytes: the text their groups would put
   /// back, and a fixed cost for each group and for each range or point it
   /// follows.
-  public var historyBytes: Int { withState { $0.recorded.bytes } }
+  public var historyBytes: Int { withState { $0.history.bytes } }
 
   /// How many groups the histories keep (undone ones included).
-  public var historyGroupCount: Int { withState { $0.recorded.groupCount } }
+  public var historyGroupCount: Int { withState { $0.history.groupCount } }
 
   /// Reverts the session: every replacement it made that is still intact
   /// goes back to its original text; the person's edits stay. The
@@ -610,7 +617,7 @@ public final class Document: @unchecked Sendable {
     rules: TrackingRules = TrackingRules()
   ) throws(DocumentError) -> [TrackedRangeID] {
     try withState { (state) throws(DocumentError) in
-      try state.content.track(ranges, in: id, kind: kind, rules: rules)
+      try state.track(ranges, in: id, kind: kind, rules: rules)
     }
   }
 
@@ -621,7 +628,7 @@ public final class Document: @unchecked Sendable {
   ///   is removed then.
   /// - Complexity: O(m log n) for m ids among n ranges.
   public func untrack(_ ids: [TrackedRangeID]) throws(DocumentError) {
-    try withState { (state) throws(DocumentError) in try state.content.untrack(ids) }
+    try withState { (state) throws(DocumentError) in try state.untrack(ids) }
   }
 
   /// The host's tracked ranges of a storage that overlap `range` (all for
@@ -634,7 +641,7 @@ public final class Document: @unchecked Sendable {
     in id: StorageID, overlapping range: Range<Int>? = nil, kind: String? = nil
   ) throws(DocumentError) -> [TrackedRange] {
     try withState { (state) throws(DocumentError) in
-      try state.content.trackedRanges(in: id, overlapping: range, kind: kind)
+      try state.trackedRanges(in: id, overlapping: range, kind: kind)
     }
   }
 
@@ -643,7 +650,7 @@ public final class Document: @unchecked Sendable {
   /// - Throws: ``DocumentError/unknownTrackedRange(_:)``.
   /// - Complexity: O(log n)
   public func trackedRange(_ id: TrackedRangeID) throws(DocumentError) -> TrackedRange {
-    try withState { (state) throws(DocumentError) in try state.content.trackedRange(id) }
+    try withState { (state) throws(DocumentError) in try state.trackedRange(id) }
   }
 
   /// Where `offset` of storage `id` at `version` is now, by ProseMirror's

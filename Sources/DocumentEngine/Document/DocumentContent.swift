@@ -243,20 +243,20 @@ public struct DocumentContent: Sendable {
     var unused = _RemovedBytes()
     return try edit(
       id, range: range, with: text, insertedLength: text.utf16.count, info: .person,
-      keepingHistory: false, report: &report, capturing: false, removed: &unused)
+      keepingChanges: false, report: &report, capturing: false, removed: &unused)
   }
 
   /// Edits a storage and records the edit (`insertedLength` is `text`'s
   /// UTF-16 length) with `info` in its change index; without
-  /// `keepingHistory`, the history no pin needs is dropped (see
-  /// ``ChangeLog/record(_:insertedLength:info:keepingHistory:)``). The new
+  /// `keepingChanges`, the history no pin needs is dropped (see
+  /// ``ChangeLog/record(_:insertedLength:info:keepingChanges:)``). The new
   /// text takes `attributes` (checked) for the keys they decide, and the
   /// edit rule's for the others. With `capturing`, the text the edit
   /// removed, with its runs, goes in `removed` (the history keeps it; its
   /// room is reused): the rope hands it back from the edit's own descent.
   mutating func edit(
     _ id: StorageID, range: Range<Int>, with text: String, insertedLength: Int,
-    info: borrowing _RecordInfo, keepingHistory: Bool, attributes: _NewTextAttributes? = nil,
+    info: borrowing _RecordInfo, keepingChanges: Bool, attributes: _NewTextAttributes? = nil,
     report: inout [_TrackedChange], capturing: Bool, removed: inout _RemovedBytes
   ) throws(DocumentError) -> StorageVersion {
     // One lookup finds the storage and its position in the index; the
@@ -272,7 +272,7 @@ public struct DocumentContent: Sendable {
     }
     let (version, length) = try Self.edit(
       &entries.values[slot].storage, range: range, with: text, insertedLength: insertedLength,
-      info: info, keepingHistory: keepingHistory, attributes: attributes, report: &report,
+      info: info, keepingChanges: keepingChanges, attributes: attributes, report: &report,
       capturing: capturing, removed: &removed)
     index.setLength(at: entries.values[slot].position, to: length)
     _invariantCheck(id)
@@ -282,7 +282,7 @@ public struct DocumentContent: Sendable {
   /// Edits one storage in place; returns its new version and length.
   static func edit(
     _ storage: inout TextStorage, range: Range<Int>, with text: String, insertedLength: Int,
-    info: borrowing _RecordInfo, keepingHistory: Bool, attributes: _NewTextAttributes?,
+    info: borrowing _RecordInfo, keepingChanges: Bool, attributes: _NewTextAttributes?,
     report: inout [_TrackedChange], capturing: Bool, removed: inout _RemovedBytes
   ) throws(DocumentError) -> (version: StorageVersion, length: Int) {
     do {
@@ -302,7 +302,7 @@ public struct DocumentContent: Sendable {
     storage.followExclusions(range, newLength: insertedLength)
     storage.followEdit(range, newLength: insertedLength, attributes: attributes)
     storage.changes.record(
-      range, insertedLength: insertedLength, info: info, keepingHistory: keepingHistory)
+      range, insertedLength: insertedLength, info: info, keepingChanges: keepingChanges)
     storage.followTracked(_EditStep(range, insertedLength: insertedLength), report: &report)
     return (storage.version, storage.length)
   }

@@ -33,16 +33,13 @@ struct DocumentState: Sendable {
   var hasSession = false
   /// How many sessions were started: the next one's tool party.
   var sessionCount = 0
-  var keepsAllHistory = false
+  var keepsAllChanges = false
   /// What the last storage edit did to tracked ranges beyond a shift; kept
   /// here so that a keystroke reuses its buffer instead of allocating one.
   var trackedReport: [_TrackedChange] = []
   /// Where the last edit took the contexts of its storage (reused, as
   /// ``trackedReport``).
   var contextMoves: [_ContextMove] = []
-  /// The undo history: the session's groups of replacements and the
-  /// accepted suggestions, in order.
-  var history = _UndoHistory()
   /// The suggestions, by id (see DocumentState+Review.swift).
   var suggestions = _SuggestionTables()
   /// The suggestion whose candidate is in the text now, if one is.
@@ -51,16 +48,19 @@ struct DocumentState: Sendable {
   var ignored: Set<_IgnoredSuggestion> = []
   /// The suggestions an accept made, for undo and redo.
   var accepted: [_AcceptedSuggestion] = []
-  /// The person's and the origins' groups (see DocumentState+History.swift).
-  var recorded = _Histories()
+  /// The document's one history: the main undo and redo stacks (the
+  /// person's groups, the tools' and the accepted suggestions), each
+  /// origin's, the groups' actions and marks, the journal, the pending hunk
+  /// and the typing run (see DocumentState+History.swift).
+  var history = _History()
   /// How the edit under way is recorded in a history (set around a call
   /// of the one path; `nil`: not recorded).
   var recording: _RecordRequest? = nil
   /// While a batch is applied: the action of each party's group.
   var batchActions: [_HistoryParty: Int]? = nil
 
-  init(keepsAllHistory: Bool) {
-    self.keepsAllHistory = keepsAllHistory
+  init(keepsAllChanges: Bool) {
+    self.keepsAllChanges = keepsAllChanges
   }
 }
 
@@ -101,7 +101,7 @@ extension DocumentState {
         }
         precondition(inside(range), "a live context outside its storage")
         precondition(
-          context.history[0].version >= storage.changes.oldestVersion,
+          context.versions[0].version >= storage.changes.oldestVersion,
           "a context's history dropped")
       }
       for replacement in session.replacements
@@ -125,12 +125,12 @@ extension DocumentState {
     if let local = visibleLocals[id] {
       precondition(storage.tracked.range(local) != nil, "a visible range not tracked")
     }
-    if recorded.typing.isLive {
+    if history.typing.isLive {
       // A live typing run says what the open group and the pending hunk
       // say (however it was made live).
-      var read = recorded
+      var read = history
       read.refreshTyping()
-      let run = recorded.typing
+      let run = history.typing
       let again = read.typing
       precondition(
         again.isLive && run.isDeletion == again.isDeletion && run.storage == again.storage
@@ -296,7 +296,7 @@ extension DocumentState {
       // A no-op as it was made: checked, and it makes no version.
       return EditResult(version: current, range: start..<start, events: [])
     }
-    if recorded.isEnabled { recording = .party(party.isPerson ? .person : .origin(origin ?? "")) }
+    if history.isEnabled { recording = .party(party.isPerson ? .person : .origin(origin ?? "")) }
     defer { recording = nil }
     let (after, events, tracked) = try apply(
       id, transformed, text: text, original: original, basis: version,
@@ -319,7 +319,7 @@ extension DocumentState {
     // then writes no request.)
     let (version, events, tracked) = try apply(
       id, range, text, insertedLength: n, info: .person, actor: .other,
-      attributes: attributes.map { .uniform($0, length: n) }, asPerson: recorded.isEnabled)
+      attributes: attributes.map { .uniform($0, length: n) }, asPerson: history.isEnabled)
     return EditResult(
       version: version, range: range.lowerBound..<(range.lowerBound + n), events: events,
       tracked: tracked)
@@ -381,7 +381,7 @@ extension DocumentState {
 extension DocumentState {
   /// Applies one storage edit and everything that follows from it: the
   /// storage, its change record and its tracked ranges
-  /// (``DocumentContent/edit(_:range:with:insertedLength:info:keepingHistory:attributes:report:)``),
+  /// (``DocumentContent/edit(_:range:with:insertedLength:info:keepingChanges:attributes:report:)``),
   /// then the session (``followSession(_:in:at:text:by:before:reason:)``: the
   /// contexts' events and versions, the replacements' records).
   ///
@@ -414,8 +414,8 @@ extension DocumentState {
     // (A deletion that meets a host's tracked range takes the plan: the
     // history keeps the ends it collapses or removes.)
     if asPerson, edit.e == edit.s || !hostRangeMeets(edit.s..<edit.e, in: id) {
-      now = recorded.now()
-      if batchActions == nil, recorded.typing.goesOn(edit, in: id, now: now) {
+      now = history.now()
+      if batchActions == nil, history.typing.goesOn(edit, in: id, now: now) {
         goesOn = true
       } else {
         fast = historyFast(edit, in: id, now: now)
@@ -433,12 +433,12 @@ extension DocumentState {
       // The person's keystroke: no plan.
       version = try content.edit(
         id, range: range, with: text, insertedLength: insertedLength, info: info,
-        keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
-        report: &trackedReport, capturing: captures, removed: &recorded.keystrokeRemoved)
+        keepingChanges: keepsAllChanges || hasSession, attributes: attributes,
+        report: &trackedReport, capturing: captures, removed: &history.keystrokeRemoved)
       if goesOn && edit.n > 0 {
-        recorded.typingTypes(edit.n, now: now)
+        history.typingTypes(edit.n, now: now)
       } else if goesOn {
-        recorded.typingGoesOn(edit, now: now)
+        history.typingGoesOn(edit, now: now)
       } else {
         historyFastFollow(edit, in: id)
       }
@@ -446,10 +446,10 @@ extension DocumentState {
       let plan = records ? historyPlan(edit, in: id) : nil
       version = try content.edit(
         id, range: range, with: text, insertedLength: insertedLength, info: info,
-        keepingHistory: keepsAllHistory || hasSession, attributes: attributes,
-        report: &trackedReport, capturing: false, removed: &recorded.keystrokeRemoved)
-      if plan != nil || !recorded.marks.isEmpty || recorded.pending != nil
-        || !recorded.journaled.isEmpty
+        keepingChanges: keepsAllChanges || hasSession, attributes: attributes,
+        report: &trackedReport, capturing: false, removed: &history.keystrokeRemoved)
+      if plan != nil || !history.marks.isEmpty || history.pending != nil
+        || !history.journaled.isEmpty
       {
         historyFollow(edit, in: id, plan: plan)
       }
@@ -654,11 +654,11 @@ extension DocumentState {
         isContinuation: i != count - 1)
       let actor: _Actor =
         tool.map { .tool(context: $0.context, replaced: $0.replaced[i]) } ?? .other
-      let recorded = session?.replacements.count ?? 0
+      let madeBefore = session?.replacements.count ?? 0
       if let toolAction {
         recording = .action(_Recording(action: toolAction, mayPend: false, journals: true))
-        self.recorded.lastMade = (nil, nil)
-        self.recorded.lastJournaled = false
+        self.history.lastMade = (nil, nil)
+        self.history.lastJournaled = false
       }
       let result: (version: StorageVersion, events: [DocumentEvent], tracked: TrackedChanges)
       do {
@@ -667,14 +667,14 @@ extension DocumentState {
           id, piece.range, i == 0 ? text : "", insertedLength: i == 0 ? text.utf16.count : 0,
           info: info, actor: actor, attributes: i == 0 ? attributes : nil, reason: reason)
       }
-      if (session?.replacements.count ?? 0) > recorded {
-        made.append(recorded)
-        if let toolAction { link(recorded, to: toolAction) }
+      if (session?.replacements.count ?? 0) > madeBefore {
+        made.append(madeBefore)
+        if let toolAction { link(madeBefore, to: toolAction) }
       }
       // The other pieces of a party's operation go in the group its first
       // one went in.
       if i == count - 1, count > 1, case .party(let party)? = recording,
-        let action = self.recorded.open(party)?.action ?? batchActions?[party]
+        let action = self.history.open(party)?.action ?? batchActions?[party]
       {
         recording = .action(_Recording(action: action, mayPend: false))
       }
@@ -814,7 +814,7 @@ extension DocumentState {
   /// Undoes one pin of `holder`'s, and drops the history nothing needs any
   /// more (unless the document keeps it all).
   mutating func unpin(_ id: StorageID, version: StorageVersion, for holder: _PinHolder) {
-    let keepAll = keepsAllHistory
+    let keepAll = keepsAllChanges
     try? content.withChanges(id) { (log) throws(DocumentError) in
       log.unpin(version, for: holder)
       if !keepAll { log.trim() }

@@ -34,7 +34,7 @@ extension DocumentState {
     case .action(let given):
       plan.recording = given
     case .party(let party):
-      guard recorded.isEnabled else { return nil }
+      guard history.isEnabled else { return nil }
       plan.party = party
       if batchActions != nil {
         if let action = batchActions?[party] {
@@ -43,10 +43,10 @@ extension DocumentState {
           plan.selection = selectionNow()
         }
       } else {
-        plan.now = recorded.now()
-        if recorded.pending != nil || !recorded.journaled.isEmpty,
-          let open = recorded.open(party), recorded.pending?.action != open.action,
-          recorded.pending?.storage == open.storage || recorded.journaled.contains(open.storage)
+        plan.now = history.now()
+        if history.pending != nil || !history.journaled.isEmpty,
+          let open = history.open(party), history.pending?.action != open.action,
+          history.pending?.storage == open.storage || history.journaled.contains(open.storage)
         {
           // Its last hunk is in the tree, which must have taken the journal
           // and any other group's pending hunk there first: an edit that
@@ -75,7 +75,7 @@ extension DocumentState {
       // journal too, when it can: the tree takes it with the rest.
       if journalPlain(edit, in: id) { return }
       flushHistory(id)
-      if recorded.marks[id]?.tree.isEmpty == false {
+      if history.marks[id]?.tree.isEmpty == false {
         followMarks(edit, in: id, recording: nil, removed: .empty)
       }
       return
@@ -86,23 +86,23 @@ extension DocumentState {
     var recording: _Recording
     if let given = plan.recording {
       recording = given
-      if let party = plan.party, batchActions == nil, var open = recorded.open(party) {
+      if let party = plan.party, batchActions == nil, var open = history.open(party) {
         open.lastTime = plan.now
-        recorded.setOpen(party, open)
+        history.setOpen(party, open)
       }
     } else if let party = plan.party {
       if party == .person, batchActions == nil, !direct {
         let lazy = Self.lazySelection(plan.selection, in: id)
         if lazy.isPossible {
           let action = openLazyGroup(in: id, edit, now: plan.now)
-          recorded.keystrokeRemoved = _RemovedBytes(plan.removed)
+          history.keystrokeRemoved = _RemovedBytes(plan.removed)
           startLazyHunk(action, edit, selection: lazy.selection, in: id)
           return
         }
       }
       let action = openGroup(party, in: id, edit, now: plan.now, selection: plan.selection)
       if batchActions != nil {
-        recorded.setOpen(party, nil)
+        history.setOpen(party, nil)
         batchActions?[party] = action
       } else if case .origin = party, !direct,
         journalOrigin(action, edit, removed: plan.removed, in: id)
@@ -123,12 +123,12 @@ extension DocumentState {
     if recording.journals, !direct, recording.revive == nil,
       journalOrigin(recording.action, edit, removed: plan.removed, in: id)
     {
-      recorded.lastJournaled = true
+      history.lastJournaled = true
       return
     }
-    if recorded.marks[id] == nil {
+    if history.marks[id] == nil {
       guard let serial = content.serial(of: id) else { return }
-      recorded.marks[id] = _HistoryMarks(serial: serial)
+      history.marks[id] = _HistoryMarks(serial: serial)
     }
     recording.mayPend = false
     flushHistory(id)
@@ -145,15 +145,15 @@ extension DocumentState {
     // The person's open group, without a copy when it is not there or
     // elsewhere (every group's first edit asks).
     if party == .person
-      && (recorded.personOpen == nil || recorded.personOpen?.storage != id
-        || recorded.personOpen?.isDeletion != (edit.n == 0))
+      && (history.personOpen == nil || history.personOpen?.storage != id
+        || history.personOpen?.isDeletion != (edit.n == 0))
     {
       return nil
     }
-    guard let open = recorded.open(party), open.storage == id,
+    guard let open = history.open(party), open.storage == id,
       open.isDeletion == (edit.n == 0),
-      now &- open.lastTime <= recorded.intervalNanos,
-      recorded.isKept(open.action), continues(open, edit, in: id)
+      now &- open.lastTime <= history.intervalNanos,
+      history.isKept(open.action), continues(open, edit, in: id)
     else { return nil }
     return open
   }
@@ -179,7 +179,7 @@ extension DocumentState {
   /// Whether `edit` goes on where `open`'s last hunk left off: typing at
   /// its end, or deleting next to its point.
   func continues(_ open: _OpenGroup, _ edit: _EditStep, in id: StorageID) -> Bool {
-    if let p = recorded.pending, p.storage == id, p.action == open.action {
+    if let p = history.pending, p.storage == id, p.action == open.action {
       return p.isContinued(by: edit)
     }
     guard let last = open.last, let range = markRange(last) else { return false }
@@ -194,21 +194,21 @@ extension DocumentState {
     _ party: _HistoryParty, in id: StorageID, _ edit: _EditStep, now: Int64,
     selection: _SelectionBefore?
   ) -> Int {
-    let action = recorded.newAction(party)
+    let action = history.newAction(party)
     switch party {
     case .person:
-      history.pushGroup(action)
+      history.main.pushGroup(action)
       clearRedo()
       if let selection { keep(selection, for: action) }
     case .tool:
-      history.pushGroup(action)
+      history.main.pushGroup(action)
       clearRedo()
     case .origin(let name):
-      recorded.origins[name, default: _OriginStacks()].undo.append(action)
-      for dropped in recorded.origins[name]?.redo ?? [] { dropAction(dropped) }
-      recorded.origins[name]?.redo.removeAll()
+      history.origins[name, default: _OriginStacks()].undo.append(action)
+      for dropped in history.origins[name]?.redo ?? [] { dropAction(dropped) }
+      history.origins[name]?.redo.removeAll()
     }
-    recorded.setOpen(
+    history.setOpen(
       party, _OpenGroup(action: action, storage: id, isDeletion: edit.n == 0, lastTime: now))
     enforceHistoryLimit()
     return action
@@ -218,22 +218,22 @@ extension DocumentState {
   /// group).
   @inline(__always)
   mutating func clearRedo() {
-    if !history.redo.isEmpty { dropRedo() }
+    if !history.main.redo.isEmpty { dropRedo() }
   }
 
   /// Drops the groups of the main redo stack.
   mutating func dropRedo() {
-    for group in history.redo {
+    for group in history.main.redo {
       for action in group.actions { dropAction(action) }
     }
-    history.redo.removeAll()
+    history.main.redo.removeAll()
   }
 
   /// Closes the person's open group: a tool's group or an accepted
   /// suggestion goes on the stack after it.
   mutating func closePersonGroup() {
-    recorded.typing.isLive = false
-    recorded.personOpen = nil
+    history.typing.isLive = false
+    history.personOpen = nil
   }
 
   /// Keeps the selection before a group as points of the history, for
@@ -251,7 +251,7 @@ extension DocumentState {
         offset..<offset, in: storage, owner: _MarkOwner(action: action, role: .selectionEnd),
         flushing: flushing)
     }
-    recorded.actions[action]?.selection = marks
+    history.actions[action]?.selection = marks
     charge(action, _HistoryAction.markCost * (marks.end == nil ? 1 : 2))
   }
 
@@ -260,21 +260,21 @@ extension DocumentState {
   mutating func addMark(
     _ range: Range<Int>, in id: StorageID, owner: _MarkOwner, flushing: Bool = true
   ) -> _MarkRef? {
-    if recorded.marks[id] == nil {
+    if history.marks[id] == nil {
       guard let serial = content.serial(of: id) else { return nil }
-      recorded.marks[id] = _HistoryMarks(serial: serial)
+      history.marks[id] = _HistoryMarks(serial: serial)
     }
     if flushing { flushHistory(id) }
-    guard let serial = recorded.marks[id]?.serial,
-      let local = recorded.marks[id]?.add(range, owner: owner)
+    guard let serial = history.marks[id]?.serial,
+      let local = history.marks[id]?.add(range, owner: owner)
     else { return nil }
     return _MarkRef(storage: id, serial: serial, local: local)
   }
 
   /// Where mark `ref` is now (`nil` if it or its storage is gone).
   func markRange(_ ref: _MarkRef) -> Range<Int>? {
-    guard let marks = recorded.marks[ref.storage], marks.serial == ref.serial else { return nil }
-    if let p = recorded.pending, p.storage == ref.storage {
+    guard let marks = history.marks[ref.storage], marks.serial == ref.serial else { return nil }
+    if let p = history.pending, p.storage == ref.storage {
       // Not yet moved by the pending hunk: map it by hand.
       guard let old = marks.tree.range(ref.local) else { return nil }
       let step = _EditStep(p.start..<(p.start + p.removedLength), insertedLength: p.inserted)
@@ -291,11 +291,11 @@ extension DocumentState {
   mutating func noteLast(
     _ made: (added: _MarkRef?, piece: _MarkRef?), of action: Int, in id: StorageID
   ) {
-    guard let party = recorded.actions[action]?.party,
-      var open = recorded.open(party), open.action == action, open.storage == id
+    guard let party = history.actions[action]?.party,
+      var open = history.open(party), open.action == action, open.storage == id
     else { return }
     open.last = open.isDeletion ? made.piece : made.added
-    recorded.setOpen(party, open)
+    history.setOpen(party, open)
   }
 
   // MARK: - The pending hunk
@@ -306,16 +306,16 @@ extension DocumentState {
   mutating func pend(
     _ action: Int, _ edit: _EditStep, _ removed: AttributedText, in id: StorageID
   ) -> Bool {
-    if let p = recorded.pending {
+    if let p = history.pending {
       if p.action == action && p.storage == id && p.isContinued(by: edit) {
-        recorded.typing.isLive = false
-        recorded.pending?.take(edit, removed: removed)
+        history.typing.isLive = false
+        history.pending?.take(edit, removed: removed)
         return true
       }
       retirePending()
     }
-    recorded.typing.isLive = false
-    recorded.pending = _PendingHunk(storage: id, action: action, edit, removed: removed)
+    history.typing.isLive = false
+    history.pending = _PendingHunk(storage: id, action: action, edit, removed: removed)
     return true
   }
 
@@ -323,20 +323,20 @@ extension DocumentState {
   /// its action (a lazy group's action is made first). Only
   /// ``flushHistory(_:)`` calls it: the storage's journal goes in before.
   mutating func flushPending() {
-    guard let p = recorded.pending else { return }
-    recorded.typing.isLive = false
-    recorded.pending = nil
-    if recorded.marks[p.storage] == nil {
+    guard let p = history.pending else { return }
+    history.typing.isLive = false
+    history.pending = nil
+    if history.marks[p.storage] == nil {
       guard let serial = content.serial(of: p.storage) else { return }
-      recorded.marks[p.storage] = _HistoryMarks(serial: serial)
+      history.marks[p.storage] = _HistoryMarks(serial: serial)
     }
     var recording: _Recording? = nil
     if p.isLazy {
-      if p.action > recorded.lazyDropped {
+      if p.action > history.lazyDropped {
         makeLazyAction(p.action, selection: p.selection, in: p.storage)
         recording = _Recording(action: p.action, mayPend: false)
       }
-    } else if recorded.actions.contains(p.action) {
+    } else if history.actions.contains(p.action) {
       recording = _Recording(action: p.action, mayPend: false)
     }
     let step = _EditStep(p.start..<(p.start + p.removedLength), insertedLength: p.inserted)
@@ -362,20 +362,20 @@ extension DocumentState {
   ) -> (added: _MarkRef?, piece: _MarkRef?) {
     // The storage's marks are taken out of the table while they change
     // (one lookup, and no copy of the tree), and put back at the end.
-    guard var marks = recorded.marks.removeValue(forKey: id) else { return (nil, nil) }
-    defer { recorded.marks[id] = marks }
+    guard var marks = history.marks.removeValue(forKey: id) else { return (nil, nil) }
+    defer { history.marks[id] = marks }
     let serial = marks.serial
     let s = step.s
     let e = step.e
     let n = step.n
     let delta = step.delta
-    let recorder = recording.flatMap { !recorded.actions.contains($0.action) ? nil : $0.action }
+    let recorder = recording.flatMap { !history.actions.contains($0.action) ? nil : $0.action }
     // A removal's piece: its point goes in first, at the start, so that
     // the points in the removed text come right after it.
     var pieceLocal: UInt32? = nil
     var pieceIndex = 0
     if let recorder, recording?.revive == nil || recording?.replaces == true, e > s {
-      pieceIndex = recorded.actions[recorder]?.pieces.count ?? 0
+      pieceIndex = history.actions[recorder]?.pieces.count ?? 0
       pieceLocal = marks.add(
         s..<s, owner: _MarkOwner(action: recorder, role: .removed(pieceIndex)))
     }
@@ -389,7 +389,7 @@ extension DocumentState {
     var pointsToMove: [UInt32] = []
     for change in report where change.local != pieceLocal {
       guard let owner = marks.owners[change.local] else { continue }
-      if !recorded.actions.contains(owner.action) {
+      if !history.actions.contains(owner.action) {
         marks.remove(change.local)
         continue
       }
@@ -417,13 +417,13 @@ extension DocumentState {
       // later cut of that part must not take the end with it.
       var cutsGroupEnd = false
       if !mid.isEmpty, b <= e, owner.action != recorder,
-        let party = recorded.actions[owner.action]?.party,
-        var open = recorded.open(party), open.action == owner.action,
+        let party = history.actions[owner.action]?.party,
+        var open = history.open(party), open.action == owner.action,
         open.last?.local == change.local, open.last?.storage == id
       {
         cutsGroupEnd = true
         open.last = nil
-        recorded.setOpen(party, open)
+        history.setOpen(party, open)
       }
       if !mid.isEmpty, let recorder {
         let relative = (mid.lowerBound - s)..<(mid.upperBound - s)
@@ -443,16 +443,16 @@ extension DocumentState {
           marks.tree.move(change.local, to: l)
           if let local = marks.add(r, owner: owner) {
             let ref = _MarkRef(storage: id, serial: serial, local: local)
-            recorded.actions[owner.action]?.added.append(ref)
+            history.actions[owner.action]?.added.append(ref)
             charge(owner.action, _HistoryAction.markCost)
             // An open group goes on at the end of its last units: the
             // right part.
-            if let party = recorded.actions[owner.action]?.party,
-              var open = recorded.open(party), open.last?.local == change.local,
+            if let party = history.actions[owner.action]?.party,
+              var open = history.open(party), open.last?.local == change.local,
               open.last?.storage == id
             {
               open.last = ref
-              recorded.setOpen(party, open)
+              history.setOpen(party, open)
             }
           }
         } else {
@@ -488,7 +488,7 @@ extension DocumentState {
       if kept.length > 0 {
         // (A piece put back by the same edit may have cut one of the
         // recorder's own pieces in two, whose tail took the index.)
-        let index = recorded.actions[recorder]?.pieces.count ?? pieceIndex
+        let index = history.actions[recorder]?.pieces.count ?? pieceIndex
         if index != pieceIndex {
           let was = _PieceRef(action: recorder, piece: pieceIndex)
           marks.owners[pieceLocal] = _MarkOwner(action: recorder, role: .removed(index))
@@ -499,7 +499,7 @@ extension DocumentState {
           }
           pieceIndex = index
         }
-        recorded.actions[recorder]?.pieces.append(
+        history.actions[recorder]?.pieces.append(
           _RemovedPiece(mark: ref, text: kept, inner: keptInner))
         charge(
           recorder,
@@ -522,11 +522,11 @@ extension DocumentState {
         s..<(s + n), owner: _MarkOwner(action: recorder, role: .added))
     {
       let ref = _MarkRef(storage: id, serial: serial, local: local)
-      recorded.actions[recorder]?.added.append(ref)
+      history.actions[recorder]?.added.append(ref)
       charge(recorder, _HistoryAction.markCost)
       made.added = ref
     }
-    recorded.lastMade = (made.added, made.piece == nil ? nil : pieceIndex)
+    history.lastMade = (made.added, made.piece == nil ? nil : pieceIndex)
     return made
   }
 
@@ -551,7 +551,7 @@ extension DocumentState {
     var chain: [(piece: _PieceRef, child: UInt32)] = []
     var child = revive.mark
     while let container = marks.swallowedBy[child],
-      let point = recorded.actions[container.action]?.pieces[safe: container.piece]?.mark?.local,
+      let point = history.actions[container.action]?.pieces[safe: container.piece]?.mark?.local,
       before.contains(point)
     {
       chain.append((container, child))
@@ -575,7 +575,7 @@ extension DocumentState {
       var top = local
       var container = marks.swallowedBy[local]
       while let c = container, c != revivedPiece,
-        let point = recorded.actions[c.action]?.pieces[safe: c.piece]?.mark?.local
+        let point = history.actions[c.action]?.pieces[safe: c.piece]?.mark?.local
       {
         top = point
         container = marks.swallowedBy[point]
@@ -610,15 +610,14 @@ extension DocumentState {
         link.piece, at: link.child, removingChild: k == 0, in: id, serial: serial, at: s + n,
         orphans: &orphans, marks: &marks)
       var points = orphans
-      if let tail, let local = recorded.actions[tail.action]?.pieces[safe: tail.piece]?.mark?.local
-      {
+      if let tail, let local = history.actions[tail.action]?.pieces[safe: tail.piece]?.mark?.local {
         points.insert(local, at: 0)
       }
       if let outerTail {
         // In order, after what the tail of the piece around took already.
         for local in points {
           guard let owner = marks.owners[local] else { continue }
-          recorded.actions[outerTail.action]?.pieces[outerTail.piece].inner.insert(
+          history.actions[outerTail.action]?.pieces[outerTail.piece].inner.insert(
             _InnerMark(range: 0..<0, owner: owner, local: local), at: adopted)
           adopted += 1
           marks.swallowedBy[local] = outerTail
@@ -646,7 +645,7 @@ extension DocumentState {
     _ ref: _PieceRef, at child: UInt32, removingChild: Bool, in id: StorageID, serial: Int,
     at point: Int, orphans: inout [UInt32], marks: inout _HistoryMarks
   ) -> _PieceRef? {
-    guard let piece = recorded.actions[ref.action]?.pieces[safe: ref.piece],
+    guard let piece = history.actions[ref.action]?.pieces[safe: ref.piece],
       let index = piece.inner.firstIndex(where: { $0.local == child })
     else { return nil }
     let o = piece.inner[index].range.lowerBound
@@ -686,8 +685,8 @@ extension DocumentState {
       }
     }
     let text = piece.text
-    recorded.actions[ref.action]?.pieces[ref.piece].text = text.slice(0..<o)
-    recorded.actions[ref.action]?.pieces[ref.piece].inner = head
+    history.actions[ref.action]?.pieces[ref.piece].text = text.slice(0..<o)
+    history.actions[ref.action]?.pieces[ref.piece].inner = head
     guard o < text.length else {
       // No tail: its points are after the text, in the tail of the piece
       // around (the caller's `orphans`), or free.
@@ -699,13 +698,13 @@ extension DocumentState {
       }
       return nil
     }
-    let k = recorded.actions[ref.action]?.pieces.count ?? 0
+    let k = history.actions[ref.action]?.pieces.count ?? 0
     guard
       let local = marks.add(
         point..<point, owner: _MarkOwner(action: ref.action, role: .removed(k)))
     else { return nil }
     let tailRef = _PieceRef(action: ref.action, piece: k)
-    recorded.actions[ref.action]?.pieces.append(
+    history.actions[ref.action]?.pieces.append(
       _RemovedPiece(
         mark: _MarkRef(storage: id, serial: serial, local: local),
         text: text.slice(o..<text.length), inner: tail))
@@ -724,36 +723,36 @@ extension DocumentState {
     _ mark: _InnerMark, at base: Int, in id: StorageID, serial: Int, marks: inout _HistoryMarks
   ) {
     let action = mark.owner.action
-    guard recorded.actions.contains(action),
+    guard history.actions.contains(action),
       let local = marks.add(
         (base + mark.range.lowerBound)..<(base + mark.range.upperBound), owner: mark.owner)
     else { return }
     let ref = _MarkRef(storage: id, serial: serial, local: local)
     switch mark.owner.role {
     case .added:
-      recorded.actions[action]?.added.append(ref)
+      history.actions[action]?.added.append(ref)
       charge(action, _HistoryAction.markCost)
-      if mark.holdsGroupEnd, let party = recorded.actions[action]?.party,
-        var open = recorded.open(party), open.action == action
+      if mark.holdsGroupEnd, let party = history.actions[action]?.party,
+        var open = history.open(party), open.action == action
       {
         open.last = ref
-        recorded.setOpen(party, open)
+        history.setOpen(party, open)
       }
     case .removed(let k):
-      if k < recorded.actions[action]?.pieces.count ?? 0 {
-        recorded.actions[action]?.pieces[k].mark = ref
+      if k < history.actions[action]?.pieces.count ?? 0 {
+        history.actions[action]?.pieces[k].mark = ref
       }
     case .selectionStart:
-      recorded.actions[action]?.selection?.start = ref
+      history.actions[action]?.selection?.start = ref
     case .selectionEnd:
-      recorded.actions[action]?.selection?.end = ref
+      history.actions[action]?.selection?.end = ref
     case .rangeStart(let k):
-      if k < recorded.actions[action]?.ranges.count ?? 0 {
-        recorded.actions[action]?.ranges[k].start = ref
+      if k < history.actions[action]?.ranges.count ?? 0 {
+        history.actions[action]?.ranges[k].start = ref
       }
     case .rangeEnd(let k):
-      if k < recorded.actions[action]?.ranges.count ?? 0 {
-        recorded.actions[action]?.ranges[k].end = ref
+      if k < history.actions[action]?.ranges.count ?? 0 {
+        history.actions[action]?.ranges[k].end = ref
       }
     }
   }
@@ -802,8 +801,8 @@ extension DocumentState {
 
   /// Adds `bytes` to what action `action` (and the histories) cost.
   mutating func charge(_ action: Int, _ bytes: Int) {
-    recorded.actions[action]?.bytes += bytes
-    recorded.bytes += bytes
+    history.actions[action]?.bytes += bytes
+    history.bytes += bytes
   }
 
   // MARK: - Undo and redo
@@ -815,9 +814,9 @@ extension DocumentState {
     flushAllHistory()
     // The action stays in the table while it is taken back: its marks
     // follow its own edits like any others', and go at the end.
-    guard let action = recorded.actions[a] else { return (nil, UndoResult()) }
-    let inverse = recorded.newAction(action.party)
-    recorded.actions[inverse]?.session = action.session
+    guard let action = history.actions[a] else { return (nil, UndoResult()) }
+    let inverse = history.newAction(action.party)
+    history.actions[inverse]?.session = action.session
     var events: [DocumentEvent] = []
     var tracked = TrackedChanges()
     var edits = 0
@@ -849,14 +848,14 @@ extension DocumentState {
           ref.storage, at..<at, piece.text.text, insertedLength: n, info: .person,
           actor: .other, attributes: .exactly(piece.text.runs), reason: .undoRedo)
       else { continue }
-      recorded.actions[a]?.pieces[k].mark = nil
+      history.actions[a]?.pieces[k].mark = nil
       events += made.events
       tracked.merge(made.tracked)
       revivedAny = true
       edits += 1
     }
     // Its units still there go.
-    for ref in recorded.actions[a]?.added ?? [] {
+    for ref in history.actions[a]?.added ?? [] {
       guard let range = markRange(ref) else { continue }
       if range.isEmpty {
         removeMark(ref)
@@ -878,19 +877,19 @@ extension DocumentState {
     let restored = restoreRanges(of: a)
     // What is left of the action's marks goes; the selection's stay, for
     // its inverse.
-    if let left = recorded.actions[a] {
+    if let left = history.actions[a] {
       for ref in left.added { removeMark(ref) }
       removeRangeMarks(of: left)
       for (k, piece) in left.pieces.enumerated() {
         if let ref = piece.mark { letGo(_PieceRef(action: a, piece: k), ref, in: ref.storage) }
       }
-      recorded.bytes -= recorded.actions.removeValue(forKey: a)?.bytes ?? 0
+      history.bytes -= history.actions.removeValue(forKey: a)?.bytes ?? 0
     }
     var selection: [SelectionRange]? = nil
     if let marks = action.selection {
-      recorded.actions[inverse]?.selection = marks
+      history.actions[inverse]?.selection = marks
       for ref in [marks.start] + (marks.end.map { [$0] } ?? []) {
-        recorded.marks[ref.storage]?.owners[ref.local]?.action = inverse
+        history.marks[ref.storage]?.owners[ref.local]?.action = inverse
       }
       charge(inverse, _HistoryAction.markCost * (marks.end == nil ? 1 : 2))
       if !isRedo, let start = markRange(marks.start)?.lowerBound {
@@ -908,7 +907,7 @@ extension DocumentState {
     // Else a caret where the last change is now: after the last text put
     // back, or where the last text went.
     if selection == nil, action.party == .person, edits > 0 {
-      let inverseAction = recorded.actions[inverse]
+      let inverseAction = history.actions[inverse]
       let place =
         revivedAny
         ? inverseAction?.added.last.flatMap { ref in
@@ -935,7 +934,7 @@ extension DocumentState {
   /// The piece of action `a` with the highest index not in `done` that
   /// still waits at a point.
   func nextPiece(of a: Int, after done: Set<Int>) -> (Int, _RemovedPiece)? {
-    guard let pieces = recorded.actions[a]?.pieces else { return nil }
+    guard let pieces = history.actions[a]?.pieces else { return nil }
     for k in pieces.indices.reversed() where !done.contains(k) && pieces[k].mark != nil {
       return (k, pieces[k])
     }
@@ -945,21 +944,21 @@ extension DocumentState {
   /// Lets piece `piece` go (its action goes, or it has no text): its point
   /// leaves the tree, and the points in it stay where they are, free.
   mutating func letGo(_ piece: _PieceRef, _ ref: _MarkRef, in id: StorageID) {
-    guard recorded.marks[id]?.serial == ref.serial else { return }
+    guard history.marks[id]?.serial == ref.serial else { return }
     flushHistory(id)
     // The points in it are now in the piece around it, if there is one,
     // where it was.
-    let parent = recorded.marks[id]?.swallowedBy[ref.local]
+    let parent = history.marks[id]?.swallowedBy[ref.local]
     var adopted: [_InnerMark] = []
-    if let inner = recorded.actions[piece.action]?.pieces[safe: piece.piece]?.inner {
+    if let inner = history.actions[piece.action]?.pieces[safe: piece.piece]?.inner {
       for mark in inner {
-        if let local = mark.local, recorded.marks[id]?.swallowedBy[local] == piece {
-          recorded.marks[id]?.swallowedBy[local] = parent
+        if let local = mark.local, history.marks[id]?.swallowedBy[local] == piece {
+          history.marks[id]?.swallowedBy[local] = parent
           adopted.append(mark)
         }
       }
     }
-    if let parent, let marks = recorded.actions[parent.action]?.pieces[safe: parent.piece]?.inner,
+    if let parent, let marks = history.actions[parent.action]?.pieces[safe: parent.piece]?.inner,
       let index = marks.firstIndex(where: { $0.local == ref.local })
     {
       let offset = marks[index].range
@@ -968,23 +967,23 @@ extension DocumentState {
         adoptedMark.range = offset
         return adoptedMark
       }
-      recorded.actions[parent.action]?.pieces[parent.piece].inner.replaceSubrange(
+      history.actions[parent.action]?.pieces[parent.piece].inner.replaceSubrange(
         index...index, with: moved)
     }
-    recorded.marks[id]?.remove(ref.local)
-    recorded.actions[piece.action]?.pieces[piece.piece].mark = nil
+    history.marks[id]?.remove(ref.local)
+    history.actions[piece.action]?.pieces[piece.piece].mark = nil
   }
 
   /// Removes a mark from its tree (if it is still there).
   mutating func removeMark(_ ref: _MarkRef) {
-    guard recorded.marks[ref.storage]?.serial == ref.serial else { return }
+    guard history.marks[ref.storage]?.serial == ref.serial else { return }
     flushHistory(ref.storage)
-    recorded.marks[ref.storage]?.remove(ref.local)
+    history.marks[ref.storage]?.remove(ref.local)
   }
 
   /// Forgets action `a`: its marks and its texts.
   mutating func dropAction(_ a: Int) {
-    guard let action = recorded.actions[a] else {
+    guard let action = history.actions[a] else {
       dropLazy(a)
       return
     }
@@ -993,17 +992,17 @@ extension DocumentState {
       if let ref = piece.mark { letGo(_PieceRef(action: a, piece: k), ref, in: ref.storage) }
     }
     removeRangeMarks(of: action)
-    recorded.bytes -= recorded.actions.removeValue(forKey: a)?.bytes ?? 0
+    history.bytes -= history.actions.removeValue(forKey: a)?.bytes ?? 0
     if let marks = action.selection {
       removeMark(marks.start)
       if let end = marks.end { removeMark(end) }
     }
-    for (name, open) in recorded.originOpen where open.action == a {
-      recorded.originOpen[name] = nil
+    for (name, open) in history.originOpen where open.action == a {
+      history.originOpen[name] = nil
     }
-    if recorded.personOpen?.action == a {
-      recorded.personOpen = nil
-      recorded.typing.isLive = false
+    if history.personOpen?.action == a {
+      history.personOpen = nil
+      history.typing.isLive = false
     }
   }
 
@@ -1011,10 +1010,10 @@ extension DocumentState {
   /// the tools' groups and the accepted suggestions) or an origin's.
   mutating func undoGroup(origin: String?) throws(DocumentError) -> UndoResult {
     if let origin {
-      guard let a = recorded.origins[origin]?.undo.popLast() else { throw .nothingToUndo }
-      recorded.originOpen[origin] = nil
+      guard let a = history.origins[origin]?.undo.popLast() else { throw .nothingToUndo }
+      history.originOpen[origin] = nil
       let (inverse, result) = takeBack(a, isRedo: false)
-      if let inverse { recorded.origins[origin]?.redo.append(inverse) }
+      if let inverse { history.origins[origin]?.redo.append(inverse) }
       return result
     }
     return try undo()
@@ -1022,10 +1021,10 @@ extension DocumentState {
 
   mutating func redoGroup(origin: String?) throws(DocumentError) -> UndoResult {
     if let origin {
-      guard let a = recorded.origins[origin]?.redo.popLast() else { throw .nothingToRedo }
-      recorded.originOpen[origin] = nil
+      guard let a = history.origins[origin]?.redo.popLast() else { throw .nothingToRedo }
+      history.originOpen[origin] = nil
       let (inverse, result) = takeBack(a, isRedo: true)
-      if let inverse { recorded.origins[origin]?.undo.append(inverse) }
+      if let inverse { history.origins[origin]?.undo.append(inverse) }
       return result
     }
     return try redo()
@@ -1034,10 +1033,10 @@ extension DocumentState {
   /// Ends a party's open group: its next edit starts a new one.
   mutating func closeGroup(origin: String?) {
     if let origin {
-      recorded.originOpen[origin] = nil
+      history.originOpen[origin] = nil
     } else {
-      recorded.typing.isLive = false
-      recorded.personOpen = nil
+      history.typing.isLive = false
+      history.personOpen = nil
     }
   }
 
@@ -1048,8 +1047,8 @@ extension DocumentState {
   mutating func enforceHistoryLimit() {
     // (The limits read in place: the options hold the clock, a closure.)
     func over() -> Bool {
-      (recorded.options.maxGroups.map { recorded.groupCount > $0 } ?? false)
-        || (recorded.options.maxBytes.map { recorded.bytes > $0 } ?? false)
+      (history.options.maxGroups.map { history.groupCount > $0 } ?? false)
+        || (history.options.maxBytes.map { history.bytes > $0 } ?? false)
     }
     while over() {
       guard dropOldest() else { return }
@@ -1070,10 +1069,11 @@ extension DocumentState {
       }
     }
     for redo in [false, true] {
-      if let first = redo ? _UndoHistory.firstGroup(history.redo) : history.firstUndoGroup {
+      if let first = redo ? _UndoStacks.firstGroup(history.main.redo) : history.main.firstUndoGroup
+      {
         consider(first, nil, redo)
       }
-      for (name, stacks) in recorded.origins {
+      for (name, stacks) in history.origins {
         if let first = (redo ? stacks.redo : stacks.undo).first { consider(first, name, redo) }
       }
     }
@@ -1082,14 +1082,14 @@ extension DocumentState {
     // only when it is all there is.
     if let name = best.origin {
       if best.redo {
-        recorded.origins[name]?.redo.removeFirst()
+        history.origins[name]?.redo.removeFirst()
       } else {
-        recorded.origins[name]?.undo.removeFirst()
+        history.origins[name]?.undo.removeFirst()
       }
     } else if best.redo {
-      _UndoHistory.remove(best.action, from: &history.redo)
+      _UndoStacks.remove(best.action, from: &history.main.redo)
     } else {
-      _UndoHistory.remove(best.action, from: &history.undo)
+      _UndoStacks.remove(best.action, from: &history.main.undo)
     }
     dropAction(best.action)
     return true
@@ -1099,13 +1099,13 @@ extension DocumentState {
   /// they had elsewhere.
   mutating func forgetHistory(of id: StorageID) {
     forgetJournal(of: id)
-    recorded.marks[id] = nil
-    if recorded.personOpen?.storage == id {
-      recorded.personOpen = nil
-      recorded.typing.isLive = false
+    history.marks[id] = nil
+    if history.personOpen?.storage == id {
+      history.personOpen = nil
+      history.typing.isLive = false
     }
-    for (name, open) in recorded.originOpen where open.storage == id {
-      recorded.originOpen[name] = nil
+    for (name, open) in history.originOpen where open.storage == id {
+      history.originOpen[name] = nil
     }
   }
 }
@@ -1120,9 +1120,9 @@ extension Document {
   func _historyDump(_ id: StorageID) -> String {
     withState { state in
       state.flushAllHistory()
-      guard let marks = state.recorded.marks[id] else { return "(none)" }
+      guard let marks = state.history.marks[id] else { return "(none)" }
       var lines: [String] = []
-      if let p = state.recorded.pending, p.storage == id {
+      if let p = state.history.pending, p.storage == id {
         lines.append("pending \(p.action) at \(p.start) +\(p.inserted) -\(p.removedLength)")
       }
       marks.tree.forEachRange { item, range in
@@ -1130,7 +1130,7 @@ extension Document {
         var line = "#\(item.local) \(range) \(owner.map { "\($0.action) \($0.role)" } ?? "?")"
         if let by = marks.swallowedBy[item.local] { line += " in \(by.action).\(by.piece)" }
         if let owner, case .removed(let k) = owner.role,
-          let piece = state.recorded.actions[owner.action]?.pieces[safe: k]
+          let piece = state.history.actions[owner.action]?.pieces[safe: k]
         {
           line += " text \(piece.text.text.unicodeScalars.map { String($0.value, radix: 16) })"
           line +=

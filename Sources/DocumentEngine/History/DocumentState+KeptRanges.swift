@@ -77,7 +77,7 @@ extension DocumentState {
       let removed = change.new == nil
       let kept = Self.keptEnds(change, step)
       guard kept.start || kept.end || removed else { continue }
-      let k = recorded.actions[recorder]?.ranges.count ?? 0
+      let k = history.actions[recorder]?.ranges.count ?? 0
       var range = _KeptRange(
         storage: id, serial: serial, local: change.local,
         item: removed ? (change.flags, change.kind) : nil, keepsStart: kept.start,
@@ -97,7 +97,7 @@ extension DocumentState {
           cost += _HistoryAction.markCost
         }
       }
-      recorded.actions[recorder]?.ranges.append(range)
+      history.actions[recorder]?.ranges.append(range)
       charge(recorder, cost)
     }
   }
@@ -109,7 +109,7 @@ extension DocumentState {
   ///
   /// - Returns: their ids, in order.
   mutating func restoreRanges(of a: Int) -> [TrackedRangeID] {
-    guard let ranges = recorded.actions[a]?.ranges, !ranges.isEmpty else { return [] }
+    guard let ranges = history.actions[a]?.ranges, !ranges.isEmpty else { return [] }
     var restored: [TrackedRangeID] = []
     // The last kept first: where a range was kept twice (backspacing over
     // a bookmark, one keystroke at a time), the first keeping wins.

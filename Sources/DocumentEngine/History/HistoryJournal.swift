@@ -431,44 +431,44 @@ extension DocumentState {
   /// action in the table until the storage's tree takes its hunk.
   @inline(__always)
   mutating func openLazyGroup(in id: StorageID, _ edit: _EditStep, now: Int64) -> Int {
-    let action = recorded.nextAction
-    recorded.nextAction += 1
-    recorded.lazyCount += 1
-    recorded.lastLazy = action
-    history.pushGroup(action)
+    let action = history.nextAction
+    history.nextAction += 1
+    history.lazyCount += 1
+    history.lastLazy = action
+    history.main.pushGroup(action)
     clearRedo()
-    if recorded.personOpen?.storage == id {
+    if history.personOpen?.storage == id {
       // The group before it in the same storage leaves its place, written
       // field by field (what this is worth: docs/benchmarks.md, issue 30).
-      recorded.personOpen?.action = action
-      recorded.personOpen?.isDeletion = edit.n == 0
-      recorded.personOpen?.lastTime = now
-      recorded.personOpen?.last = nil
+      history.personOpen?.action = action
+      history.personOpen?.isDeletion = edit.n == 0
+      history.personOpen?.lastTime = now
+      history.personOpen?.last = nil
     } else {
-      recorded.personOpen = _OpenGroup(
+      history.personOpen = _OpenGroup(
         action: action, storage: id, isDeletion: edit.n == 0, lastTime: now)
     }
-    recorded.typing.isLive = false
+    history.typing.isLive = false
     enforceHistoryLimit()
     return action
   }
 
   /// Starts the pending hunk of a lazy group with its first edit, which
-  /// removed ``_Histories/keystrokeRemoved``.
+  /// removed ``_History/keystrokeRemoved``.
   @inline(__always)
   mutating func startLazyHunk(
     _ action: Int, _ edit: _EditStep, selection: _JournalSelection?, in id: StorageID
   ) {
-    recorded.typing.isLive = false
-    if recorded.pending?.storage == id, recorded.journalPending(in: id, keepingPlace: true) {
+    history.typing.isLive = false
+    if history.pending?.storage == id, history.journalPending(in: id, keepingPlace: true) {
       // The journal took the last hunk; this one takes its place.
-      recorded.pending?.restart(
-        action, edit, taking: &recorded.keystrokeRemoved, selection: selection)
+      history.pending?.restart(
+        action, edit, taking: &history.keystrokeRemoved, selection: selection)
       return
     }
     retirePending()
-    recorded.pending = _PendingHunk(
-      storage: id, action: action, edit, taking: &recorded.keystrokeRemoved, isLazy: true,
+    history.pending = _PendingHunk(
+      storage: id, action: action, edit, taking: &history.keystrokeRemoved, isLazy: true,
       selection: selection)
   }
 
@@ -476,8 +476,8 @@ extension DocumentState {
   /// no longer open goes in its storage's journal; any other hunk goes in
   /// the tree (after the journal).
   mutating func retirePending() {
-    recorded.typing.isLive = false
-    guard recorded.pending != nil, !recorded.journalPending(), let p = recorded.pending
+    history.typing.isLive = false
+    guard history.pending != nil, !history.journalPending(), let p = history.pending
     else { return }
     flushHistory(p.storage)
   }
@@ -490,9 +490,9 @@ extension DocumentState {
   /// came. Returns false if it did not (the caller puts the journal in the
   /// tree and moves the marks).
   mutating func journalPlain(_ edit: _EditStep, in id: StorageID) -> Bool {
-    journalAside(edit, in: id) { recorded, step in
+    journalAside(edit, in: id) { history, step in
       // A hunk of no action: it records nothing, it only moves the marks.
-      recorded.journalPlain(
+      history.journalPlain(
         start: step.s, removedLength: step.e - step.s, inserted: step.n, in: id)
     }
   }
@@ -505,8 +505,8 @@ extension DocumentState {
   mutating func journalOrigin(
     _ action: Int, _ edit: _EditStep, removed: AttributedText, in id: StorageID
   ) -> Bool {
-    journalAside(edit, in: id) { recorded, step in
-      recorded.journalEager(
+    journalAside(edit, in: id) { history, step in
+      history.journalEager(
         _JournalHunk(
           action: action, start: step.s, inserted: step.n, removed: removed, selection: nil,
           isEager: true), in: id)
@@ -518,18 +518,18 @@ extension DocumentState {
   /// its selection moved if it is before them) handed to `append`, if it
   /// commutes with the pending hunk.
   private mutating func journalAside(
-    _ edit: _EditStep, in id: StorageID, _ append: (inout _Histories, _EditStep) -> Void
+    _ edit: _EditStep, in id: StorageID, _ append: (inout _History, _EditStep) -> Void
   ) -> Bool {
-    let pendingHere = recorded.pending?.storage == id
-    guard pendingHere || recorded.journaled.contains(id) else { return false }
+    let pendingHere = history.pending?.storage == id
+    guard pendingHere || history.journaled.contains(id) else { return false }
     var step = edit
-    if pendingHere, let start = recorded.pending?.start, let inserted = recorded.pending?.inserted,
-      let removedLength = recorded.pending?.removedLength
+    if pendingHere, let start = history.pending?.start, let inserted = history.pending?.inserted,
+      let removedLength = history.pending?.removedLength
     {
       if edit.e < start {
         // Before the hunk: it moves.
-        recorded.typing.isLive = false
-        recorded.pending?.start = start + edit.delta
+        history.typing.isLive = false
+        history.pending?.start = start + edit.delta
       } else if edit.s > start + inserted {
         // After it: in the coordinates before the hunk's keystrokes.
         let shift = inserted - removedLength
@@ -539,13 +539,13 @@ extension DocumentState {
       }
       // The selection before the hunk is in those coordinates too: the
       // tree will take the edit before it.
-      if let selection = recorded.pending?.selection {
-        recorded.pending?.selection = _JournalSelection(
+      if let selection = history.pending?.selection {
+        history.pending?.selection = _JournalSelection(
           start: _TrackedRanges.mapPoint(selection.start, step, goesAfter: false),
           end: selection.end.map { _TrackedRanges.mapPoint($0, step, goesAfter: false) })
       }
     }
-    append(&recorded, step)
+    append(&history, step)
     return true
   }
 
@@ -555,23 +555,23 @@ extension DocumentState {
   /// marks: before anything else edits the storage, or reads or adds a
   /// mark there.
   mutating func flushHistory(_ id: StorageID) {
-    if !recorded.journaled.isEmpty, recorded.journaled.contains(id),
-      let journal = recorded.takeJournal(id)
+    if !history.journaled.isEmpty, history.journaled.contains(id),
+      let journal = history.takeJournal(id)
     {
-      if recorded.marks[id] == nil, let serial = content.serial(of: id) {
-        recorded.marks[id] = _HistoryMarks(serial: serial)
+      if history.marks[id] == nil, let serial = content.serial(of: id) {
+        history.marks[id] = _HistoryMarks(serial: serial)
       }
-      recorded.bytes -= journal.charged
+      history.bytes -= journal.charged
       journal.forEachHunk { hunk in materialize(hunk, in: id) }
     }
-    if recorded.pending?.storage == id { flushPending() }
+    if history.pending?.storage == id { flushPending() }
   }
 
   /// Puts every journal and the pending hunk in their trees (before an
   /// undo or a redo).
   mutating func flushAllHistory() {
-    for id in recorded.journaled { flushHistory(id) }
-    if let p = recorded.pending { flushHistory(p.storage) }
+    for id in history.journaled { flushHistory(id) }
+    if let p = history.pending { flushHistory(p.storage) }
   }
 
   /// The tree of storage `id` takes a hunk of its journal: a kept group
@@ -580,10 +580,10 @@ extension DocumentState {
     var recording: _Recording? = nil
     if hunk.isEager {
       // An origin's group: recorded if its action is still kept.
-      if recorded.actions.contains(hunk.action) {
+      if history.actions.contains(hunk.action) {
         recording = _Recording(action: hunk.action, mayPend: false)
       }
-    } else if hunk.action >= 0 && hunk.action > recorded.lazyDropped {
+    } else if hunk.action >= 0 && hunk.action > history.lazyDropped {
       makeLazyAction(hunk.action, selection: hunk.selection, in: id)
       recording = _Recording(action: hunk.action, mayPend: false)
     }
@@ -593,22 +593,22 @@ extension DocumentState {
     if recording != nil { noteLast(made, of: hunk.action, in: id) }
     // A tool's replacement's link gets its marks now.
     if hunk.isEager, recording != nil,
-      let k = recorded.actions[hunk.action]?.swaps.firstIndex(where: \.pending)
+      let k = history.actions[hunk.action]?.swaps.firstIndex(where: \.pending)
     {
-      recorded.actions[hunk.action]?.swaps[k].added = recorded.lastMade.added
-      recorded.actions[hunk.action]?.swaps[k].piece = recorded.lastMade.piece
-      recorded.actions[hunk.action]?.swaps[k].pending = false
+      history.actions[hunk.action]?.swaps[k].added = history.lastMade.added
+      history.actions[hunk.action]?.swaps[k].piece = history.lastMade.piece
+      history.actions[hunk.action]?.swaps[k].pending = false
     }
   }
 
   /// Makes lazy group `a`'s action, with the selection before it as
   /// points (the tree being where it was before the group's edit).
   mutating func makeLazyAction(_ a: Int, selection: _JournalSelection?, in id: StorageID) {
-    recorded.lazyCount -= 1
+    history.lazyCount -= 1
     var action = _HistoryAction(party: .person)
     action.bytes = _HistoryAction.baseCost
-    recorded.bytes += action.bytes
-    recorded.actions[a] = action
+    history.bytes += action.bytes
+    history.actions[a] = action
     if let selection {
       keep(
         _SelectionBefore(
@@ -622,11 +622,11 @@ extension DocumentState {
   /// Drops lazy group `a` (the oldest the histories keep: the limit drops
   /// the oldest first).
   mutating func dropLazy(_ a: Int) {
-    guard a > recorded.lazyDropped, a <= recorded.lastLazy else { return }
+    guard a > history.lazyDropped, a <= history.lastLazy else { return }
     var holder: StorageID? = nil
     var isOldest = true
-    for id in recorded.journaled {
-      guard let first = recorded.journal(of: id)?.firstKeptAction(after: recorded.lazyDropped)
+    for id in history.journaled {
+      guard let first = history.journal(of: id)?.firstKeptAction(after: history.lazyDropped)
       else { continue }
       if first == a {
         holder = id
@@ -638,23 +638,23 @@ extension DocumentState {
       // Not the oldest: the trees take everything, and it goes as any
       // action does.
       flushAllHistory()
-      if recorded.actions.contains(a) { dropAction(a) }
+      if history.actions.contains(a) { dropAction(a) }
       return
     }
     if let holder {
-      let lazyDropped = recorded.lazyDropped
-      recorded.bytes -=
-        (recorded.withJournal(holder) { $0.dropFirst(a, after: lazyDropped) } ?? nil) ?? 0
-    } else if !(recorded.pending?.action == a && recorded.pending?.isLazy == true),
-      a != recorded.lastLazy
+      let lazyDropped = history.lazyDropped
+      history.bytes -=
+        (history.withJournal(holder) { $0.dropFirst(a, after: lazyDropped) } ?? nil) ?? 0
+    } else if !(history.pending?.action == a && history.pending?.isLazy == true),
+      a != history.lastLazy
     {
       return
     }
-    recorded.lazyCount -= 1
-    recorded.lazyDropped = a
-    if recorded.personOpen?.action == a {
-      recorded.personOpen = nil
-      recorded.typing.isLive = false
+    history.lazyCount -= 1
+    history.lazyDropped = a
+    if history.personOpen?.action == a {
+      history.personOpen = nil
+      history.typing.isLive = false
     }
     if let holder { compactJournal(holder) }
   }
@@ -662,28 +662,28 @@ extension DocumentState {
   /// Once most of a journal was dropped, its tree takes the dropped hunks'
   /// edits (if it has marks to move) and the journal lets them go.
   mutating func compactJournal(_ id: StorageID) {
-    guard let journal = recorded.journal(of: id), journal.droppedCount > 64,
+    guard let journal = history.journal(of: id), journal.droppedCount > 64,
       journal.droppedCount * 2 > journal.count
     else { return }
-    let dropped = recorded.withJournal(id) { $0.takeDropped() } ?? []
-    guard recorded.marks[id]?.tree.isEmpty == false else { return }
+    let dropped = history.withJournal(id) { $0.takeDropped() } ?? []
+    guard history.marks[id]?.tree.isEmpty == false else { return }
     for hunk in dropped { materialize(hunk, in: id) }
   }
 
   /// Storage `id` was removed: its lazy groups become actions with nothing
   /// left to take back (as every group there is), and its journal goes.
   mutating func forgetJournal(of id: StorageID) {
-    if let p = recorded.pending, p.storage == id {
-      recorded.typing.isLive = false
-      recorded.pending = nil
-      if p.isLazy && p.action > recorded.lazyDropped {
+    if let p = history.pending, p.storage == id {
+      history.typing.isLive = false
+      history.pending = nil
+      if p.isLazy && p.action > history.lazyDropped {
         makeLazyAction(p.action, selection: nil, in: id)
       }
     }
-    if recorded.journaled.contains(id), let journal = recorded.takeJournal(id) {
-      recorded.bytes -= journal.charged
+    if history.journaled.contains(id), let journal = history.takeJournal(id) {
+      history.bytes -= journal.charged
       journal.forEachHunk { hunk in
-        if !hunk.isEager && hunk.action > recorded.lazyDropped {
+        if !hunk.isEager && hunk.action > history.lazyDropped {
           makeLazyAction(hunk.action, selection: nil, in: id)
         }
       }
@@ -702,28 +702,28 @@ extension DocumentState {
   /// Asked for the person's edits only, while the history is on.
   /// Decided, as the plan is, before the edit; ``historyFastFollow(_:in:removed:)``
   /// records it once the storage took the edit.
-  /// The step is left in ``_Histories/fast`` (a stored place: nothing big
+  /// The step is left in ``_History/fast`` (a stored place: nothing big
   /// is returned through an optional on every keystroke).
   mutating func historyFast(_ edit: _EditStep, in id: StorageID, now: Int64) -> Bool {
     // (An edit that changes nothing, a transformed piece left empty, is
     // recorded by no one: the plan says so.)
-    guard batchActions == nil, recorded.isEnabled, !edit.changesNothing
+    guard batchActions == nil, history.isEnabled, !edit.changesNothing
     else {
       return false
     }
     let isDeletion = edit.n == 0
     var goesOn = false
-    if let open = recorded.personOpen?.action, recorded.personOpen?.storage == id,
-      recorded.personOpen?.isDeletion == isDeletion,
-      let last = recorded.personOpen?.lastTime, now &- last <= recorded.intervalNanos
+    if let open = history.personOpen?.action, history.personOpen?.storage == id,
+      history.personOpen?.isDeletion == isDeletion,
+      let last = history.personOpen?.lastTime, now &- last <= history.intervalNanos
     {
       // The open group may go on: the pending hunk says where it left off
       // (if it is in the tree, the plan asks the tree).
-      guard recorded.pending?.action == open else { return false }
+      guard history.pending?.action == open else { return false }
       let isKept =
-        recorded.pending?.isLazy == true
-        ? open > recorded.lazyDropped : recorded.actions.contains(open)
-      goesOn = isKept && recorded.pending?.isContinued(by: edit) == true
+        history.pending?.isLazy == true
+        ? open > history.lazyDropped : history.actions.contains(open)
+      goesOn = isKept && history.pending?.isContinued(by: edit) == true
     }
     var selection: _JournalSelection? = nil
     if !goesOn {
@@ -731,31 +731,31 @@ extension DocumentState {
       guard lazy.isPossible else { return false }
       selection = lazy.selection
     }
-    recorded.fast.now = now
-    recorded.fast.opens = !goesOn
-    recorded.fast.selection = selection
+    history.fast.now = now
+    history.fast.opens = !goesOn
+    history.fast.selection = selection
     return true
   }
 
   /// Records a keystroke ``historyFast(_:in:now:)`` decided, once the storage
   /// took it and handed back the text it removed (in
-  /// ``_Histories/keystrokeRemoved``).
+  /// ``_History/keystrokeRemoved``).
   mutating func historyFastFollow(_ edit: _EditStep, in id: StorageID) {
-    let now = recorded.fast.now
-    if recorded.fast.opens {
+    let now = history.fast.now
+    if history.fast.opens {
       let action = openLazyGroup(in: id, edit, now: now)
-      startLazyHunk(action, edit, selection: recorded.fast.selection, in: id)
-      recorded.typingStarts(action, edit, in: id, now: now)
+      startLazyHunk(action, edit, selection: history.fast.selection, in: id)
+      history.typingStarts(action, edit, in: id, now: now)
     } else {
-      recorded.personOpen?.lastTime = now
-      recorded.typing.isLive = false
-      recorded.pending?.take(edit, removed: recorded.keystrokeRemoved)
-      recorded.refreshTyping()
+      history.personOpen?.lastTime = now
+      history.typing.isLive = false
+      history.pending?.take(edit, removed: history.keystrokeRemoved)
+      history.refreshTyping()
     }
   }
 }
 
-extension _Histories {
+extension _History {
   /// The storage took a keystroke that goes on with the typing run
   /// (``_TypingRun/goesOn(_:in:now:)``): the open group's time and the
   /// pending hunk take it (with the text it removed, in

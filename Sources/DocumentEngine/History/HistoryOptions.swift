@@ -50,7 +50,7 @@ public struct HistoryOptions: Sendable {
     clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
     return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
     #else
-    return _Histories.nanoseconds(systemClock())
+    return _History.nanoseconds(systemClock())
     #endif
   }
 

@@ -426,7 +426,7 @@ struct _OriginStacks: Sendable {
 }
 
 /// Everything the person's and the origins' histories keep besides the
-/// main stacks (``_UndoHistory``).
+/// main stacks (``_UndoStacks``).
 /// The actions by id: ids are given in increasing order and the oldest go
 /// first, so an array from the oldest kept id on finds them without a hash.
 struct _ActionTable: Sendable {
@@ -509,7 +509,15 @@ struct _ActionTable: Sendable {
   }
 }
 
-struct _Histories: Sendable {
+/// The document's one history (docs/DESIGN.md, *History*): the main undo
+/// and redo stacks, each origin's, the actions of their groups (the units
+/// they put in, the text they took out, as marks), the journal, the
+/// pending hunk and the person's typing run.
+struct _History: Sendable {
+  /// The main undo and redo stacks: the person's groups, the tools' groups
+  /// (and, with the recording off, the session's replacements) and the
+  /// accepted suggestions, in order.
+  var main = _UndoStacks()
   var actions = _ActionTable()
   /// The keystrokes of the last group typed, not yet in its storage's
   /// tree (one at a time: anything else in that storage puts it there).

@@ -265,7 +265,7 @@ extension DocumentState {
     let chosen = candidate ?? record.preview?.candidate ?? 0
     try check(chosen, of: record)
     var (events, tracked) = try settleOtherPreview(before: id)
-    if recorded.isEnabled {
+    if history.isEnabled {
       return try acceptRecorded(id, candidate: chosen, events: events, tracked: tracked)
     }
     let (now, range) = try located(id)
@@ -291,7 +291,7 @@ extension DocumentState {
         storage: now.storage, local: local, original: original,
         accepted: removedText(in: now.storage, range: landed)))
     closePersonGroup()
-    history.undo.append(.accepted(accepted.count - 1))
+    history.main.undo.append(.accepted(accepted.count - 1))
     clearRedo()
     return SuggestionResult(
       storage: now.storage, storageRange: landed, reason: .accepted, events: events,
@@ -316,7 +316,7 @@ extension DocumentState {
     let (now, range) = try located(id)
     let text = now.candidates[chosen]
     var landed = range
-    let action = recorded.newAction(.person)
+    let action = history.newAction(.person)
     do {
       if let preview = now.preview {
         if preview.candidate != chosen {
@@ -353,7 +353,7 @@ extension DocumentState {
     // undo right after an accept takes back that accept, if only nothing.)
     // (Redo cleared before the limit counts, as for the person's groups.)
     closePersonGroup()
-    history.pushGroup(action)
+    history.main.pushGroup(action)
     clearRedo()
     enforceHistoryLimit()
     return SuggestionResult(
@@ -371,12 +371,12 @@ extension DocumentState {
     _ range: Range<Int>, in id: StorageID, original: AttributedText, by action: Int
   ) {
     if original.length > 0 {
-      let index = recorded.actions[action]?.pieces.count ?? 0
+      let index = history.actions[action]?.pieces.count ?? 0
       if let ref = addMark(
         range.lowerBound..<range.lowerBound, in: id,
         owner: _MarkOwner(action: action, role: .removed(index)))
       {
-        recorded.actions[action]?.pieces.append(
+        history.actions[action]?.pieces.append(
           _RemovedPiece(mark: ref, text: original, inner: []))
         charge(
           action,
@@ -386,7 +386,7 @@ extension DocumentState {
     if !range.isEmpty,
       let ref = addMark(range, in: id, owner: _MarkOwner(action: action, role: .added))
     {
-      recorded.actions[action]?.added.append(ref)
+      history.actions[action]?.added.append(ref)
       charge(action, _HistoryAction.markCost)
     }
   }

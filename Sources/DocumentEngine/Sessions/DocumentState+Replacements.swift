@@ -72,7 +72,7 @@ extension DocumentState {
       operation = _Operation(try storageRange(of: range, in: live), length: n, party: session.party)
       // As the tool made it: on the storage version at which the context
       // reached its current version (later edits only moved the context).
-      let then = live.history[live.contextVersion.rawValue]
+      let then = live.versions[live.contextVersion.rawValue]
       basisVersion = then.version
       original = _Operation(
         (then.start + range.lowerBound)..<(then.start + range.upperBound), length: n,
@@ -81,7 +81,7 @@ extension DocumentState {
       guard let basis, basis >= 0 && basis < live.contextVersion else {
         throw .staleContextVersion(basis ?? 0)
       }
-      let then = live.history[basis.rawValue]
+      let then = live.versions[basis.rawValue]
       basisVersion = then.version
       // The tool's view: the context at `basis` plus its own replacements.
       let viewLength =
@@ -197,22 +197,22 @@ extension DocumentState {
 
   mutating func undoLast() throws(DocumentError) -> UndoResult {
     if session?.streamingGroup != nil { closeStreamingGroup() }
-    guard let group = _UndoHistory.pop(&history.undo) else { throw .nothingToUndo }
+    guard let group = _UndoStacks.pop(&history.main.undo) else { throw .nothingToUndo }
     closePersonGroup()
     switch group {
     case .replacements(let indices):
       let result = swapTexts(indices.reversed(), toOriginal: true)
       // Even when nothing went: each undo has its redo.
-      history.redo.append(.replacements(result.swapped.reversed()))
+      history.main.redo.append(.replacements(result.swapped.reversed()))
       return result.result
     case .accepted(let index):
-      history.redo.append(group)
+      history.main.redo.append(group)
       return swapAccepted(index, toOriginal: true)
     case .group, .groups:
       // A run comes off the stack one group at a time: this is one.
       guard let action = group.actions.last else { return UndoResult() }
       let (inverse, result) = takeBack(action, isRedo: false)
-      if let inverse { history.redo.append(.group(inverse)) }
+      if let inverse { history.main.redo.append(.group(inverse)) }
       return result
     }
   }
@@ -222,22 +222,22 @@ extension DocumentState {
   /// does.
   mutating func redoLast() throws(DocumentError) -> UndoResult {
     // A refused redo changes nothing: not even the open groups.
-    guard !history.redo.isEmpty else { throw .nothingToRedo }
+    guard !history.main.redo.isEmpty else { throw .nothingToRedo }
     if session?.streamingGroup != nil { closeStreamingGroup() }
     closePersonGroup()
-    guard let group = _UndoHistory.pop(&history.redo) else { throw .nothingToRedo }
+    guard let group = _UndoStacks.pop(&history.main.redo) else { throw .nothingToRedo }
     switch group {
     case .replacements(let indices):
       let result = swapTexts(indices, toOriginal: false)
-      history.undo.append(.replacements(result.swapped))
+      history.main.undo.append(.replacements(result.swapped))
       return result.result
     case .accepted(let index):
-      history.undo.append(group)
+      history.main.undo.append(group)
       return swapAccepted(index, toOriginal: false)
     case .group, .groups:
       guard let action = group.actions.last else { return UndoResult() }
       let (inverse, result) = takeBack(action, isRedo: true)
-      if let inverse { history.pushGroup(inverse) }
+      if let inverse { history.main.pushGroup(inverse) }
       return result
     }
   }
@@ -248,13 +248,13 @@ extension DocumentState {
     let count = try liveSession().replacements.count
     if session?.streamingGroup != nil { closeStreamingGroup() }
     // (The links of replacements still in the journal get their marks.)
-    if recorded.isEnabled { flushAllHistory() }
+    if history.isEnabled { flushAllHistory() }
     var events: [DocumentEvent] = []
     var tracked = TrackedChanges()
     var swapped = 0
     // (With the history recording, each swap goes through the link of the
     // group that holds the replacement: see ``revertLinked(_:into:)``.)
-    let scratch = recorded.isEnabled ? recorded.newAction(.tool) : nil
+    let scratch = history.isEnabled ? history.newAction(.tool) : nil
     var restored: [TrackedRangeID] = []
     for index in (0..<count).reversed() {
       // (Only back: an undone replacement stays as it is.)

@@ -63,9 +63,9 @@ extension DocumentState {
     // its replacements count no more). Without, its groups go with it
     // (they name its replacements); the document's own (accepted
     // suggestions) stay.
-    history.forgetSession()
+    history.main.forgetSession()
     for context in ended.contexts {
-      unpin(context.storage, version: context.history[0].version, for: .session)
+      unpin(context.storage, version: context.versions[0].version, for: .session)
       content.untrack(context.local, in: context.storage)
     }
     for mark in ended.marks { content.untrack(mark.local, in: mark.storage) }

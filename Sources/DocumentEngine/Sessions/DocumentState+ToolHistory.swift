@@ -13,12 +13,12 @@ extension DocumentState {
   /// streaming phase's (made with its first replacement), or a new one;
   /// nil when the history does not record.
   mutating func toolGroup() -> Int? {
-    guard recorded.isEnabled, session != nil else { return nil }
-    if let action = session?.streamingAction, recorded.actions.contains(action) {
+    guard history.isEnabled, session != nil else { return nil }
+    if let action = session?.streamingAction, history.actions.contains(action) {
       return action
     }
-    let action = recorded.newAction(.tool)
-    recorded.actions[action]?.session = sessionCount
+    let action = history.newAction(.tool)
+    history.actions[action]?.session = sessionCount
     if session?.streamingGroup != nil { session?.streamingAction = action }
     return action
   }
@@ -27,10 +27,10 @@ extension DocumentState {
   /// that just recorded it (the marks ``followMarks(_:in:recording:removed:)``
   /// made for it).
   mutating func link(_ replacement: Int, to action: Int) {
-    let made = recorded.lastMade
-    let pending = recorded.lastJournaled
-    recorded.lastJournaled = false
-    recorded.actions[action]?.swaps.append(
+    let made = history.lastMade
+    let pending = history.lastJournaled
+    history.lastJournaled = false
+    history.actions[action]?.swaps.append(
       _SwapLink(
         replacement: replacement, added: pending ? nil : made.added,
         piece: pending ? nil : made.piece, pending: pending))
@@ -46,18 +46,18 @@ extension DocumentState {
   /// history not recording, the replacements' indices.
   mutating func pushSessionGroup(_ group: [Int]?, action: Int?) {
     if let action {
-      guard let kept = recorded.actions[action] else { return }
+      guard let kept = history.actions[action] else { return }
       // (A replacement still in the journal has its link, not its marks.)
       guard !kept.swaps.isEmpty || !kept.pieces.isEmpty || !kept.added.isEmpty else {
         dropAction(action)
         return
       }
       closePersonGroup()
-      history.pushGroup(action)
+      history.main.pushGroup(action)
       enforceHistoryLimit()
     } else if let group {
       closePersonGroup()
-      history.undo.append(.replacements(group))
+      history.main.undo.append(.replacements(group))
     }
   }
 
@@ -78,7 +78,7 @@ extension DocumentState {
     var events: [DocumentEvent] = []
     var tracked = TrackedChanges()
     var edits = 0
-    guard let action = recorded.actions[a], isLiveToolGroup(action) else { return (0, [], tracked) }
+    guard let action = history.actions[a], isLiveToolGroup(action) else { return (0, [], tracked) }
     // All of them swap, or none: a later replacement that changed units
     // an earlier one of the group put in gives them back as its own text,
     // which the history's rule would not take out again.
@@ -102,7 +102,7 @@ extension DocumentState {
       tracked.merge(swapped.tracked)
       edits += 1
     }
-    recorded.actions[a]?.swaps = links
+    history.actions[a]?.swaps = links
     breakLinked(links)
     return (edits, events, tracked)
   }
@@ -139,7 +139,7 @@ extension DocumentState {
       let range = content.trackedRange(replacement.local, in: replacement.storage)
     else { return nil }
     var revive: (mark: UInt32, inner: [_InnerMark])? = nil
-    if let k = link.piece, let piece = recorded.actions[a]?.pieces[safe: k],
+    if let k = link.piece, let piece = history.actions[a]?.pieces[safe: k],
       let ref = piece.mark
     {
       if ref.storage == replacement.storage, markRange(ref)?.lowerBound == range.lowerBound,
@@ -152,14 +152,14 @@ extension DocumentState {
     }
     recording = .action(
       _Recording(action: inverse, mayPend: false, revive: revive, replaces: true))
-    recorded.lastMade = (nil, nil)
+    history.lastMade = (nil, nil)
     defer { recording = nil }
     guard let swapped = swapText(i, toOriginal: toOriginal) else { return nil }
-    if let k = link.piece, revive != nil { recorded.actions[a]?.pieces[k].mark = nil }
-    let made = recorded.lastMade
+    if let k = link.piece, revive != nil { history.actions[a]?.pieces[k].mark = nil }
+    let made = history.lastMade
     // (In the order of the swaps: the inverse swaps back the last first,
     // so a redo goes in the order the tool made them.)
-    recorded.actions[inverse]?.swaps.append(
+    history.actions[inverse]?.swaps.append(
       _SwapLink(replacement: i, added: made.added, piece: made.piece))
     session?.replacements[i].held = inverse
     charge(inverse, Self.linkCost)
@@ -176,10 +176,10 @@ extension DocumentState {
     _ index: Int, into scratch: Int
   ) -> (held: Int, swapped: (events: [DocumentEvent], tracked: TrackedChanges)?)? {
     guard let held = session?.replacements[safe: index]?.held,
-      let link = recorded.actions[held]?.swaps.first(where: { $0.replacement == index })
+      let link = history.actions[held]?.swaps.first(where: { $0.replacement == index })
     else { return nil }
     if let swapped = swapLink(link, of: held, into: scratch) {
-      recorded.actions[held]?.swaps.removeAll { $0.replacement == index }
+      history.actions[held]?.swaps.removeAll { $0.replacement == index }
       return (held, swapped)
     }
     // (Its piece is not where the swap puts the text back: the action lets
@@ -193,10 +193,10 @@ extension DocumentState {
   /// about to put the replacement's text back).
   mutating func dropLink(of index: Int) {
     guard let held = session?.replacements[safe: index]?.held,
-      let at = recorded.actions[held]?.swaps.firstIndex(where: { $0.replacement == index }),
-      let link = recorded.actions[held]?.swaps.remove(at: at)
+      let at = history.actions[held]?.swaps.firstIndex(where: { $0.replacement == index }),
+      let link = history.actions[held]?.swaps.remove(at: at)
     else { return }
-    if let k = link.piece, let ref = recorded.actions[held]?.pieces[safe: k]?.mark {
+    if let k = link.piece, let ref = history.actions[held]?.pieces[safe: k]?.mark {
       letGo(_PieceRef(action: held, piece: k), ref, in: ref.storage)
     }
     session?.replacements[index].held = nil

@@ -19,25 +19,25 @@ struct _TrackedContext: Sendable {
   /// handed-out ``WritingContext`` was cut, kept here too so that a basis
   /// resolves the same way whatever the version. Packed: it grows on every
   /// keystroke in the context, by a few bytes (see `_PackedRows`).
-  var history: _ContextHistory
+  var versions: _ContextVersions
 
-  /// The context's version: one for each entry of its history after the
+  /// The context's version: one for each entry of ``versions`` after the
   /// first.
-  var contextVersion: ContextVersion { ContextVersion(history.count - 1) }
+  var contextVersion: ContextVersion { ContextVersion(versions.count - 1) }
 
   /// Moves the context to its next version, reached at storage `version`
   /// with its text at `range`.
   mutating func advance(at version: StorageVersion, range: Range<Int>) {
-    history.append((version, range.lowerBound, range.count))
+    versions.append((version, range.lowerBound, range.count))
   }
 }
 
 /// A context's versions: for each, the storage version at which the
 /// context reached it and where its text was then, as packed rows.
-struct _ContextHistory: Sendable {
+struct _ContextVersions: Sendable {
   private var rows = _PackedRows()
 
-  /// A history of one version, the context as it was cut.
+  /// One version, the context as it was cut.
   init(version: StorageVersion, start: Int, length: Int) {
     append((version, start, length))
   }
@@ -196,7 +196,7 @@ struct _LiveSession: Sendable {
     contexts = zip(handout.contexts, locals).map { context, local in
       _TrackedContext(
         id: context.id, storage: context.storage, local: local,
-        history: _ContextHistory(
+        versions: _ContextVersions(
           version: context.version, start: context.storageRange.lowerBound,
           length: context.storageRange.count))
     }

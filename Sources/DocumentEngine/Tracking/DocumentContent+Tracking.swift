@@ -211,3 +211,38 @@ extension DocumentContent {
       range, local: item.local, flags: item.flags, kind: item.kind)
   }
 }
+
+// What the front asks of the state about the host's ranges (the front only
+// locks and delegates).
+extension DocumentState {
+  /// See ``Document/track(_:in:kind:rules:)``.
+  mutating func track(
+    _ ranges: [Range<Int>], in id: StorageID, kind: String, rules: TrackingRules
+  ) throws(DocumentError) -> [TrackedRangeID] {
+    try content.track(ranges, in: id, kind: kind, rules: rules)
+  }
+
+  /// See ``Document/untrack(_:)``.
+  mutating func untrack(_ ids: [TrackedRangeID]) throws(DocumentError) {
+    try content.untrack(ids)
+  }
+
+  /// See ``Document/trackedRanges(in:overlapping:kind:)``.
+  func trackedRanges(
+    in id: StorageID, overlapping range: Range<Int>?, kind: String?
+  ) throws(DocumentError) -> [TrackedRange] {
+    try content.trackedRanges(in: id, overlapping: range, kind: kind)
+  }
+
+  /// See ``Document/trackedRange(_:)``.
+  func trackedRange(_ id: TrackedRangeID) throws(DocumentError) -> TrackedRange {
+    try content.trackedRange(id)
+  }
+
+  /// The text and attributes of `range` of storage `id`.
+  func attributedText(of id: StorageID, in range: Range<Int>) throws(DocumentError)
+    -> AttributedText
+  {
+    try content.storage(id).attributedText(in: range)
+  }
+}

@@ -392,9 +392,9 @@ enum _InPlaceEdit {
   case spansPast(chunkEnd: Int)
 }
 
-/// Where an edit puts the text it removed: nowhere (``_DiscardedText``, the
-/// edit of every caller but the history's) or in a ``UTF8Room``. It is
-/// told nothing when the edit removed nothing.
+/// Where an edit puts the text it removed, as its caller asks: nowhere
+/// (``_DiscardedText``) or in a ``UTF8Room`` the caller passes. It is told
+/// nothing when the edit removed nothing.
 protocol _RemovedTextSink {
   /// Whether it keeps the text (if not, the edit reads none).
   static var keeps: Bool { get }

@@ -11,7 +11,7 @@ import TextRope
 public final class REPLEngine {
   /// The document the commands act on; it keeps every storage's whole
   /// history, so that `map` and `basis` may name any version.
-  public let document = Document(keepsAllHistory: true)
+  public let document = Document(keepsAllChanges: true)
   /// How big the files that `add`, `--load` and `replay` read may be.
   public var limits: REPLLimits
   /// Where the progress of long work (`replay`, `add` of a file) goes:

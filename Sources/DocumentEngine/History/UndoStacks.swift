@@ -5,11 +5,11 @@ enum _UndoGroup: Sendable {
   /// An accepted suggestion (its index in ``DocumentState/accepted``).
   case accepted(Int)
   /// A group of the person's edits, or its undo (an action of
-  /// ``DocumentState/recorded``).
+  /// ``DocumentState/history``).
   case group(Int)
   /// The person's groups with the consecutive ids of `run`, the oldest
   /// first: typing in one storage after another is one entry, not one a
-  /// group (``_UndoHistory/pushGroup(_:)``).
+  /// group (``_UndoStacks/pushGroup(_:)``).
   case groups(Range<Int>)
 
   /// The actions of a person's group or run of groups, oldest first.
@@ -29,7 +29,7 @@ enum _UndoGroup: Sendable {
 /// the array, as two integers (``topRun``): a group the person opens
 /// extends it without touching the array (every few keystrokes a group
 /// opens). ``undo`` is the whole stack, the run on top.
-struct _UndoHistory: Sendable {
+struct _UndoStacks: Sendable {
   /// The undo stack below ``topRun``.
   private var below: [_UndoGroup] = []
   /// The run of the person's groups on top of the undo stack, consecutive
