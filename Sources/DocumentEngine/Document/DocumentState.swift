@@ -398,62 +398,15 @@ extension DocumentState {
     // before it.
     let before = hasSession && actor.isOwn ? replacementsMeeting(edit, in: id) : []
     if !trackedReport.isEmpty { trackedReport.removeAll(keepingCapacity: true) }
-    // What the history does with it, decided before the edit (where the
-    // selection was, what text it removes).
-    // The person's keystroke that goes on with their group, or opens a new
-    // one, is recorded without a plan.
-    // The person's edit (`asPerson`) asks the fast path first, and makes a
-    // request only for the plan.
-    // (The request's case is tested in place: `!= nil` would copy it out.)
-    var records = asPerson
-    // The keystroke that goes on with the person's typing run reads only
-    // the run; any other asks `historyFast`.
-    var goesOn = false
-    var fast = false
-    var now: Int64 = 0
-    // (A deletion that meets a host's tracked range takes the plan: the
-    // history keeps the ends it collapses or removes.)
-    if asPerson, edit.e == edit.s || !hostRangeMeets(edit.s..<edit.e, in: id) {
-      now = history.now()
-      if batchActions == nil, history.typing.goesOn(edit, in: id, now: now) {
-        goesOn = true
-      } else {
-        fast = historyFast(edit, in: id, now: now)
-      }
-    }
-    // The text a keystroke of either path removes: the rope hands it back
-    // from the edit's own descent.
-    let captures = (goesOn || fast) && edit.s < edit.e
-    records = records && !goesOn
-    if asPerson && !fast && !goesOn { recording = .party(.person) }
-    defer { if asPerson && !fast && !goesOn { recording = nil } }
-    if !asPerson, case .some = recording { records = true }
-    let version: StorageVersion
-    if goesOn || fast {
-      // The person's keystroke: no plan.
-      version = try content.edit(
-        id, range: range, with: text, insertedLength: insertedLength, info: info,
-        keepingChanges: keepsAllChanges || hasSession, attributes: attributes,
-        report: &trackedReport, capturing: captures, removed: &history.keystrokeRemoved)
-      if goesOn && edit.n > 0 {
-        history.typingTypes(edit.n, now: now)
-      } else if goesOn {
-        history.typingGoesOn(edit, now: now)
-      } else {
-        historyFastFollow(edit, in: id)
-      }
-    } else {
-      let plan = records ? historyPlan(edit, in: id) : nil
-      version = try content.edit(
-        id, range: range, with: text, insertedLength: insertedLength, info: info,
-        keepingChanges: keepsAllChanges || hasSession, attributes: attributes,
-        report: &trackedReport, capturing: false, removed: &history.keystrokeRemoved)
-      if plan != nil || !history.marks.isEmpty || history.pending != nil
-        || !history.journaled.isEmpty
-      {
-        historyFollow(edit, in: id, plan: plan)
-      }
-    }
+    // The history: what it does with the edit is decided before it, and
+    // done after it (DocumentState+History.swift).
+    let ticket = historyBefore(edit, in: id, asPerson: asPerson)
+    defer { if ticket.setsRecording { recording = nil } }
+    let version = try content.edit(
+      id, range: range, with: text, insertedLength: insertedLength, info: info,
+      keepingChanges: keepsAllChanges || hasSession, attributes: attributes,
+      report: &trackedReport, capturing: ticket.captures, removed: &history.keystrokeRemoved)
+    historyAfter(edit, in: id, ticket)
     let events =
       hasSession
       ? followSession(

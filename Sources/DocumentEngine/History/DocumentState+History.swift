@@ -21,8 +21,83 @@ enum _RecordRequest: Sendable {
   case action(_Recording)
 }
 
+/// What the history decided before an edit of the one path
+/// (``DocumentState/historyBefore(_:in:asPerson:)``), for
+/// ``DocumentState/historyAfter(_:in:_:)`` to do after it.
+struct _HistoryTicket {
+  enum Path {
+    /// The person's keystroke that goes on with their typing run.
+    case goesOn
+    /// The person's keystroke on the fast path (``DocumentState/historyFast(_:in:now:)``).
+    case fast
+    /// Any other edit, with the plan of the history that records it, if
+    /// one does.
+    case planned(_HistoryPlan?)
+  }
+  var path: Path
+  /// On the history's clock (the person's keystroke's), in nanoseconds.
+  var now: Int64 = 0
+  /// Whether the edit's removed text is to be handed back by the rope.
+  var captures = false
+  /// Whether the person's recording was set for the edit (the caller
+  /// clears it after).
+  var setsRecording = false
+}
+
 extension DocumentState {
   // MARK: - Recording an edit (from the one path)
+
+  /// Before a storage edit of the one path: what the history does with
+  /// it. The person's edit (`asPerson`) asks the typing run, then the fast
+  /// path, and makes a request for a plan only when both say no; another
+  /// edit is planned when a recording is set around it (an undo, a batch, a
+  /// tool's group). The caller clears ``recording`` after the edit when
+  /// the ticket ``_HistoryTicket/setsRecording``.
+  @inline(__always)
+  mutating func historyBefore(
+    _ edit: _EditStep, in id: StorageID, asPerson: Bool
+  ) -> _HistoryTicket {
+    // (A deletion that meets a host's tracked range takes the plan: the
+    // history keeps the ends it collapses or removes.)
+    if asPerson, edit.e == edit.s || !hostRangeMeets(edit.s..<edit.e, in: id) {
+      let now = history.now()
+      if batchActions == nil, history.typing.goesOn(edit, in: id, now: now) {
+        return _HistoryTicket(path: .goesOn, now: now, captures: edit.s < edit.e)
+      }
+      if historyFast(edit, in: id, now: now) {
+        return _HistoryTicket(path: .fast, now: now, captures: edit.s < edit.e)
+      }
+    }
+    if asPerson {
+      recording = .party(.person)
+      return _HistoryTicket(path: .planned(historyPlan(edit, in: id)), setsRecording: true)
+    }
+    // (The request's case is tested in place: `!= nil` would copy it out.)
+    if case .some = recording { return _HistoryTicket(path: .planned(historyPlan(edit, in: id))) }
+    return _HistoryTicket(path: .planned(nil))
+  }
+
+  /// After a storage edit of the one path: the history does what
+  /// `ticket` (``historyBefore(_:in:asPerson:)``) decided.
+  @inline(__always)
+  mutating func historyAfter(_ edit: _EditStep, in id: StorageID, _ ticket: _HistoryTicket) {
+    switch ticket.path {
+    case .goesOn:
+      if edit.n > 0 {
+        history.typingTypes(edit.n, now: ticket.now)
+      } else {
+        history.typingGoesOn(edit, now: ticket.now)
+      }
+    case .fast:
+      historyFastFollow(edit, in: id)
+    case .planned(let plan):
+      if plan != nil || !history.marks.isEmpty || history.pending != nil
+        || !history.journaled.isEmpty
+      {
+        historyFollow(edit, in: id, plan: plan)
+      }
+    }
+  }
 
   /// Before a storage edit the history records: what it will do with it
   /// (decided now, while the text and the selection are as they were
