@@ -307,7 +307,6 @@ extension DocumentState {
   /// Closes the person's open group: a tool's group or an accepted
   /// suggestion goes on the stack after it.
   mutating func closePersonGroup() {
-    history.typing.isLive = false
     history.personOpen = nil
   }
 
@@ -383,13 +382,11 @@ extension DocumentState {
   ) -> Bool {
     if let p = history.pending {
       if p.action == action && p.storage == id && p.isContinued(by: edit) {
-        history.typing.isLive = false
         history.pending?.take(edit, removed: removed)
         return true
       }
       retirePending()
     }
-    history.typing.isLive = false
     history.pending = _PendingHunk(storage: id, action: action, edit, removed: removed)
     return true
   }
@@ -399,7 +396,6 @@ extension DocumentState {
   /// ``flushHistory(_:)`` calls it: the storage's journal goes in before.
   mutating func flushPending() {
     guard let p = history.pending else { return }
-    history.typing.isLive = false
     history.pending = nil
     if history.marks[p.storage] == nil {
       guard let serial = content.serial(of: p.storage) else { return }
@@ -1077,7 +1073,6 @@ extension DocumentState {
     }
     if history.personOpen?.action == a {
       history.personOpen = nil
-      history.typing.isLive = false
     }
   }
 
@@ -1105,12 +1100,78 @@ extension DocumentState {
     return try redo()
   }
 
+  /// Undoes the main history's last group: a group of the person's or a
+  /// tool's (an action, taken back by the selective rule), or — with the
+  /// recording off — the session's replacements, the last first, or an
+  /// accepted suggestion. A replacement that cannot go back (see
+  /// ``swapText(_:toOriginal:)``) stays as it is, and is not part of what a
+  /// later redo does. The selection after it is the result's.
+  ///
+  /// - Throws: ``DocumentError/nothingToUndo`` when there is no group.
+  mutating func undo() throws(DocumentError) -> UndoResult {
+    var result = try undoLast()
+    result.selection = selection
+    return result
+  }
+
+  mutating func redo() throws(DocumentError) -> UndoResult {
+    var result = try redoLast()
+    result.selection = selection
+    return result
+  }
+
+  mutating func undoLast() throws(DocumentError) -> UndoResult {
+    if session?.streamingGroup != nil { closeStreamingGroup() }
+    guard let group = _UndoStacks.pop(&history.main.undo) else { throw .nothingToUndo }
+    closePersonGroup()
+    switch group {
+    case .replacements(let indices):
+      let result = swapTexts(indices.reversed(), toOriginal: true)
+      // Even when nothing went: each undo has its redo.
+      history.main.redo.append(.replacements(result.swapped.reversed()))
+      return result.result
+    case .accepted(let index):
+      history.main.redo.append(group)
+      return swapAccepted(index, toOriginal: true)
+    case .group, .groups:
+      // A run comes off the stack one group at a time: this is one.
+      guard let action = group.actions.last else { return UndoResult() }
+      let (inverse, result) = takeBack(action, isRedo: false)
+      if let inverse { history.main.redo.append(.group(inverse)) }
+      return result
+    }
+  }
+
+  /// Redoes the last undone group, the first first. A replacement that
+  /// cannot go forth stays as it is, and is not part of what a later undo
+  /// does.
+  mutating func redoLast() throws(DocumentError) -> UndoResult {
+    // A refused redo changes nothing: not even the open groups.
+    guard !history.main.redo.isEmpty else { throw .nothingToRedo }
+    if session?.streamingGroup != nil { closeStreamingGroup() }
+    closePersonGroup()
+    guard let group = _UndoStacks.pop(&history.main.redo) else { throw .nothingToRedo }
+    switch group {
+    case .replacements(let indices):
+      let result = swapTexts(indices, toOriginal: false)
+      history.main.undo.append(.replacements(result.swapped))
+      return result.result
+    case .accepted(let index):
+      history.main.undo.append(group)
+      return swapAccepted(index, toOriginal: false)
+    case .group, .groups:
+      guard let action = group.actions.last else { return UndoResult() }
+      let (inverse, result) = takeBack(action, isRedo: true)
+      if let inverse { history.main.pushGroup(inverse) }
+      return result
+    }
+  }
+
   /// Ends a party's open group: its next edit starts a new one.
   mutating func closeGroup(origin: String?) {
     if let origin {
       history.originOpen[origin] = nil
     } else {
-      history.typing.isLive = false
       history.personOpen = nil
     }
   }
@@ -1177,7 +1238,6 @@ extension DocumentState {
     history.marks[id] = nil
     if history.personOpen?.storage == id {
       history.personOpen = nil
-      history.typing.isLive = false
     }
     for (name, open) in history.originOpen where open.storage == id {
       history.originOpen[name] = nil

@@ -448,7 +448,6 @@ extension DocumentState {
       history.personOpen = _OpenGroup(
         action: action, storage: id, isDeletion: edit.n == 0, lastTime: now)
     }
-    history.typing.isLive = false
     enforceHistoryLimit()
     return action
   }
@@ -459,11 +458,9 @@ extension DocumentState {
   mutating func startLazyHunk(
     _ action: Int, _ edit: _EditStep, selection: _JournalSelection?, in id: StorageID
   ) {
-    history.typing.isLive = false
     if history.pending?.storage == id, history.journalPending(in: id, keepingPlace: true) {
       // The journal took the last hunk; this one takes its place.
-      history.pending?.restart(
-        action, edit, taking: &history.keystrokeRemoved, selection: selection)
+      history.restartPending(action, edit, selection: selection)
       return
     }
     retirePending()
@@ -476,7 +473,6 @@ extension DocumentState {
   /// no longer open goes in its storage's journal; any other hunk goes in
   /// the tree (after the journal).
   mutating func retirePending() {
-    history.typing.isLive = false
     guard history.pending != nil, !history.journalPending(), let p = history.pending
     else { return }
     flushHistory(p.storage)
@@ -528,7 +524,6 @@ extension DocumentState {
     {
       if edit.e < start {
         // Before the hunk: it moves.
-        history.typing.isLive = false
         history.pending?.start = start + edit.delta
       } else if edit.s > start + inserted {
         // After it: in the coordinates before the hunk's keystrokes.
@@ -654,7 +649,6 @@ extension DocumentState {
     history.lazyDropped = a
     if history.personOpen?.action == a {
       history.personOpen = nil
-      history.typing.isLive = false
     }
     if let holder { compactJournal(holder) }
   }
@@ -674,7 +668,6 @@ extension DocumentState {
   /// left to take back (as every group there is), and its journal goes.
   mutating func forgetJournal(of id: StorageID) {
     if let p = history.pending, p.storage == id {
-      history.typing.isLive = false
       history.pending = nil
       if p.isLazy && p.action > history.lazyDropped {
         makeLazyAction(p.action, selection: nil, in: id)
@@ -748,14 +741,30 @@ extension DocumentState {
       history.typingStarts(action, edit, in: id, now: now)
     } else {
       history.personOpen?.lastTime = now
-      history.typing.isLive = false
-      history.pending?.take(edit, removed: history.keystrokeRemoved)
+      history.pendingTakesKeystroke(edit)
       history.refreshTyping()
     }
   }
 }
 
 extension _History {
+  /// The pending hunk starts again as action `action`'s, with `edit`
+  /// (the text it removed in ``keystrokeRemoved``), after the journal took
+  /// it.
+  mutating func restartPending(
+    _ action: Int, _ edit: _EditStep, selection: _JournalSelection?
+  ) {
+    typing.isLive = false
+    pendingAsTyped?.restart(action, edit, taking: &keystrokeRemoved, selection: selection)
+  }
+
+  /// The pending hunk takes a keystroke of its group (the text it removed
+  /// in ``keystrokeRemoved``); the typing run is not live.
+  mutating func pendingTakesKeystroke(_ edit: _EditStep) {
+    typing.isLive = false
+    pendingAsTyped?.take(edit, removed: keystrokeRemoved)
+  }
+
   /// The storage took a keystroke that goes on with the typing run
   /// (``_TypingRun/goesOn(_:in:now:)``): the open group's time and the
   /// pending hunk take it (with the text it removed, in
@@ -764,8 +773,8 @@ extension _History {
     if edit.n > 0 {
       typingTypes(edit.n, now: now)
     } else {
-      personOpen?.lastTime = now
-      pending?.take(edit, removed: keystrokeRemoved)
+      personOpenAsTyped?.lastTime = now
+      pendingAsTyped?.take(edit, removed: keystrokeRemoved)
       refreshTyping()
     }
   }
@@ -786,8 +795,8 @@ extension _History {
   /// The common keystroke: `n` units typed on with the typing run.
   @inline(__always)
   mutating func typingTypes(_ n: Int, now: Int64) {
-    personOpen?.lastTime = now
-    pending?.inserted += n
+    personOpenAsTyped?.lastTime = now
+    pendingAsTyped?.inserted += n
     typing.inserted &+= n
     typing.lastTime = now
     typing.isLive = true

@@ -522,15 +522,39 @@ struct _History: Sendable {
   /// The keystrokes of the last group typed, not yet in its storage's
   /// tree (one at a time: anything else in that storage puts it there).
   ///
-  /// Whatever changes it, other than the person's keystroke, makes
-  /// ``typing`` not live.
-  var pending: _PendingHunk? = nil
+  /// Changing it makes ``typing`` not live: the typing run reads it. Only
+  /// the keystroke that goes on with the run changes it in place
+  /// (``pendingAsTyped``), keeping the run live.
+  var pending: _PendingHunk? {
+    @inline(__always) get { pendingAsTyped }
+    set {
+      typing.isLive = false
+      pendingAsTyped = newValue
+    }
+    _modify {
+      typing.isLive = false
+      yield &pendingAsTyped
+    }
+  }
+  /// ``pending`` as the typing run's keystroke changes it.
+  var pendingAsTyped: _PendingHunk? = nil
   var nextAction = 0
   var marks: [StorageID: _HistoryMarks] = [:]
   /// The open groups: the person's apart, as every keystroke asks for it.
-  /// Whatever changes it, other than the person's keystroke, makes
-  /// ``typing`` not live.
-  var personOpen: _OpenGroup? = nil
+  /// Changing it makes ``typing`` not live, as changing ``pending`` does.
+  var personOpen: _OpenGroup? {
+    @inline(__always) get { personOpenAsTyped }
+    set {
+      typing.isLive = false
+      personOpenAsTyped = newValue
+    }
+    _modify {
+      typing.isLive = false
+      yield &personOpenAsTyped
+    }
+  }
+  /// ``personOpen`` as the typing run's keystroke changes it.
+  var personOpenAsTyped: _OpenGroup? = nil
   /// What the person's next keystroke reads to know it goes on with their
   /// open group (see ``_TypingRun``).
   var typing = _TypingRun()
@@ -601,7 +625,7 @@ struct _History: Sendable {
     else { return false }
     let dropped = action <= lazyDropped
     makeHot(id)
-    let cost = pending?.append(to: &hotJournal, dropped: dropped) ?? 0
+    let cost = pendingAsTyped?.append(to: &hotJournal, dropped: dropped) ?? 0
     if !keepingPlace { pending = nil }
     typing.isLive = false
     if !dropped { bytes += cost }
@@ -732,7 +756,6 @@ struct _History: Sendable {
     switch party {
     case .person:
       personOpen = group
-      typing.isLive = false
     case .tool: break
     case .origin(let name): originOpen[name] = group
     }
