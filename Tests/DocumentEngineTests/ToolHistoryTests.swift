@@ -142,6 +142,33 @@ import TextRope
     #expect(try text(document) == "One the two.\n")
   }
 
+  /// Turning the recording off (or on) in a streaming phase closes the
+  /// phase's group first: what streamed in before is the history's action,
+  /// what streams in after is the session's group, and undo takes back
+  /// both (FuzzDocument: the replacements after the switch were in
+  /// neither).
+  @Test(arguments: [true, false])
+  func switchingTheRecordingClosesTheStreamingPhase(startsOn: Bool) throws {
+    let document = try document("a b c\n")
+    var options = document.historyOptions
+    options.isEnabled = startsOn
+    document.historyOptions = options
+    let session = try document.startSession(scope: .fullDocument)
+    let context = session.contexts[0].id
+    try document.setWritingToolsState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveStreaming)
+    _ = try document.replace(context: context, range: 0..<1, with: "A")
+    options.isEnabled = !startsOn
+    document.historyOptions = options
+    _ = try document.replace(context: context, range: 2..<3, with: "B")
+    try document.setWritingToolsState(.interactiveResting)
+    #expect(try text(document) == "A B c\n")
+    try document.undo()
+    #expect(try text(document) == "A b c\n")
+    try document.undo()
+    #expect(try text(document) == "a b c\n")
+  }
+
   /// The history's limit counts the tools' groups: the oldest goes.
   @Test func theLimitDropsTheOldestToolGroup() throws {
     let document = try document("a b c\n")

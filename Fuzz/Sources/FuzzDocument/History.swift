@@ -1225,7 +1225,9 @@ extension Harness {
     case 30, 35:
       if k == 30 {
         // Recording off (or on again): edits are nobody's meanwhile; undo
-        // and redo still take the groups kept.
+        // and redo still take the groups kept. A streaming phase under way
+        // closes first, and goes on in a new group.
+        closeStreamingPhase(goesOn: true)
         history.recordingOn.toggle()
       } else {
         // A limit (lowering it drops the oldest groups at once).

@@ -530,13 +530,7 @@ public final class Document: @unchecked Sendable {
   /// Lowering a limit drops the oldest groups at once.
   public var historyOptions: HistoryOptions {
     get { withState { $0.history.options } }
-    set {
-      withState { state in
-        state.history.options = newValue
-        state.history.isEnabled = newValue.isEnabled
-        state.enforceHistoryLimit()
-      }
-    }
+    set { withState { state in state.setHistoryOptions(newValue) } }
   }
 
   /// What the histories keep, in bytes: the text their groups would put

@@ -307,7 +307,7 @@ extension DocumentState {
   /// Closes the person's open group: a tool's group or an accepted
   /// suggestion goes on the stack after it.
   mutating func closePersonGroup() {
-    history.personOpen = nil
+    history.setPersonOpen(nil)
   }
 
   /// Keeps the selection before a group as points of the history, for
@@ -382,12 +382,12 @@ extension DocumentState {
   ) -> Bool {
     if let p = history.pending {
       if p.action == action && p.storage == id && p.isContinued(by: edit) {
-        history.pending?.take(edit, removed: removed)
+        history.updatePending { $0.take(edit, removed: removed) }
         return true
       }
       retirePending()
     }
-    history.pending = _PendingHunk(storage: id, action: action, edit, removed: removed)
+    history.setPending(_PendingHunk(storage: id, action: action, edit, removed: removed))
     return true
   }
 
@@ -396,7 +396,7 @@ extension DocumentState {
   /// ``flushHistory(_:)`` calls it: the storage's journal goes in before.
   mutating func flushPending() {
     guard let p = history.pending else { return }
-    history.pending = nil
+    history.setPending(nil)
     if history.marks[p.storage] == nil {
       guard let serial = content.serial(of: p.storage) else { return }
       history.marks[p.storage] = _HistoryMarks(serial: serial)
@@ -1072,7 +1072,7 @@ extension DocumentState {
       history.originOpen[name] = nil
     }
     if history.personOpen?.action == a {
-      history.personOpen = nil
+      history.setPersonOpen(nil)
     }
   }
 
@@ -1172,8 +1172,21 @@ extension DocumentState {
     if let origin {
       history.originOpen[origin] = nil
     } else {
-      history.personOpen = nil
+      history.setPersonOpen(nil)
     }
+  }
+
+  /// Sets the history's options (``Document/historyOptions``). Turning the
+  /// recording off or on closes a streaming phase under way first, which
+  /// goes on in a new group: a phase's group is an action of the history
+  /// or the session's replacements, never some of each.
+  mutating func setHistoryOptions(_ options: HistoryOptions) {
+    if options.isEnabled != history.isEnabled, session?.streamingGroup != nil {
+      closeStreamingGroup()
+    }
+    history.options = options
+    history.isEnabled = options.isEnabled
+    enforceHistoryLimit()
   }
 
   // MARK: - Memory
@@ -1237,7 +1250,7 @@ extension DocumentState {
     forgetJournal(of: id)
     history.marks[id] = nil
     if history.personOpen?.storage == id {
-      history.personOpen = nil
+      history.setPersonOpen(nil)
     }
     for (name, open) in history.originOpen where open.storage == id {
       history.originOpen[name] = nil

@@ -440,13 +440,15 @@ extension DocumentState {
     if history.personOpen?.storage == id {
       // The group before it in the same storage leaves its place, written
       // field by field (what this is worth: docs/benchmarks.md, issue 30).
-      history.personOpen?.action = action
-      history.personOpen?.isDeletion = edit.n == 0
-      history.personOpen?.lastTime = now
-      history.personOpen?.last = nil
+      history.updatePersonOpen {
+        $0.action = action
+        $0.isDeletion = edit.n == 0
+        $0.lastTime = now
+        $0.last = nil
+      }
     } else {
-      history.personOpen = _OpenGroup(
-        action: action, storage: id, isDeletion: edit.n == 0, lastTime: now)
+      history.setPersonOpen(
+        _OpenGroup(action: action, storage: id, isDeletion: edit.n == 0, lastTime: now))
     }
     enforceHistoryLimit()
     return action
@@ -464,9 +466,10 @@ extension DocumentState {
       return
     }
     retirePending()
-    history.pending = _PendingHunk(
+    let hunk = _PendingHunk(
       storage: id, action: action, edit, taking: &history.keystrokeRemoved, isLazy: true,
       selection: selection)
+    history.setPending(hunk)
   }
 
   /// Puts the pending hunk away when another starts: a lazy group that is
@@ -524,7 +527,7 @@ extension DocumentState {
     {
       if edit.e < start {
         // Before the hunk: it moves.
-        history.pending?.start = start + edit.delta
+        history.updatePending { $0.start = start + edit.delta }
       } else if edit.s > start + inserted {
         // After it: in the coordinates before the hunk's keystrokes.
         let shift = inserted - removedLength
@@ -535,9 +538,10 @@ extension DocumentState {
       // The selection before the hunk is in those coordinates too: the
       // tree will take the edit before it.
       if let selection = history.pending?.selection {
-        history.pending?.selection = _JournalSelection(
+        let moved = _JournalSelection(
           start: _TrackedRanges.mapPoint(selection.start, step, goesAfter: false),
           end: selection.end.map { _TrackedRanges.mapPoint($0, step, goesAfter: false) })
+        history.updatePending { $0.selection = moved }
       }
     }
     append(&history, step)
@@ -648,7 +652,7 @@ extension DocumentState {
     history.lazyCount -= 1
     history.lazyDropped = a
     if history.personOpen?.action == a {
-      history.personOpen = nil
+      history.setPersonOpen(nil)
     }
     if let holder { compactJournal(holder) }
   }
@@ -668,7 +672,7 @@ extension DocumentState {
   /// left to take back (as every group there is), and its journal goes.
   mutating func forgetJournal(of id: StorageID) {
     if let p = history.pending, p.storage == id {
-      history.pending = nil
+      history.setPending(nil)
       if p.isLazy && p.action > history.lazyDropped {
         makeLazyAction(p.action, selection: nil, in: id)
       }
@@ -740,66 +744,10 @@ extension DocumentState {
       startLazyHunk(action, edit, selection: history.fast.selection, in: id)
       history.typingStarts(action, edit, in: id, now: now)
     } else {
-      history.personOpen?.lastTime = now
+      history.updatePersonOpen { $0.lastTime = now }
       history.pendingTakesKeystroke(edit)
       history.refreshTyping()
     }
-  }
-}
-
-extension _History {
-  /// The pending hunk starts again as action `action`'s, with `edit`
-  /// (the text it removed in ``keystrokeRemoved``), after the journal took
-  /// it.
-  mutating func restartPending(
-    _ action: Int, _ edit: _EditStep, selection: _JournalSelection?
-  ) {
-    typing.isLive = false
-    pendingAsTyped?.restart(action, edit, taking: &keystrokeRemoved, selection: selection)
-  }
-
-  /// The pending hunk takes a keystroke of its group (the text it removed
-  /// in ``keystrokeRemoved``); the typing run is not live.
-  mutating func pendingTakesKeystroke(_ edit: _EditStep) {
-    typing.isLive = false
-    pendingAsTyped?.take(edit, removed: keystrokeRemoved)
-  }
-
-  /// The storage took a keystroke that goes on with the typing run
-  /// (``_TypingRun/goesOn(_:in:now:)``): the open group's time and the
-  /// pending hunk take it (with the text it removed, in
-  /// ``keystrokeRemoved``), and so does the run.
-  mutating func typingGoesOn(_ edit: _EditStep, now: Int64) {
-    if edit.n > 0 {
-      typingTypes(edit.n, now: now)
-    } else {
-      personOpenAsTyped?.lastTime = now
-      pendingAsTyped?.take(edit, removed: keystrokeRemoved)
-      refreshTyping()
-    }
-  }
-
-  /// A lazy group `action` just opened with `edit` in storage `id`, its
-  /// hunk the pending one: the typing run is that group, as
-  /// ``refreshTyping()`` would read it back from the open group and the
-  /// pending hunk (unless the history's limit dropped it at once).
-  mutating func typingStarts(_ action: Int, _ edit: _EditStep, in id: StorageID, now: Int64) {
-    guard action > lazyDropped, personOpen?.action == action else {
-      typing.isLive = false
-      return
-    }
-    makeTypingLive(
-      isDeletion: edit.n == 0, storage: id, lastTime: now, start: edit.s, inserted: edit.n)
-  }
-
-  /// The common keystroke: `n` units typed on with the typing run.
-  @inline(__always)
-  mutating func typingTypes(_ n: Int, now: Int64) {
-    personOpenAsTyped?.lastTime = now
-    pendingAsTyped?.inserted += n
-    typing.inserted &+= n
-    typing.lastTime = now
-    typing.isLive = true
   }
 }
 

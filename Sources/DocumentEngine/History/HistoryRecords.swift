@@ -522,39 +522,15 @@ struct _History: Sendable {
   /// The keystrokes of the last group typed, not yet in its storage's
   /// tree (one at a time: anything else in that storage puts it there).
   ///
-  /// Changing it makes ``typing`` not live: the typing run reads it. Only
-  /// the keystroke that goes on with the run changes it in place
-  /// (``pendingAsTyped``), keeping the run live.
-  var pending: _PendingHunk? {
-    @inline(__always) get { pendingAsTyped }
-    set {
-      typing.isLive = false
-      pendingAsTyped = newValue
-    }
-    _modify {
-      typing.isLive = false
-      yield &pendingAsTyped
-    }
-  }
-  /// ``pending`` as the typing run's keystroke changes it.
-  var pendingAsTyped: _PendingHunk? = nil
+  /// Only this file sets it (``setPending(_:)``, ``updatePending(_:)``,
+  /// the typing run's keystroke): changing it makes ``typing`` not live.
+  fileprivate(set) var pending: _PendingHunk? = nil
   var nextAction = 0
   var marks: [StorageID: _HistoryMarks] = [:]
   /// The open groups: the person's apart, as every keystroke asks for it.
-  /// Changing it makes ``typing`` not live, as changing ``pending`` does.
-  var personOpen: _OpenGroup? {
-    @inline(__always) get { personOpenAsTyped }
-    set {
-      typing.isLive = false
-      personOpenAsTyped = newValue
-    }
-    _modify {
-      typing.isLive = false
-      yield &personOpenAsTyped
-    }
-  }
-  /// ``personOpen`` as the typing run's keystroke changes it.
-  var personOpenAsTyped: _OpenGroup? = nil
+  /// Only this file sets it (``setPersonOpen(_:)``,
+  /// ``updatePersonOpen(_:)``, the typing run's keystroke), as ``pending``.
+  fileprivate(set) var personOpen: _OpenGroup? = nil
   /// What the person's next keystroke reads to know it goes on with their
   /// open group (see ``_TypingRun``).
   var typing = _TypingRun()
@@ -625,7 +601,7 @@ struct _History: Sendable {
     else { return false }
     let dropped = action <= lazyDropped
     makeHot(id)
-    let cost = pendingAsTyped?.append(to: &hotJournal, dropped: dropped) ?? 0
+    let cost = pending?.append(to: &hotJournal, dropped: dropped) ?? 0
     if !keepingPlace { pending = nil }
     typing.isLive = false
     if !dropped { bytes += cost }
@@ -755,7 +731,7 @@ struct _History: Sendable {
   mutating func setOpen(_ party: _HistoryParty, _ group: _OpenGroup?) {
     switch party {
     case .person:
-      personOpen = group
+      setPersonOpen(group)
     case .tool: break
     case .origin(let name): originOpen[name] = group
     }
@@ -797,5 +773,98 @@ struct _TypingRun: Sendable {
     guard isLive, now &- lastTime <= interval, (edit.n == 0) == isDeletion, storage == id
     else { return false }
     return _PendingHunk.isContinued(start: start, inserted: inserted, by: edit)
+  }
+}
+
+extension _History {
+  // MARK: Changing the pending hunk and the person's open group
+  //
+  // (Only this file sets them: whatever changes them makes the typing run
+  // not live, but for the keystroke that goes on with it.)
+
+  /// Sets the pending hunk; the typing run is not live.
+  mutating func setPending(_ hunk: _PendingHunk?) {
+    typing.isLive = false
+    pending = hunk
+  }
+
+  /// Changes the pending hunk in place, if there is one; the typing run is
+  /// not live.
+  mutating func updatePending(_ change: (inout _PendingHunk) -> Void) {
+    typing.isLive = false
+    // (Taken out and put back: changed in place, its buffers not copied.)
+    guard var hunk = pending.take() else { return }
+    change(&hunk)
+    pending = hunk
+  }
+
+  /// Sets the person's open group; the typing run is not live.
+  mutating func setPersonOpen(_ group: _OpenGroup?) {
+    typing.isLive = false
+    personOpen = group
+  }
+
+  /// Changes the person's open group in place, if there is one; the typing
+  /// run is not live.
+  mutating func updatePersonOpen(_ change: (inout _OpenGroup) -> Void) {
+    typing.isLive = false
+    guard var group = personOpen.take() else { return }
+    change(&group)
+    personOpen = group
+  }
+
+  /// The pending hunk starts again as action `action`'s, with `edit`
+  /// (the text it removed in ``keystrokeRemoved``), after the journal took
+  /// it.
+  mutating func restartPending(
+    _ action: Int, _ edit: _EditStep, selection: _JournalSelection?
+  ) {
+    typing.isLive = false
+    pending?.restart(action, edit, taking: &keystrokeRemoved, selection: selection)
+  }
+
+  /// The pending hunk takes a keystroke of its group (the text it removed
+  /// in ``keystrokeRemoved``); the typing run is not live (until the
+  /// caller makes it so).
+  mutating func pendingTakesKeystroke(_ edit: _EditStep) {
+    typing.isLive = false
+    pending?.take(edit, removed: keystrokeRemoved)
+  }
+
+  /// The storage took a keystroke that goes on with the typing run
+  /// (``_TypingRun/goesOn(_:in:now:)``): the open group's time and the
+  /// pending hunk take it (with the text it removed, in
+  /// ``keystrokeRemoved``), and so does the run.
+  mutating func typingGoesOn(_ edit: _EditStep, now: Int64) {
+    if edit.n > 0 {
+      typingTypes(edit.n, now: now)
+    } else {
+      personOpen?.lastTime = now
+      pendingTakesKeystroke(edit)
+      refreshTyping()
+    }
+  }
+
+  /// A lazy group `action` just opened with `edit` in storage `id`, its
+  /// hunk the pending one: the typing run is that group, as
+  /// ``refreshTyping()`` would read it back from the open group and the
+  /// pending hunk (unless the history's limit dropped it at once).
+  mutating func typingStarts(_ action: Int, _ edit: _EditStep, in id: StorageID, now: Int64) {
+    guard action > lazyDropped, personOpen?.action == action else {
+      typing.isLive = false
+      return
+    }
+    makeTypingLive(
+      isDeletion: edit.n == 0, storage: id, lastTime: now, start: edit.s, inserted: edit.n)
+  }
+
+  /// The common keystroke: `n` units typed on with the typing run.
+  @inline(__always)
+  mutating func typingTypes(_ n: Int, now: Int64) {
+    personOpen?.lastTime = now
+    pending?.inserted += n
+    typing.inserted &+= n
+    typing.lastTime = now
+    typing.isLive = true
   }
 }
