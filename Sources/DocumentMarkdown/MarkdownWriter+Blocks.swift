@@ -50,15 +50,28 @@ extension _MarkdownWriter {
         common > 0 && common < containers.count && containers[common].kind.isListItem
         && levels[common - 1].component.kind.isListContainer
       var blank = index > 0 && !(lastTakesBlankLines && closesOnlyOpenEnded)
+      // An empty item that must interrupt a paragraph in a tight list is
+      // written with a box, `- [ ] ` (see `canFollowWithoutBlankLine`).
+      var boxesEmptyItem = false
       if blank, opensSiblingItem {
         blank = levels[common - 1].component.isLoose
-      } else if blank, let list = governingList(), !list.isLoose,
-        canFollowWithoutBlankLine(
-          leaves[index - 1], closing: closing, by: leaves[index..<end], from: common)
-      {
-        blank = false
+      } else if blank, let list = governingList(), !list.isLoose {
+        let previous = leaves[index - 1]
+        if canFollowWithoutBlankLine(
+          previous, closing: closing, by: leaves[index..<end], from: common)
+        {
+          blank = false
+        } else if leaf.block == .emptyContainer,
+          canFollowWithoutBlankLine(
+            previous, closing: closing, by: leaves[index..<end], from: common,
+            boxingEmptyItem: true)
+        {
+          blank = false
+          boxesEmptyItem = true
+        }
       }
       if blank { writeBlankLine() }
+      let aloneForBox = Self.itemAloneForBox(leaf)
       for depth in common..<containers.count {
         let innermost = depth == containers.count - 1
         var boxFollows = false
@@ -66,15 +79,60 @@ extension _MarkdownWriter {
         push(
           containers[depth], after: depth == common ? closedListMark : 0,
           width: itemWidths.isEmpty ? 0 : itemWidths[containers[depth]] ?? 0,
-          markerAlone: leaf.keepsIndentation && innermost, boxFollows: boxFollows)
+          markerAlone: (leaf.keepsIndentation && innermost) || depth == aloneForBox,
+          boxFollows: boxFollows)
       }
-      writeBlock(leaves[index..<end])
+      let blockStart = output.count
+      writeBlock(leaves[index..<end], boxingEmptyItem: boxesEmptyItem)
+      if common < containers.count, case .paragraph = leaf.block,
+        containers[containers.count - 1].isChecked == false, !leaf.keepsIndentation
+      {
+        keepBoxUnchecked(afterMarkersFrom: blockStart)
+      }
       let last = leaves[end - 1]
       lastTakesBlankLines =
         last.block == .htmlBlock
         ? Self.htmlBlockKind(last.scalars).goesOnOverBlankLines : last.block.takesBlankLines
       index = end
     }
+  }
+
+  /// cmark-gfm (0.29) checks a task item's box if `[x]` or `[X]` is
+  /// anywhere on the item's first line, after its box too (it looks for
+  /// them over the whole line): in a code span, an autolink, inline HTML,
+  /// where no backslash can break them. So when the line of an unchecked
+  /// box written from `start` on holds one after the box, what follows the
+  /// box goes to the next line (`- [ ] ` with its space, then the item's
+  /// indentation), where cmark-gfm still reads the item's paragraph.
+  mutating func keepBoxUnchecked(afterMarkersFrom start: Int) {
+    let box = Array("[ ] ".utf8)
+    guard markersEnd > start, markersEnd - start >= box.count,
+      Array(output[(markersEnd - box.count)..<markersEnd]) == box
+    else { return }
+    let lineEnd = output[markersEnd...].firstIndex(of: UInt8(ascii: "\n")) ?? output.endIndex
+    let line = output[markersEnd..<lineEnd]
+    let checks = line.indices.contains { at in
+      at + 2 < lineEnd && line[at] == UInt8(ascii: "[")
+        && (line[at + 1] == UInt8(ascii: "x") || line[at + 1] == UInt8(ascii: "X"))
+        && line[at + 2] == UInt8(ascii: "]")
+    }
+    guard checks else { return }
+    output.insert(contentsOf: [UInt8(ascii: "\n")] + prefix, at: markersEnd)
+  }
+
+  /// The depth of the item whose marker goes alone on its line so that a
+  /// box of `leaf`'s item can be read: cmark-gfm reads a box only on a
+  /// line that starts (past spaces) with the box's item's marker, so an
+  /// item of a nested list whose first line is also its outer item's
+  /// (`- * [ ] a`) would lose it; the outer item's marker goes alone
+  /// (`-`, then `  * [ ] a`). Nil where no box follows such an item.
+  static func itemAloneForBox(_ leaf: Leaf) -> Int? {
+    let containers = leaf.containers
+    guard containers.count >= 3, case .paragraph = leaf.block, !leaf.keepsIndentation,
+      containers[containers.count - 1].isChecked != nil,
+      containers[containers.count - 3].kind.isListItem
+    else { return nil }
+    return containers.count - 3
   }
 
   // MARK: - Tight and loose lists
@@ -122,9 +180,17 @@ extension _MarkdownWriter {
   /// line as its header row only if it is one, and the table's own first
   /// line is) if the paragraph has no backslash before a pipe and the
   /// header row is not all dashes and colons.
+  ///
+  /// An empty item cannot interrupt a paragraph, but one written with a
+  /// task list's box and a space after it (`- [ ] `, `boxingEmptyItem`)
+  /// can: its first line is not blank, and cmark-gfm takes the box out of
+  /// it, leaving the item empty (the reader keeps no box on an item with
+  /// nothing after it). Without it a tight list's paragraph followed by a
+  /// list whose first item is empty could only be written with a blank
+  /// line between, and would read as loose.
   func canFollowWithoutBlankLine(
     _ previous: Leaf, closing: Closing, by block: ArraySlice<Leaf>,
-    from common: Int
+    from common: Int, boxingEmptyItem: Bool = false
   ) -> Bool {
     guard let next = block.first else { return true }
     // A quote right after a quote would go on with it.
@@ -162,7 +228,11 @@ extension _MarkdownWriter {
         guard mustInterrupt else { return true }
         if containers[common].kind == .orderedList, ordinal != 1 { return false }
         let itemIsInnermost = common + 2 == containers.count
-        if itemIsInnermost, next.block == .emptyContainer || next.keepsIndentation {
+        // (An item whose marker goes alone on its line cannot either.)
+        if Self.itemAloneForBox(next) == common + 1 { return false }
+        if itemIsInnermost,
+          next.keepsIndentation || (next.block == .emptyContainer && !boxingEmptyItem)
+        {
           return false
         }
         return true
@@ -424,12 +494,13 @@ extension _MarkdownWriter {
 
   // MARK: - Leaves
 
-  /// Writes a block as its kind says: one leaf, or a table's cells.
-  mutating func writeBlock(_ leaves: ArraySlice<Leaf>) {
+  /// Writes a block as its kind says: one leaf, or a table's cells; an
+  /// empty item with a box (`[ ] `, its space kept) if `boxingEmptyItem`.
+  mutating func writeBlock(_ leaves: ArraySlice<Leaf>, boxingEmptyItem: Bool = false) {
     guard let leaf = leaves.first else { return }
     switch leaf.block {
     case .emptyContainer:
-      writeLine(EmptyCollection())
+      writeLine(boxingEmptyItem ? "[ ] ".utf8 : "".utf8)
     case .paragraph:
       writeInline(leaf, mode: .paragraph)
     case .emptyParagraph:

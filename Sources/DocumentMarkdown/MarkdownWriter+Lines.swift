@@ -128,7 +128,19 @@ extension _MarkdownWriter {
     guard !lineIsLazy else { return }
     if firstPending < levels.count {
       output.append(contentsOf: prefix[..<prefixEnd(through: firstPending - 1)])
+      // An outer item's marker alone on its line (`itemAloneForBox`): the
+      // markers after it go on the next line, past its indentation.
+      if let alone = (firstPending..<(levels.count - 1)).last(where: { levels[$0].markerAlone }) {
+        let split = Int(levels[alone].markerEnd)
+        output.append(contentsOf: markers[..<split])
+        markers.removeFirst(split)
+        contentStart = output.count
+        endLine()
+        lineStart = output.count
+        output.append(contentsOf: prefix[..<prefixEnd(through: alone)])
+      }
       output.append(contentsOf: markers)
+      markersEnd = output.count
       markers.removeAll(keepingCapacity: true)
       firstPending = levels.count
       contentStart = output.count

@@ -187,6 +187,8 @@ struct _MarkdownWriter {
   var lineStart = 0
   var contentStart = 0
   var lineIsLazy = false
+  /// Where in `output` the markers written last end.
+  var markersEnd = 0
 
   /// How a line starts: with its containers' prefixes, or (a paragraph's
   /// lazy line) without.

@@ -36,6 +36,41 @@ import Testing
     #expect(AttributedText(markdown: read.markdown) == read, "\(read.markdown)")
   }
 
+  /// cmark-gfm checks a box if `[x]` or `[X]` is anywhere on the item's
+  /// first line: in a code span no backslash can break it, so what follows
+  /// an unchecked box goes to the next line (FuzzMarkdown's finding 57:
+  /// `[X]` in a code span that went over two lines, written on one).
+  @Test(arguments: [
+    ("- [ ] a `b\n  [X]`\n", "- [ ] \n  a `b [X]`\n"),
+    (
+      "- x\n  1. [ ] a `b\n     [x]`\n  2. [x] `[x]`\n",
+      "- x\n  1. [ ] \n     a `b [x]`\n  2. [x] `[x]`\n"
+    ),
+    ("- [ ] \\[x\\]\n", "- [ ] \\[x\\]\n"),
+  ])
+  func anUncheckedBoxKeepsACheckMarkOffItsLine(markdown: String, written: String) throws {
+    let read = AttributedText(markdown: markdown)
+    #expect(read.markdown == written)
+    #expect(AttributedText(markdown: read.markdown) == read, "\(read.markdown)")
+  }
+
+  /// cmark-gfm reads a box only on a line that starts with its item's
+  /// marker: an outer item's marker on that line too (`- * [ ] a`) would
+  /// lose it, so it goes alone on its line (a finding met while reducing
+  /// FuzzMarkdown's 57).
+  @Test(arguments: [
+    ("-\n  - [ ] ]\n", "-\n  * [ ] \\]\n"),
+    ("1.\n   - [x] a\n   - b\n", "1.\n   - [x] a\n   - b\n"),
+    ("- -\n    - [ ] a\n", "- *\n    - [ ] a\n"),
+    ("- - a\n  - [ ] b\n", "- * a\n  * [ ] b\n"),
+  ])
+  func aBoxStartsItsLine(markdown: String, written: String) throws {
+    let read = AttributedText(markdown: markdown)
+    #expect(read.markdown == written)
+    #expect(AttributedText(markdown: read.markdown) == read, "\(read.markdown)")
+    #expect(_CMarkBaseline.html(read.markdown) == _CMarkBaseline.html(markdown))
+  }
+
   @Test func anImageIsItsDescriptionWithItsURLAndTitle() throws {
     let read = AttributedText(markdown: "![logo](logo.png \"Logo\") [t](u \"T\") ![](x.png)")
     #expect(read.text == "logo t \u{FFFC}")

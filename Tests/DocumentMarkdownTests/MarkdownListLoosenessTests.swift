@@ -40,6 +40,13 @@ import Testing
     ("- a\n  - b\n\n  c\n", [true, false], "- a\n\n  * b\n\n  c\n"),
     // A thematic break's blank line does not count.
     ("- ___\n\n- a\n", [false], "- ___\n- a\n"),
+    // An empty item cannot interrupt a paragraph; one with a box, which
+    // cmark-gfm takes out, can (FuzzMarkdown's finding: written with a
+    // blank line, the tight list read as loose).
+    ("- a\n  - [ ] \n", [false, false], "- a\n  * [ ] \n"),
+    ("- a\n  1. [ ] \n  2. b\n", [false, false], "- a\n  1. [ ] \n  2. b\n"),
+    // A loose list keeps its blank line, and its empty item no box.
+    ("- a\n\n  -\n", [true, false], "- a\n\n  *\n"),
   ])
   func looseness(markdown: String, loose: [Bool], written: String) {
     let read = AttributedText(markdown: markdown)
