@@ -272,13 +272,7 @@ extension DocumentState {
     let original = now.preview?.replaced ?? removedText(in: now.storage, range: range)
     var landed = range
     if now.preview?.candidate != chosen {
-      let text = now.candidates[chosen]
-      let result = try applyKeeping(
-        now.local, in: now.storage, range, text.text,
-        attributes: text.attributes.map { .exactly($0) }, reason: .replacement(.accepted))
-      events += result.events
-      tracked.merge(result.tracked)
-      landed = result.range
+      landed = try land(now.candidates[chosen], of: now, over: range, &events, &tracked)
     }
     // The suggestion is done; its text is followed for undo from now on.
     content.untrack(now.local, in: now.storage)
@@ -296,6 +290,21 @@ extension DocumentState {
     return SuggestionResult(
       storage: now.storage, storageRange: landed, reason: .accepted, events: events,
       tracked: tracked)
+  }
+
+  /// Puts an accepted candidate over `range`, suggestion `record`'s text
+  /// (``applyKeeping(_:in:_:_:attributes:reason:)``), adding what it did to
+  /// `events` and `tracked`; returns where it landed.
+  mutating func land(
+    _ candidate: SuggestionCandidate, of record: _SuggestionRecord, over range: Range<Int>,
+    _ events: inout [DocumentEvent], _ tracked: inout TrackedChanges
+  ) throws(DocumentError) -> Range<Int> {
+    let result = try applyKeeping(
+      record.local, in: record.storage, range, candidate.text,
+      attributes: candidate.attributes.map { .exactly($0) }, reason: .replacement(.accepted))
+    events += result.events
+    tracked.merge(result.tracked)
+    return result.range
   }
 
   /// Accepts candidate `chosen` of suggestion `id` as a group of the
@@ -320,12 +329,7 @@ extension DocumentState {
     do {
       if let preview = now.preview {
         if preview.candidate != chosen {
-          let result = try applyKeeping(
-            now.local, in: now.storage, range, text.text,
-            attributes: text.attributes.map { .exactly($0) }, reason: .replacement(.accepted))
-          events += result.events
-          tracked.merge(result.tracked)
-          landed = result.range
+          landed = try land(text, of: now, over: range, &events, &tracked)
         }
         // (The selection as it is over the text the action takes: its
         // marks were not in the edit no history recorded.)
@@ -335,12 +339,7 @@ extension DocumentState {
         if let selection = selectionNow() { keep(selection, for: action) }
         recording = .action(_Recording(action: action, mayPend: false))
         defer { recording = nil }
-        let result = try applyKeeping(
-          now.local, in: now.storage, range, text.text,
-          attributes: text.attributes.map { .exactly($0) }, reason: .replacement(.accepted))
-        events += result.events
-        tracked.merge(result.tracked)
-        landed = result.range
+        landed = try land(text, of: now, over: range, &events, &tracked)
       }
     } catch {
       dropAction(action)
