@@ -792,10 +792,7 @@ extension _History {
   /// not live.
   mutating func updatePending(_ change: (inout _PendingHunk) -> Void) {
     typing.isLive = false
-    // (Taken out and put back: changed in place, its buffers not copied.)
-    guard var hunk = pending.take() else { return }
-    change(&hunk)
-    pending = hunk
+    Self.update(&pending, change)
   }
 
   /// Sets the person's open group; the typing run is not live.
@@ -808,9 +805,18 @@ extension _History {
   /// run is not live.
   mutating func updatePersonOpen(_ change: (inout _OpenGroup) -> Void) {
     typing.isLive = false
-    guard var group = personOpen.take() else { return }
-    change(&group)
-    personOpen = group
+    Self.update(&personOpen, change)
+  }
+
+  /// Changes `value` in place, if there is one (taken out and put back:
+  /// its buffers are not copied).
+  @inline(__always)
+  private static func update<Wrapped>(
+    _ value: inout Wrapped?, _ change: (inout Wrapped) -> Void
+  ) {
+    guard var wrapped = value.take() else { return }
+    change(&wrapped)
+    value = wrapped
   }
 
   /// The pending hunk starts again as action `action`'s, with `edit`
