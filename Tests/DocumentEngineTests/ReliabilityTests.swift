@@ -212,6 +212,7 @@ import _EngineTestSupport
         let streaming = Bool.random(using: &random)
         if streaming { try document.setWritingToolsState(.interactiveStreaming) }
         let start = try text(document, "a")
+        let groups = document.historyGroupCount
         var made = 0
         for _ in 0..<(streaming ? Int.random(in: 1...4, using: &random) : 1) {
           let now = try text(document, "a")
@@ -226,7 +227,14 @@ import _EngineTestSupport
           made += 1
         }
         if streaming { try document.setWritingToolsState(.interactiveResting) }
-        if made > 0 { before.append(start) }
+        // A phase whose replacements took back each other's text whole (its
+        // units all gone by its own edits, nothing of the text before taken
+        // out) is no group; any other is one.
+        if document.historyGroupCount > groups {
+          before.append(start)
+        } else if made > 0 {
+          #expect(try text(document, "a") == start, "\(place): a phase that made no group")
+        }
       }
       let final = try text(document, "a")
       if Bool.random(using: &random) {

@@ -169,6 +169,26 @@ import TextRope
     #expect(try text(document) == "a b c\n")
   }
 
+  /// A streaming phase whose replacements take back their own text whole
+  /// has nothing to undo: it is no group, and undo takes back the group
+  /// before it (FuzzDocument: it was a group whose undo did nothing, one
+  /// step the person had to take for no change).
+  @Test func aPhaseThatTookBackItsOwnTextIsNoGroup() throws {
+    let document = try document("a b\n")
+    try document.edit("b", range: 3..<3, with: "!")
+    let session = try document.startSession(scope: .fullDocument)
+    let context = session.contexts[0].id
+    try document.setWritingToolsState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveStreaming)
+    _ = try document.replace(context: context, range: 1..<1, with: "X")
+    _ = try document.replace(context: context, range: 1..<2, with: "YY")
+    _ = try document.replace(context: context, range: 1..<3, with: "")
+    try document.setWritingToolsState(.interactiveResting)
+    #expect(try text(document) == "a b!\n")
+    try document.undo()
+    #expect(try text(document) == "a b\n")
+  }
+
   /// The history's limit counts the tools' groups: the oldest goes.
   @Test func theLimitDropsTheOldestToolGroup() throws {
     let document = try document("a b c\n")

@@ -536,6 +536,13 @@ extension DocumentState {
         marks.tree.move(change.local, to: r)
       case (nil, nil):
         marks.remove(change.local)
+        // Units the recorder put in and took out itself are gone for good:
+        // the range is no longer its.
+        if owner.action == recorder, owner.role == .added {
+          history.actions[owner.action]?.added.removeAll {
+            $0.local == change.local && $0.storage == id
+          }
+        }
       }
     }
     // Points at the end of replaced text went after the new text: they go

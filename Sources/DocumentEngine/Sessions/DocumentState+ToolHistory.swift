@@ -46,9 +46,14 @@ extension DocumentState {
   /// history not recording, the replacements' indices.
   mutating func pushSessionGroup(_ group: [Int]?, action: Int?) {
     if let action {
+      // (A replacement still in the journal has its link, not its marks:
+      // the trees take it first.)
+      if history.actions[action]?.swaps.contains(where: \.pending) == true { flushAllHistory() }
+      // A group whose units are all gone by its own edits, and that took
+      // out nothing of anyone else's, has nothing to take back (its links
+      // swap nothing): it is no group.
       guard let kept = history.actions[action] else { return }
-      // (A replacement still in the journal has its link, not its marks.)
-      guard !kept.swaps.isEmpty || !kept.pieces.isEmpty || !kept.added.isEmpty else {
+      guard !kept.pieces.isEmpty || !kept.added.isEmpty else {
         dropAction(action)
         return
       }
