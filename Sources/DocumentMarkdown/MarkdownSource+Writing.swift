@@ -107,6 +107,11 @@ struct _KeptSourceWriter {
   var wroteContainerAnew = false
   /// Whether the last block was a list or a quote, kept or written anew.
   var wroteContainer = false
+  /// Whether the last block was written anew with text in a leaf that the
+  /// file had as an empty item or quote: a paragraph now, which a line
+  /// kept right after it (where nothing could go on the empty container)
+  /// would go on as a lazy line.
+  var wroteTextInEmptyContainer = false
 
   init(
     source: MarkdownSource, text: UnsafeBufferPointer<UInt8>, runs: [AttributeRun],
@@ -144,6 +149,8 @@ struct _KeptSourceWriter {
       lastClosesItself = closesItself(segments[group.upperBound - 1].intent)
       let afterHTML = endsWithHTML
       endsWithHTML = false
+      let afterTextInEmptyContainer = wroteTextInEmptyContainer
+      wroteTextInEmptyContainer = false
       guard let block = match(group, from: next) else {
         separate()
         writeAnew(group, block: nil)
@@ -159,6 +166,9 @@ struct _KeptSourceWriter {
       // (The file's blank line after the HTML, if the block was its
       // neighbour there, is that blank line.)
       if afterHTML, !(adjacent && !gap.isEmpty && isBlank(gap)) { separate() }
+      // (So is the block, or what the file has before it, after an empty
+      // item or quote that now has text: its paragraph would take them in.)
+      if afterTextInEmptyContainer, adjacent, gap.isEmpty || !isBlank(gap) { separate() }
       if adjacent || !isBlank(gap) || !endsWithBlankLine() {
         output.append(contentsOf: source.bytes[gap])
       }
@@ -186,6 +196,7 @@ struct _KeptSourceWriter {
         writeAnew(group, block: block)
         endsWithHTML = isHTML(group.upperBound - 1)
         wroteContainerAnew = isContainer(group)
+        wroteTextInEmptyContainer = endsWithTextInEmptyContainer(group)
       }
       previous = sameShape ? block : -2
     }
@@ -208,6 +219,18 @@ struct _KeptSourceWriter {
     case .unorderedList?, .orderedList?, .blockQuote?: true
     default: false
     }
+  }
+
+  /// Whether the group's last leaf is an item or a quote with no block in
+  /// it (empty in the file) that has text now: written as a paragraph.
+  func endsWithTextInEmptyContainer(_ group: Range<Int>) -> Bool {
+    let last = segments[group.upperBound - 1]
+    switch last.intent?.components.last?.kind {
+    case .listItem?, .blockQuote?: break
+    default: return false
+    }
+    // (Beyond the separator, a lone line break.)
+    return last.utf8.count > 1 || last.utf8.contains { text[$0] != 0x0A && text[$0] != 0x0D }
   }
 
   /// Whether the source's block `block` starts with a space or a tab.

@@ -455,6 +455,28 @@ import _EngineTestSupport
     #expect(plain.contains("typed"), "\(plain)")
   }
 
+  /// FuzzMarkdown's finding with the source kept (reduced to
+  /// `-\n| a |\n| - |`, text typed into the empty item): the item, written
+  /// anew, now ends in a paragraph, and the block kept right under it (its
+  /// neighbour in the file, where nothing could go on the empty item) was
+  /// taken in as its lazy lines. Such a block goes a blank line apart, its
+  /// own bytes kept.
+  @Test(arguments: [
+    ("-\n| a |\n| - |\n", "- x\n\n| a |\n| - |\n"),
+    ("1.\n| a |\n| - |\n", "1. x\n\n| a |\n| - |\n"),
+    (">\n| a |\n| - |\n", "> x\n\n| a |\n| - |\n"),
+    ("- >\n| a |\n| - |\n", "- > x\n\n| a |\n| - |\n"),
+    ("-\nafter\n", "- x\n\nafter\n"),
+  ])
+  func aBlockKeptUnderAnEmptyContainerThatGotTextStaysApart(
+    markdown: String, expected: String
+  ) throws {
+    let document = try Self.read(markdown)
+    try document.edit("file", range: 0..<0, with: "x")
+    #expect(try document.markdown(of: "file") == expected)
+    try Self.expectSameReading(document)
+  }
+
   /// A source given with a text it was not read from (a host's mistake)
   /// is compared like any other: the writer never traps, and what it
   /// writes of blocks that match nothing is the writer's.
