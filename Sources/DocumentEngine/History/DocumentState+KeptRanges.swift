@@ -39,31 +39,6 @@ extension DocumentState {
     return (s <= old.lowerBound && old.lowerBound < e, s < old.upperBound && old.upperBound <= e)
   }
 
-  /// Whether a storage edit of `range` collapses or removes a host's
-  /// tracked range of storage `id` (an end whose unit it removes, or a
-  /// range its touch rule removes): the person's keystroke then takes the
-  /// recorded path, which keeps the ends. A deletion inside a range, or
-  /// next to one, does not.
-  func hostRangeMeets(_ range: Range<Int>, in id: StorageID) -> Bool {
-    guard !range.isEmpty, let storage = content.storageIfAny(id), !storage.tracked.isEmpty
-    else { return false }
-    let s = range.lowerBound
-    let e = range.upperBound
-    var keeps = false
-    storage.tracked.forEach(meeting: s...e, roles: _TrackedRole.host.mask) { item, old in
-      if keeps { return }
-      if old.isEmpty {
-        let p = old.lowerBound
-        keeps = item.flags & 4 != 0 ? (s <= p && p < e) : (s < p && p <= e)
-      } else {
-        keeps =
-          (s <= old.lowerBound && old.lowerBound < e) || (s < old.upperBound && old.upperBound <= e)
-          || (item.removesOnTouch && old.lowerBound < e && s < old.upperBound)
-      }
-    }
-    return keeps
-  }
-
   /// Keeps in `recorder` the host's ranges of `ends` (the edit's report)
   /// that `step` collapsed or removed: their kept ends as inner marks of
   /// the piece being made (`inner`, relative to the removed text), a
@@ -145,5 +120,32 @@ extension DocumentState {
       if let ref = kept.start { removeMark(ref) }
       if let ref = kept.end { removeMark(ref) }
     }
+  }
+}
+
+extension DocumentContent {
+  /// Whether a storage edit of `range` collapses or removes a host's
+  /// tracked range of storage `id` (an end whose unit it removes, or a
+  /// range its touch rule removes): the person's keystroke then takes the
+  /// recorded path, which keeps the ends. A deletion inside a range, or
+  /// next to one, does not.
+  func hostRangeMeets(_ range: Range<Int>, in id: StorageID) -> Bool {
+    guard !range.isEmpty, let storage = storageIfAny(id), !storage.tracked.isEmpty
+    else { return false }
+    let s = range.lowerBound
+    let e = range.upperBound
+    var keeps = false
+    storage.tracked.forEach(meeting: s...e, roles: _TrackedRole.host.mask) { item, old in
+      if keeps { return }
+      if old.isEmpty {
+        let p = old.lowerBound
+        keeps = item.flags & 4 != 0 ? (s <= p && p < e) : (s < p && p <= e)
+      } else {
+        keeps =
+          (s <= old.lowerBound && old.lowerBound < e) || (s < old.upperBound && old.upperBound <= e)
+          || (item.removesOnTouch && old.lowerBound < e && s < old.upperBound)
+      }
+    }
+    return keeps
   }
 }
