@@ -35,7 +35,10 @@ public struct ChangeRecord: Hashable, Sendable {
 
   /// Whether it is a person's edit as made, not a piece of one: all a
   /// packed row says.
-  var isPlain: Bool { party.isPerson && original == nil && basis == 0 && !isContinuation }
+  var isPlain: Bool {
+    _RecordInfo.isPlain(
+      party: party, hasOriginal: original != nil, basis: basis, isContinuation: isContinuation)
+  }
 }
 
 /// What a record that is not a person's plain edit says besides its packed
@@ -71,7 +74,20 @@ struct _RecordInfo {
   static var person: _RecordInfo { _RecordInfo() }
 
   /// Whether the record is a person's edit as made (``ChangeRecord/isPlain``).
-  var isPlain: Bool { party.isPerson && original == nil && basis == 0 && !isContinuation }
+  var isPlain: Bool {
+    Self.isPlain(
+      party: party, hasOriginal: original != nil, basis: basis, isContinuation: isContinuation)
+  }
+
+  /// The one rule of a plain record: a person's edit as made, not a piece
+  /// of one, with no original operation and no basis (all a packed row
+  /// says).
+  @inline(__always)
+  static func isPlain(
+    party: EditParty, hasOriginal: Bool, basis: StorageVersion, isContinuation: Bool
+  ) -> Bool {
+    party.isPerson && !hasOriginal && basis == 0 && !isContinuation
+  }
 
   /// The record of an edit of `range` to `insertedLength` units.
   func record(_ range: Range<Int>, insertedLength: Int) -> ChangeRecord {
