@@ -1023,9 +1023,11 @@ extension DocumentState {
 
   /// Lets piece `piece` go (its action goes, or it has no text): its point
   /// leaves the tree, and the points in it stay where they are, free.
-  mutating func letGo(_ piece: _PieceRef, _ ref: _MarkRef, in id: StorageID) {
+  mutating func letGo(
+    _ piece: _PieceRef, _ ref: _MarkRef, in id: StorageID, flushing: Bool = true
+  ) {
     guard history.marks[id]?.serial == ref.serial else { return }
-    flushHistory(id)
+    if flushing { flushHistory(id) }
     // The points in it are now in the piece around it, if there is one,
     // where it was.
     let parent = history.marks[id]?.swallowedBy[ref.local]
@@ -1054,10 +1056,11 @@ extension DocumentState {
     history.actions[piece.action]?.pieces[piece.piece].mark = nil
   }
 
-  /// Removes a mark from its tree (if it is still there).
-  mutating func removeMark(_ ref: _MarkRef) {
+  /// Removes a mark from its tree (if it is still there); with
+  /// `flushing`, the tree takes its storage's journal first.
+  mutating func removeMark(_ ref: _MarkRef, flushing: Bool = true) {
     guard history.marks[ref.storage]?.serial == ref.serial else { return }
-    flushHistory(ref.storage)
+    if flushing { flushHistory(ref.storage) }
     history.marks[ref.storage]?.remove(ref.local)
   }
 
@@ -1067,15 +1070,21 @@ extension DocumentState {
       dropLazy(a)
       return
     }
-    for ref in action.added { removeMark(ref) }
+    // (Its marks leave the trees as they are: a mark's removal reads no
+    // position, and the journal's hunks name no mark, so the journals wait
+    // on — the full history drops its oldest group on every new one, and
+    // a journal taken then made the keystroke's worst case.)
+    for ref in action.added { removeMark(ref, flushing: false) }
     for (k, piece) in action.pieces.enumerated() {
-      if let ref = piece.mark { letGo(_PieceRef(action: a, piece: k), ref, in: ref.storage) }
+      if let ref = piece.mark {
+        letGo(_PieceRef(action: a, piece: k), ref, in: ref.storage, flushing: false)
+      }
     }
     removeRangeMarks(of: action)
     history.bytes -= history.actions.removeValue(forKey: a)?.bytes ?? 0
     if let marks = action.selection {
-      removeMark(marks.start)
-      if let end = marks.end { removeMark(end) }
+      removeMark(marks.start, flushing: false)
+      if let end = marks.end { removeMark(end, flushing: false) }
     }
     for (name, open) in history.originOpen where open.action == a {
       history.originOpen[name] = nil

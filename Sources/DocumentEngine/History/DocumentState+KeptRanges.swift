@@ -117,8 +117,8 @@ extension DocumentState {
   /// Removes the points of `action`'s kept ranges from their trees.
   mutating func removeRangeMarks(of action: _HistoryAction) {
     for kept in action.ranges {
-      if let ref = kept.start { removeMark(ref) }
-      if let ref = kept.end { removeMark(ref) }
+      if let ref = kept.start { removeMark(ref, flushing: false) }
+      if let ref = kept.end { removeMark(ref, flushing: false) }
     }
   }
 }

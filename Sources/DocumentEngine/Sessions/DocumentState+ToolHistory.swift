@@ -46,14 +46,19 @@ extension DocumentState {
   /// history not recording, the replacements' indices.
   mutating func pushSessionGroup(_ group: [Int]?, action: Int?) {
     if let action {
-      // (A replacement still in the journal has its link, not its marks:
-      // the trees take it first.)
-      if history.actions[action]?.swaps.contains(where: \.pending) == true { flushAllHistory() }
+      // (A replacement still in the journal has its link, not its marks.
+      // One replacement always leaves something to take back — it changed
+      // the text, and nothing of its own was there before it — so only a
+      // phase of several, which may take back each other's text, has the
+      // trees take its links first, once, when it closes.)
+      guard let made = history.actions[action] else { return }
+      let single = made.swaps.count == 1
+      if made.swaps.count > 1, made.swaps.contains(where: \.pending) { flushAllHistory() }
       // A group whose units are all gone by its own edits, and that took
       // out nothing of anyone else's, has nothing to take back (its links
       // swap nothing): it is no group.
       guard let kept = history.actions[action] else { return }
-      guard !kept.pieces.isEmpty || !kept.added.isEmpty else {
+      guard single || !kept.pieces.isEmpty || !kept.added.isEmpty else {
         dropAction(action)
         return
       }
