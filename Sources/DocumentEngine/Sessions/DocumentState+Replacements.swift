@@ -190,13 +190,30 @@ extension DocumentState {
     // group that holds the replacement: see ``revertLinked(_:into:)``.)
     let scratch = history.isEnabled ? history.newAction(.tool) : nil
     var restored: [TrackedRangeID] = []
+    // The ranges brought back that were removed before the revert began
+    // (not by one of its swaps): removed again by a later swap, they are
+    // in neither list.
+    var removedBefore: Set<TrackedRangeID> = []
     for index in (0..<count).reversed() {
       // (Only back: an undone replacement stays as it is.)
       guard canSwapNow(index, toOriginal: true) else { continue }
       var more: (events: [DocumentEvent], tracked: TrackedChanges)? = nil
       if let scratch, let linked = revertLinked(index, into: scratch) {
         more = linked.swapped
-        if more != nil { restored += restoreRanges(of: linked.held) }
+        if let swapped = more {
+          let untracked = Set(
+            (history.actions[linked.held]?.ranges ?? []).map {
+              TrackedRangeID(serial: $0.serial, local: $0.local)
+            }
+          ).filter { (try? content.trackedRange($0)) == nil }
+          let back = restoreRanges(of: linked.held)
+          for id in back where untracked.contains(id) {
+            if !tracked.removed.contains(id) && !swapped.tracked.removed.contains(id) {
+              removedBefore.insert(id)
+            }
+          }
+          restored += back
+        }
       } else {
         // (With the recording off now, a group recorded before still links
         // it: the group lets go of it, so that its undo does not swap it
@@ -212,8 +229,11 @@ extension DocumentState {
     if let scratch { dropAction(scratch) }
     clearRedo()
     var result = UndoResult(replacementCount: swapped, events: events, tracked: tracked)
-    result.restored = Array(Set(restored)).sorted()
-    if !restored.isEmpty { result.tracked.removed.removeAll { restored.contains($0) } }
+    // (A range one swap brought back and a later swap removed again is
+    // not back: only those still tracked are named.)
+    let back = Set(restored).filter { (try? content.trackedRange($0)) != nil }
+    result.restored = back.sorted()
+    result.tracked.removed.removeAll { back.contains($0) || removedBefore.contains($0) }
     return result
   }
 
