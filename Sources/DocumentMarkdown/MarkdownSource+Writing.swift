@@ -170,6 +170,11 @@ struct _KeptSourceWriter {
       // item or quote that now has text: its paragraph would take them in.)
       if afterTextInEmptyContainer, adjacent, gap.isEmpty || !isBlank(gap) { separate() }
       if adjacent || !isBlank(gap) || !endsWithBlankLine() {
+        // (Definitions on the gap's first line, under a block that is not
+        // their neighbour in the file, go a blank line apart: the file had
+        // them under one that closes itself, and the block written last
+        // may be a paragraph that would take them in as lazy lines.)
+        if !adjacent, !isBlank(gap), !startsWithBlankLine(gap) { separate() }
         output.append(contentsOf: source.bytes[gap])
       }
       next = block + 1
@@ -201,7 +206,15 @@ struct _KeptSourceWriter {
       previous = sameShape ? block : -2
     }
     for deleted in next..<source.blocks.count { keepDefinitions(ofDeleted: deleted) }
-    output.append(contentsOf: source.bytes[source.tail])
+    // (Definitions on the tail's first line go a blank line apart from a
+    // block that was not their neighbour in the file, as a gap's do.)
+    let tail = source.tail
+    if previous != source.blocks.count - 1 || next != source.blocks.count,
+      !isBlank(tail), !startsWithBlankLine(tail)
+    {
+      separate()
+    }
+    output.append(contentsOf: source.bytes[tail])
     // A file that did not end with a line ending still does not (unless
     // its last line is blank: a code block's or HTML's, which counts).
     if let last = source.bytes.last, last != 0x0A, last != 0x0D,
@@ -772,15 +785,15 @@ struct _KeptSourceWriter {
   // MARK: - Between blocks
 
   /// Keeps the reference definitions of deleted block `block`: what its
-  /// gap holds besides blank lines, and those in its source (then
-  /// followed by a blank line, so that no block after takes them in).
+  /// gap holds besides blank lines, and those in its source (after a
+  /// blank line, so that they do not go on as lazy lines of a paragraph
+  /// written before them, whose block the file had a blank line after;
+  /// then followed by a blank line, so that no block after takes them in).
   mutating func keepDefinitions(ofDeleted block: Int) {
     keepDefinitions(in: source.blocks[block].gap)
     let inside = definitions(inBlock: block)
     guard !inside.isEmpty else { return }
-    if output.last != 0x0A, output.last != 0x0D, !output.isEmpty {
-      output.append(contentsOf: source.lineEnding)
-    }
+    separate()
     output.append(contentsOf: inside)
     output.append(contentsOf: source.lineEnding)
   }
@@ -869,12 +882,28 @@ struct _KeptSourceWriter {
 
   /// Keeps what a deleted block's gap holds besides blank lines (reference
   /// definitions: other blocks' links use them).
+  /// (A blank line before them, unless the gap starts with one: the block
+  /// written last may not be their neighbour in the file, and a paragraph
+  /// would take them in as lazy lines.)
   mutating func keepDefinitions(in gap: Range<Int>) {
     guard !isBlank(gap) else { return }
-    if output.last != 0x0A, output.last != 0x0D, !output.isEmpty {
-      output.append(contentsOf: source.lineEnding)
+    if startsWithBlankLine(gap) {
+      if output.last != 0x0A, output.last != 0x0D, !output.isEmpty {
+        output.append(contentsOf: source.lineEnding)
+      }
+    } else {
+      separate()
     }
     output.append(contentsOf: source.bytes[gap])
+  }
+
+  /// Whether the source's first line in `range` is blank.
+  func startsWithBlankLine(_ range: Range<Int>) -> Bool {
+    var index = range.lowerBound
+    while index < range.upperBound, source.bytes[index] == 0x20 || source.bytes[index] == 0x09 {
+      index += 1
+    }
+    return index < range.upperBound && (source.bytes[index] == 0x0A || source.bytes[index] == 0x0D)
   }
 
   /// Whether the source's bytes in `range` are blank lines alone.

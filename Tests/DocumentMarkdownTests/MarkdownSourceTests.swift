@@ -585,6 +585,32 @@ import _EngineTestSupport
     try Self.expectSameReading(document)
   }
 
+  /// FuzzMarkdown's finding 59 with the source kept (reduced to
+  /// `b\n\n[f]:u\na`, "a" deleted): the paragraph read with the
+  /// definitions went, and they were kept right under "b" (the blank line
+  /// before them was the deleted block's gap, which was dropped), so they
+  /// were read as lazy lines of its paragraph. Definitions kept from a
+  /// deleted block, or from a gap or the tail whose neighbour in the file
+  /// (a header: `# h\n[f]:u`) went, now go a blank line apart.
+  @Test(arguments: [
+    ("b\n\n[f]: /url\na\n", "a", 1),
+    ("- b\n\n[f]: /url\na", "a", 1),
+    ("b\n\n# h\n[f]: /url\n\nc\n", "h", 2),
+    ("b\n\n# h\n[f]: /url\n", "h", 1),
+  ])
+  func definitionsKeptFromADeletedBlockStayApart(
+    markdown: String, deleted: String, length: Int
+  ) throws {
+    let document = try Self.read(markdown)
+    let offset = try document.offset(of: deleted, in: "file")
+    try document.edit("file", range: offset..<(offset + length), with: "")
+    let written = try document.markdown(of: "file")
+    #expect(!AttributedText(markdown: written).text.contains("[f]"), "\(written)")
+    #expect(
+      _CMarkBaseline.html(written + "\n[f]\n").contains("<a href=\"/url\">f</a>"), "\(written)")
+    try Self.expectSameReading(document)
+  }
+
   @Test func aNewBlockAfterTheLastLineStaysApart() throws {
     let markdown = "no final newline"
     let document = try Self.read(markdown)
