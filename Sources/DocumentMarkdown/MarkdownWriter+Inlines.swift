@@ -568,14 +568,24 @@ extension _MarkdownWriter {
     bytes.append(UInt8(ascii: ">"))
     if let title = target.title {
       bytes.append(contentsOf: " \"".utf8)
-      for scalar in title.unicodeScalars {
+      let titleScalars = Array(title.unicodeScalars)
+      for (index, scalar) in titleScalars.enumerated() {
         switch scalar {
         case "\\":
           // (cmark-gfm's title scanner takes the longest match and a
           // backslash is a title character to it: `"a\\"` reads as `a\`
           // and an escaped quote that goes on to a later `"`, and the link
-          // fails. A reference reads as a backslash, whatever follows.)
-          bytes.append(contentsOf: "&#92;".utf8)
+          // fails. So a backslash is written as a reference; but a title's
+          // references are decoded before its backslash escapes are undone,
+          // so before ASCII punctuation (another backslash, `&`, a quote)
+          // `&#92;` would escape what follows and vanish: there it is
+          // `&#92;&#92;`, which decodes to an escaped backslash.)
+          let next = index + 1 < titleScalars.count ? titleScalars[index + 1] : nil
+          if let next, Self.isASCIIPunctuation(next) {
+            bytes.append(contentsOf: "&#92;&#92;".utf8)
+          } else {
+            bytes.append(contentsOf: "&#92;".utf8)
+          }
         case "\"":
           bytes.append(UInt8(ascii: "\\"))
           bytes.append(UInt8(scalar.value))
@@ -632,6 +642,14 @@ extension _MarkdownWriter {
     if pad { bytes.append(UInt8(ascii: " ")) }
     bytes.append(contentsOf: fence)
     return raw(bytes)
+  }
+
+  /// What a backslash escapes (cmark-gfm's `cmark_ispunct`).
+  static func isASCIIPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar {
+    case "!"..."/", ":"..."@", "["..."`", "{"..."~": true
+    default: false
+    }
   }
 
   static func isASCIIAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {

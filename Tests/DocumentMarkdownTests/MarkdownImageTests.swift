@@ -82,6 +82,30 @@ import Testing
     #expect(read.attributes(at: 7)[.imageTitle] == nil)
   }
 
+  /// FuzzMarkdown's finding (regression 60): a title's backslash was
+  /// written `&#92;`, but cmark-gfm decodes a title's references before it
+  /// undoes its backslash escapes, so before ASCII punctuation the decoded
+  /// backslash escaped what followed: the title `\\` came back as `\`,
+  /// `\!` as `!`. There the writer writes `&#92;&#92;`.
+  @Test(arguments: [
+    // (The title as written in the source, and as read.)
+    (#"\\\\"#, #"\\"#), (#"\\\\\\"#, #"\\\"#), (#"\\!"#, #"\!"#), (#"\\&"#, #"\&"#),
+    (#"\\\""#, #"\""#), (#"\\k"#, #"\k"#), (#"a\\"#, #"a\"#), (#"\\&#10;\\"#, "\\\n\\"),
+    (#"train & trac\\\\\\\\\\\k"#, #"train & trac\\\\\\k"#), (#"\\|"#, #"\|"#),
+  ])
+  func aTitlesBackslashesComeBack(source: String, title: String) throws {
+    for (markdown, key) in [
+      ("[a](u \"\(source)\")", AttributeKey.linkTitle),
+      ("![a](u \"\(source)\")", .imageTitle),
+      ("| [a](u \"\(source.replacing("|", with: "\\|"))\") |\n|-|", .linkTitle),
+      ("[a]\n\n[a]: u \"\(source)\"", .linkTitle),
+    ] {
+      let read = AttributedText(markdown: markdown)
+      #expect(read.attributes(at: 0)[key] == .string(title), "\(markdown)")
+      #expect(AttributedText(markdown: read.markdown) == read, "\(read.markdown)")
+    }
+  }
+
   @Test func theEngineRefusesAnImageOrATitleOfTheWrongKind() throws {
     let document = Document()
     try document.add("body", text: "abc")
