@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TextRope
 
@@ -20,6 +21,15 @@ import TextRope
 
   /// Replaces `range` of the whole document's context in a new session
   /// (which ends the last one, as the host asking for contexts again does).
+  /// Starts a `fullDocument` session and a streaming phase in it: its
+  /// context's id.
+  func streaming(_ document: Document) throws -> UUID {
+    let session = try document.startSession(scope: .fullDocument)
+    try document.setWritingToolsState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveStreaming)
+    return session.contexts[0].id
+  }
+
   func rewrite(_ document: Document, _ range: Range<Int>, _ text: String) throws {
     let session = try document.startSession(scope: .fullDocument)
     _ = try document.replace(context: session.contexts[0].id, range: range, with: text)
@@ -99,10 +109,7 @@ import TextRope
   /// A streaming phase is one group, and stays after the session.
   @Test func aStreamingPhaseIsOneGroupThatStays() throws {
     let document = try document("a b c\n")
-    let session = try document.startSession(scope: .fullDocument)
-    let context = session.contexts[0].id
-    try document.setWritingToolsState(.interactiveResting)
-    try document.setWritingToolsState(.interactiveStreaming)
+    let context = try streaming(document)
     _ = try document.replace(context: context, range: 0..<1, with: "A")
     _ = try document.replace(context: context, range: 2..<3, with: "B")
     _ = try document.replace(context: context, range: 4..<5, with: "C")
@@ -117,10 +124,8 @@ import TextRope
   /// A session ending mid-stream closes its phase's group first.
   @Test func aSessionEndingMidStreamKeepsItsGroup() throws {
     let document = try document("a b\n")
-    let session = try document.startSession(scope: .fullDocument)
-    try document.setWritingToolsState(.interactiveResting)
-    try document.setWritingToolsState(.interactiveStreaming)
-    _ = try document.replace(context: session.contexts[0].id, range: 0..<1, with: "A")
+    let context = try streaming(document)
+    _ = try document.replace(context: context, range: 0..<1, with: "A")
     document.endSession()
     try document.undo()
     #expect(try text(document) == "a b\n")
@@ -153,10 +158,7 @@ import TextRope
     var options = document.historyOptions
     options.isEnabled = startsOn
     document.historyOptions = options
-    let session = try document.startSession(scope: .fullDocument)
-    let context = session.contexts[0].id
-    try document.setWritingToolsState(.interactiveResting)
-    try document.setWritingToolsState(.interactiveStreaming)
+    let context = try streaming(document)
     _ = try document.replace(context: context, range: 0..<1, with: "A")
     options.isEnabled = !startsOn
     document.historyOptions = options
@@ -176,10 +178,7 @@ import TextRope
   @Test func aPhaseThatTookBackItsOwnTextIsNoGroup() throws {
     let document = try document("a b\n")
     try document.edit("b", range: 3..<3, with: "!")
-    let session = try document.startSession(scope: .fullDocument)
-    let context = session.contexts[0].id
-    try document.setWritingToolsState(.interactiveResting)
-    try document.setWritingToolsState(.interactiveStreaming)
+    let context = try streaming(document)
     _ = try document.replace(context: context, range: 1..<1, with: "X")
     _ = try document.replace(context: context, range: 1..<2, with: "YY")
     _ = try document.replace(context: context, range: 1..<3, with: "")
@@ -261,10 +260,7 @@ extension ToolHistoryTests {
   /// twice).
   @Test func aPhaseThatChangedItsOwnTextAfterAnEditIsUndoneWhole() throws {
     let document = try document("Draft\r\n")
-    let session = try document.startSession(scope: .fullDocument)
-    let context = session.contexts[0].id
-    try document.setWritingToolsState(.interactiveResting)
-    try document.setWritingToolsState(.interactiveStreaming)
+    let context = try streaming(document)
     _ = try document.replace(context: context, range: 0..<2, with: "DR")
     try document.edit("b", range: 4..<6, with: "")
     _ = try document.replace(context: context, range: 0..<1, with: "")
