@@ -1072,8 +1072,7 @@ extension DocumentState {
     }
     // (Its marks leave the trees as they are: a mark's removal reads no
     // position, and the journal's hunks name no mark, so the journals wait
-    // on — the full history drops its oldest group on every new one, and
-    // a journal taken then made the keystroke's worst case.)
+    // on. See docs/History.md, *The journal*.)
     for ref in action.added { removeMark(ref, flushing: false) }
     for (k, piece) in action.pieces.enumerated() {
       if let ref = piece.mark {
