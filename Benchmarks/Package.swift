@@ -75,6 +75,13 @@ let package = Package(
       ]
     ),
     .executableTarget(
+      name: "StreamingReplay",
+      dependencies: [
+        "BenchmarkSupport",
+        .product(name: "DocumentEngine", package: engine),
+      ]
+    ),
+    .executableTarget(
       name: "Soak",
       dependencies: [
         .product(name: "DocumentEngine", package: engine),
