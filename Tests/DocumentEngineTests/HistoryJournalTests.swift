@@ -132,6 +132,57 @@ import TextRope
     #expect(try text(document) == "«Start. One two 3")
   }
 
+  /// How many hunks storage `id`'s journal holds.
+  func journalCount(_ document: Document, _ id: StorageID = "body") -> Int {
+    document.withState { $0.history.journal(of: id)?.count ?? 0 }
+  }
+
+  /// A tool's or a peer's edit that comes to wait in a long journal has the
+  /// tree take it first, and leaves the person's pending hunk pending: the
+  /// edit that later touches the pending hunk has a short journal to take,
+  /// and the person types on in the same group, without the tree.
+  @Test func anEditThatWaitsBesideALongJournalHasTheTreeTakeItFirst() throws {
+    let document = Document()
+    document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil)
+    try document.add("body", text: Rope("Tail.\n"))
+    var expected = "Tail.\n"
+    var snapshots = [expected]
+    // Groups of the person's, each closed: they wait in the journal.
+    for i in 0..<(DocumentState.journalBound + 8) {
+      let piece = i % 3 == 0 ? "👩‍👩‍👧" : i % 3 == 1 ? "e\u{301}" : "a"
+      _ = try document.edit("body", range: 0..<0, with: piece)
+      expected = piece + expected
+      document.closeGroup()
+      snapshots.append(expected)
+    }
+    // The person's open group, typed at the end: its hunk is pending.
+    let end = expected.utf16.count
+    _ = try document.edit("body", range: end..<end, with: "x")
+    #expect(journalCount(document) >= DocumentState.journalBound)
+    // A peer's edit at the start waits beside it: the tree takes the
+    // journal first, and the pending hunk stays.
+    _ = try document.edit("body", range: 0..<0, with: "«", origin: "peer")
+    #expect(journalCount(document) == 1)
+    #expect(document.withState { $0.history.pending != nil })
+    // The person's group goes on, and is one group.
+    _ = try document.edit("body", range: (end + 2)..<(end + 2), with: "y")
+    #expect(try text(document) == "«" + expected + "xy")
+    _ = try document.undo()
+    #expect(try text(document) == "«" + expected)
+    for snapshot in snapshots.reversed().dropFirst() {
+      _ = try document.undo()
+      #expect(try text(document) == "«" + snapshot)
+    }
+    _ = try document.undo(origin: "peer")
+    #expect(try text(document) == "Tail.\n")
+    for snapshot in snapshots.dropFirst() {
+      _ = try document.redo()
+      #expect(try text(document) == snapshot)
+    }
+    _ = try document.redo()
+    #expect(try text(document) == expected + "xy")
+  }
+
   @Test func anEditPutBeforeTheOpenGroupMovesTheSelectionItKept() throws {
     let document = Document()
     try document.add("body", text: Rope("0123456789 end"))

@@ -150,6 +150,7 @@ extension DocumentState {
     guard let plan else {
       // An edit no history records (a tool's replacement) waits in the
       // journal too, when it can: the tree takes it with the rest.
+      boundJournal(id)
       if journalPlain(edit, in: id) { return }
       flushHistory(id)
       if history.marks[id]?.tree.isEmpty == false {
@@ -182,7 +183,7 @@ extension DocumentState {
         history.setOpen(party, nil)
         batchActions?[party] = action
       } else if case .origin = party, !direct,
-        journalOrigin(action, edit, removed: plan.removed, in: id)
+        boundingJournal(id), journalOrigin(action, edit, removed: plan.removed, in: id)
       {
         // It waits in the journal with the person's groups (the tree
         // takes it when it takes them, and the origin's next edit in its
@@ -197,7 +198,7 @@ extension DocumentState {
       return
     }
     // A tool's replacement waits in the journal with the person's groups.
-    if recording.journals, !direct, recording.revive == nil,
+    if recording.journals, !direct, recording.revive == nil, boundingJournal(id),
       journalOrigin(recording.action, edit, removed: plan.removed, in: id)
     {
       history.lastJournaled = true
