@@ -26,6 +26,7 @@ let usage = """
     --slowest K    how many of the slowest keystrokes and replacements to show (default 8)
     --no-history   with the person's history off (HistoryOptions.isEnabled false)
     --seed S       the scenario's seed (default 11, the benchmark's)
+    --max-groups N the history's limit in groups (default the engine's, 10,000; 0: none)
   """
 
 let commandLine = DriverCommandLine(program: "StreamingReplay", usage: usage)
@@ -34,6 +35,7 @@ var rounds = 3
 var slowest = 8
 var history = true
 var seed: UInt64 = 11
+var maxGroups: Int? = nil
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
   switch argument {
@@ -41,6 +43,11 @@ while let argument = arguments.popFirst() {
   case "--slowest": slowest = commandLine.positiveInt(arguments.popFirst(), after: argument)
   case "--seed": seed = UInt64(commandLine.positiveInt(arguments.popFirst(), after: argument))
   case "--no-history": history = false
+  case "--max-groups":
+    guard let text = arguments.popFirst(), let n = Int(text), n >= 0 else {
+      commandLine.fail("--max-groups needs a count\n\(usage)")
+    }
+    maxGroups = n
   case "-h", "--help":
     print(usage)
     exit(0)
@@ -75,11 +82,10 @@ var keystrokes: [Int] = []
 var replacements: [Int] = []
 for round in 0..<rounds {
   let (document, context) = try scenario.prepare()
-  if !history {
-    var options = document.historyOptions
-    options.isEnabled = false
-    document.historyOptions = options
-  }
+  var options = document.historyOptions
+  options.isEnabled = history
+  if let maxGroups { options.maxGroups = maxGroups == 0 ? nil : maxGroups }
+  document.historyOptions = options
   let times = StreamingTimes(scenario)
   replay(scenario, into: document, context: context, times: times)
   let storage = try document.content.storage("body")
