@@ -366,15 +366,7 @@ extension _MarkdownWriter {
     in scalars: ArraySlice<Unicode.Scalar>
   ) -> (end: Int, rest: Int)? {
     guard let kind = htmlBlockKind(scalars).kind else { return nil }
-    let ends: [String] =
-      switch kind {
-      case 1: ["</script>", "</pre>", "</style>"]
-      case 2: ["-->"]
-      case 3: ["?>"]
-      case 4: [">"]
-      case 5: ["]]>"]
-      default: []
-      }
+    let ends = htmlBlockEnds(kind: kind)
     func isBlank(_ line: ArraySlice<Unicode.Scalar>) -> Bool {
       line.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\r" }
     }
@@ -407,6 +399,30 @@ extension _MarkdownWriter {
       rest = min(lineEnd + 1, scalars.endIndex)
     }
     return (end, rest)
+  }
+
+  /// What ends an HTML block of CommonMark's `kind` on the line that holds
+  /// it, lowercased (kind 1 ends at any of its three end tags, whatever
+  /// tag started it); none for kinds 6 and 7, which a blank line ends.
+  static func htmlBlockEnds(kind: Int) -> [String] {
+    switch kind {
+    case 1: ["</script>", "</pre>", "</style>"]
+    case 2: ["-->"]
+    case 3: ["?>"]
+    case 4: [">"]
+    case 5: ["]]>"]
+    default: []
+    }
+  }
+
+  /// Whether `scalars` start an HTML block of kinds 1 to 5 that no line of
+  /// theirs ends: written as one, it would go on to the end of its
+  /// container, over blank lines, and take in the blocks after it.
+  static func htmlBlockStaysOpen(_ scalars: ArraySlice<Unicode.Scalar>) -> Bool {
+    guard let kind = htmlBlockKind(scalars).kind, kind <= 5 else { return false }
+    // (No end spans lines: the whole text holds one only where a line does.)
+    let lower = String(String.UnicodeScalarView(scalars)).lowercased()
+    return !htmlBlockEnds(kind: kind).contains { lower.contains($0) }
   }
 
   /// Whether `line` is an open tag or a closing tag, complete, and then

@@ -334,6 +334,16 @@ struct _MarkdownWriter {
           var second = leaf
           second.scalars = leaf.scalars[rest...]
           second.styles = leaf.styles[rest...]
+          // (What follows the end and would start a block of kinds 1 to 5
+          // that nothing in it ends — `<pre` after a kind 6's blank line —
+          // is text: as an HTML block it would take in every block written
+          // after it, which the storage holds apart.)
+          if Self.htmlBlockStaysOpen(second.scalars) {
+            second.block = .paragraph
+            second.keepsIndentation = startsWithIndentedHTML(second)
+            leaves.append(second)
+            return
+          }
           append(second, to: &leaves)
           return
         }

@@ -423,6 +423,42 @@ import _EngineTestSupport
     }
   }
 
+  /// FuzzMarkdown's finding with the source kept (regression 61, reduced):
+  /// a line break typed into an HTML block of kind 6 (`<table><td>`) gave its
+  /// text a blank line before a `<pre` line. Written as the blocks it
+  /// reads as, that line started a block of kind 1 that nothing ended,
+  /// which took in the paragraph after it (the kept source wrote its `<`
+  /// raw, the writer `\<`: they read apart). What follows the end and
+  /// would start such a block is written as text; the paragraph after it
+  /// stays one, its emphasis too. Likewise after a comment's end.
+  @Test(arguments: [
+    ("<table><td>\n<pre\n\n_d_<\n", 11..<11, "\n", "<table><td>\n<pre\nd<"),
+    ("<div>\nx\n</div>\n\n_d_\n", 6..<7, "\n<!--", "<div>\n<!--\n</div>\nd"),
+    ("<!--\nx\n-->\n\n_d_\n", 5..<6, "-->\n<?", "<!--\n-->\n<?\n-->\nd"),
+  ])
+  func htmlBlockTextThatMarkdownEndsEarlyBeforeAnOpenOne(
+    markdown: String, range: Range<Int>, typed: String, reads: String
+  ) throws {
+    let document = try Self.read(markdown)
+    try document.edit("file", range: range, with: typed)
+    let kept = try document.markdown(of: "file")
+    let written = try Self.attributedText(document).markdown
+    #expect(AttributedText(markdown: kept) == AttributedText(markdown: written))
+    for written in [kept, written] {
+      let read = AttributedText(markdown: written)
+      #expect(read.text == reads, "\(written.debugDescription)")
+      // (The last `d`, in the paragraph after.)
+      let d = Array(read.text.utf16).lastIndex(of: UInt16(UInt8(ascii: "d")))
+      let emphasized = read.runs.first { d.map($0.range.contains) ?? false }.map { run in
+        if case .inlinePresentationIntent(let intent)? = run.attributes[.inlinePresentationIntent] {
+          return intent.contains(.emphasized)
+        }
+        return false
+      }
+      #expect(emphasized == true, "\(written.debugDescription)")
+    }
+  }
+
   @Test func aTaskItemsTypoKeepsItsBox() throws {
     let markdown = "- [ ] buy milk\n  and bread\n- [x] done\n"
     let document = try Self.read(markdown)
