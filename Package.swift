@@ -18,12 +18,25 @@ let package = Package(
     .library(name: "DocumentEngine", targets: ["DocumentEngine"]),
     .library(name: "DocumentMarkdown", targets: ["DocumentMarkdown"]),
     .library(name: "EditingTraces", targets: ["EditingTraces"]),
+    // The REPL's commands served to agents over the Model Context Protocol
+    // (the MCP server itself only with the trait MCP).
+    .library(name: "DocumentMCP", targets: ["DocumentMCP"]),
+  ],
+  // MCP: the Model Context Protocol server (`scope-repl --mcp`, `editor
+  // --mcp PORT`) on modelcontextprotocol/swift-sdk. Off by default: without
+  // it, SwiftPM neither fetches nor builds the SDK.
+  traits: [
+    .trait(
+      name: "MCP",
+      description: "The MCP server for agents: scope-repl --mcp and editor --mcp PORT.")
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     // Only for `swift package generate-documentation` (see `.ci/run`); it
     // adds a command plugin, nothing that any target links.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    // Only with the trait MCP.
+    .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
   ],
   targets: [
     .target(name: "SummaryTrees"),
@@ -65,10 +78,17 @@ let package = Package(
       ],
       path: "Examples/ScopeREPL/Core"
     ),
+    .target(
+      name: "DocumentMCP",
+      dependencies: [
+        "ScopeREPLCore", "DocumentEngine",
+        .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["MCP"])),
+      ]
+    ),
     .executableTarget(
       name: "scope-repl",
       dependencies: [
-        "ScopeREPLCore", "DocumentEngine", "TextRope",
+        "ScopeREPLCore", "DocumentEngine", "TextRope", "DocumentMCP",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Examples/ScopeREPL",
@@ -127,6 +147,13 @@ let package = Package(
     .testTarget(
       name: "ScopeREPLTests",
       dependencies: ["scope-repl", "ScopeREPLCore", "EditingTraces", "CZlib", "_EngineTestSupport"]
+    ),
+    .testTarget(
+      name: "DocumentMCPTests",
+      dependencies: [
+        "DocumentMCP", "ScopeREPLCore", "DocumentEngine",
+        .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["MCP"])),
+      ]
     ),
     .testTarget(
       name: "EditorTerminalTests", dependencies: ["EditorTerminal", "_EngineTestSupport"]),

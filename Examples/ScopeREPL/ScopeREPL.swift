@@ -1,8 +1,13 @@
 import ArgumentParser
 import DocumentEngine
+import DocumentMCP
 import Foundation
 import ScopeREPLCore
 import TextRope
+
+#if MCP
+import MCP
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -36,6 +41,15 @@ struct ScopeREPL: ParsableCommand {
 
   @Flag(help: "Speak the JSON-lines protocol: one JSON object per line in and out.")
   var json = false
+
+  #if MCP
+  @Flag(
+    help: """
+      Serve the document to an agent over the Model Context Protocol on stdin and stdout: \
+      the protocol's commands as tools (PROTOCOL.md), the storages as resources.
+      """)
+  var mcp = false
+  #endif
 
   @Option(
     name: .long, parsing: .upToNextOption,
@@ -80,7 +94,7 @@ struct ScopeREPL: ParsableCommand {
       limits: REPLLimits(
         maxFileBytes: maxFileBytes, maxInflatedBytes: maxInflatedBytes,
         maxLineBytes: maxLineBytes))
-    if !json {
+    if !json && !servesAgent {
       // Progress lines on a terminal, rewritten in place; never in --json mode.
       engine.progress = ProgressReporter(isTerminal: isatty(2) != 0) { text in
         FileHandle.standardError.write(Data(text.utf8))
@@ -97,7 +111,7 @@ struct ScopeREPL: ParsableCommand {
       }
     }
     startup += engine.progress?.takeSummaries() ?? []
-    if sample || (!json && load.isEmpty) {
+    if sample || (!json && !servesAgent && load.isEmpty) {
       for storage in Sample.storages {
         try engine.document.add(StorageID(storage.name), text: Rope(storage.text))
         if storage.excluded {
@@ -107,6 +121,12 @@ struct ScopeREPL: ParsableCommand {
       }
       startup.append("The sample document (a title, a body in several scripts, excluded code):")
     }
+    #if MCP
+    if mcp {
+      serveAgent(engine)
+      return
+    }
+    #endif
     var reader = LineReader.standardInput(maxLineBytes: maxLineBytes)
     if json {
       while let line = reader.next() {
@@ -145,4 +165,39 @@ struct ScopeREPL: ParsableCommand {
       if quit { return }
     }
   }
+}
+
+extension ScopeREPL {
+  /// Whether the program serves an agent (`--mcp`): stdout then carries
+  /// the protocol's messages only.
+  var servesAgent: Bool {
+    #if MCP
+    mcp
+    #else
+    false
+    #endif
+  }
+
+  #if MCP
+  /// Serves `engine`'s document to one agent over stdio (origin `agent`)
+  /// until its input ends.
+  func serveAgent(_ engine: REPLEngine) {
+    let access = LockedREPLEngine(engine)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+      let server = await AgentServer.make(engine: access, origin: "agent")
+      do {
+        try await server.start(transport: StdioTransport())
+        await server.waitUntilCompleted()
+        // (The input ended; a call it made may still be answering.)
+        try? await Task.sleep(for: .milliseconds(200))
+      } catch {
+        diagnose("scope-repl: the MCP server stopped: \(error)")
+      }
+      await server.stop()
+      done.signal()
+    }
+    done.wait()
+  }
+  #endif
 }

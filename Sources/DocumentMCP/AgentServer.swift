@@ -1,0 +1,180 @@
+#if MCP
+import DocumentEngine
+import Foundation
+import MCP
+import ScopeREPLCore
+
+/// Gives an agent's calls the REPL's engine, one call at a time: the
+/// engine is not shared between threads, and each call lands whole.
+public protocol AgentEngineAccess: Sendable {
+  /// Runs `body` on the engine, alone.
+  func withEngine<R: Sendable>(_ body: @escaping @Sendable (REPLEngine) -> R) async -> R
+}
+
+/// An engine behind a lock (`scope-repl --mcp`: nothing else uses it).
+public final class LockedREPLEngine: AgentEngineAccess, @unchecked Sendable {
+  private let lock = NSLock()
+  private let engine: REPLEngine
+
+  public init(_ engine: REPLEngine) {
+    self.engine = engine
+  }
+
+  public func withEngine<R: Sendable>(_ body: @escaping @Sendable (REPLEngine) -> R) async -> R {
+    lock.withLock { body(engine) }
+  }
+}
+
+/// The MCP server of one connected agent: the protocol's commands as tools
+/// (``AgentTool/all``), the storages as resources (`storage://ID`, their
+/// text; a subscriber hears when it changes), the agent an origin of its
+/// own.
+public enum AgentServer {
+  /// A server for the agent whose edits are origin `origin`, on `engine`.
+  /// Start it on a transport (`StdioTransport`, an in-memory one, or an
+  /// HTTP session's).
+  public static func make(
+    engine: any AgentEngineAccess, origin: String, name: String = "swift-text-engine",
+    version: String = "0.1.0"
+  ) async -> Server {
+    let server = Server(
+      name: name, version: version,
+      instructions: """
+        A multi-storage text document that a person edits while you work. Read it with \
+        storages and text (or the storage:// resources); start a Writing Tools session with \
+        contexts and land rewrites with replace on the contextVersion you read (a replacement \
+        that someone's later edit touched is refused as a conflict: read again); propose \
+        changes the person reviews with suggest; edit, undo and redo as your own origin. \
+        Offsets are UTF-16 code units unless a tool's unit says otherwise.
+        """,
+      capabilities: .init(
+        resources: .init(subscribe: true, listChanged: false), tools: .init(listChanged: false)))
+    let subscriptions = AgentSubscriptions()
+    let tools = AgentTool.all.map {
+      Tool(name: $0.name, description: $0.description, inputSchema: Value(json: $0.inputSchema))
+    }
+    await server.withMethodHandler(ListTools.self) { _ in .init(tools: tools) }
+    await server.withMethodHandler(CallTool.self) { [weak server] params in
+      let name = params.name
+      let arguments = params.arguments.map { JSON.object($0.map { ($0.key, $0.value.json) }) }
+      let (result, versions) = await engine.withEngine { engine in
+        (
+          engine.runAgentTool(name, arguments: arguments, origin: origin),
+          AgentSubscriptions.versions(of: engine.document)
+        )
+      }
+      if let server { await subscriptions.notifyChanged(versions, through: server) }
+      let value = Value(json: result.json)
+      return .init(
+        content: [.text(text: JSONWriter.write(result.json), annotations: nil, _meta: nil)],
+        structuredContent: .some(value), isError: result.isError)
+    }
+    await server.withMethodHandler(ListResources.self) { _ in
+      let resources = await engine.withEngine { engine in
+        engine.document.content.order.map { id in
+          Resource(
+            name: id.rawValue, uri: AgentSubscriptions.uri(of: id),
+            description: "The text of storage '\(id.rawValue)'", mimeType: "text/plain")
+        }
+      }
+      return .init(resources: resources)
+    }
+    await server.withMethodHandler(ReadResource.self) { params in
+      guard let id = AgentSubscriptions.storage(of: params.uri) else {
+        throw MCPError.invalidParams("unknown resource \(params.uri)")
+      }
+      let text = await engine.withEngine { engine in
+        (try? engine.document.content.storage(id)).map { String($0.text) }
+      }
+      guard let text else { throw MCPError.invalidParams("unknown storage '\(id.rawValue)'") }
+      return .init(contents: [.text(text, uri: params.uri, mimeType: "text/plain")])
+    }
+    await server.withMethodHandler(ResourceSubscribe.self) { params in
+      guard let id = AgentSubscriptions.storage(of: params.uri) else {
+        throw MCPError.invalidParams("unknown resource \(params.uri)")
+      }
+      let version = await engine.withEngine { engine in
+        (try? engine.document.content.storage(id))?.version.rawValue
+      }
+      guard let version else { throw MCPError.invalidParams("unknown storage '\(id.rawValue)'") }
+      await subscriptions.subscribe(id, at: version)
+      return Empty()
+    }
+    await server.withMethodHandler(ResourceUnsubscribe.self) { params in
+      if let id = AgentSubscriptions.storage(of: params.uri) { await subscriptions.unsubscribe(id) }
+      return Empty()
+    }
+    return server
+  }
+}
+
+/// The storages an agent subscribed to, and the version it last heard of.
+actor AgentSubscriptions {
+  private var heard: [StorageID: Int] = [:]
+
+  func subscribe(_ id: StorageID, at version: Int) { heard[id] = version }
+  func unsubscribe(_ id: StorageID) { heard[id] = nil }
+
+  /// Tells the agent of each subscribed storage whose version moved (or
+  /// that went): one notification per storage, whatever the edits since.
+  func notifyChanged(_ versions: [StorageID: Int], through server: Server) async {
+    for (id, version) in heard where versions[id] != version {
+      heard[id] = versions[id]
+      try? await server.notify(
+        ResourceUpdatedNotification.message(.init(uri: Self.uri(of: id))))
+    }
+  }
+
+  static func versions(of document: Document) -> [StorageID: Int] {
+    let content = document.content
+    var versions: [StorageID: Int] = [:]
+    for id in content.order {
+      if let storage = try? content.storage(id) { versions[id] = storage.version.rawValue }
+    }
+    return versions
+  }
+
+  static func uri(of id: StorageID) -> String {
+    "storage://" + (id.rawValue.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+  }
+
+  static func storage(of uri: String) -> StorageID? {
+    guard uri.hasPrefix("storage://"),
+      let name = String(uri.dropFirst("storage://".count)).removingPercentEncoding
+    else { return nil }
+    return StorageID(name)
+  }
+}
+
+extension Value {
+  /// The protocol's JSON as the SDK's value (a string stays a string).
+  init(json: JSON) {
+    switch json {
+    case .null: self = .null
+    case .bool(let b): self = .bool(b)
+    case .int(let i): self = .int(i)
+    case .double(let d): self = .double(d)
+    case .string(let s): self = .string(s)
+    case .array(let a): self = .array(a.map(Value.init(json:)))
+    case .object(let fields):
+      var object: [String: Value] = [:]
+      for (key, value) in fields { object[key] = Value(json: value) }
+      self = .object(object)
+    }
+  }
+
+  /// The SDK's value as the protocol's JSON.
+  var json: JSON {
+    switch self {
+    case .null: .null
+    case .bool(let b): .bool(b)
+    case .int(let i): .int(i)
+    case .double(let d): .double(d)
+    case .string(let s): .string(s)
+    case .data(let mimeType, let data): .string(data.dataURLEncoded(mimeType: mimeType))
+    case .array(let a): .array(a.map(\.json))
+    case .object(let o): .object(o.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) })
+    }
+  }
+}
+#endif

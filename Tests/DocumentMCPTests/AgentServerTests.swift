@@ -1,0 +1,120 @@
+#if MCP
+import DocumentEngine
+import DocumentMCP
+import MCP
+import ScopeREPLCore
+import Testing
+
+/// An agent on the SDK's own `Client`, over the in-memory transport.
+@Suite struct AgentServerTests {
+  /// A connected client, its server, and the engine under them.
+  func connect(_ engine: REPLEngine) async throws -> (Client, Server) {
+    let server = await AgentServer.make(engine: LockedREPLEngine(engine), origin: "agent")
+    let (clientSide, serverSide) = await InMemoryTransport.createConnectedPair()
+    try await server.start(transport: serverSide)
+    let client = Client(name: "AgentServerTests", version: "1")
+    _ = try await client.connect(transport: clientSide)
+    return (client, server)
+  }
+
+  func call(_ client: Client, _ name: String, _ arguments: [String: Value] = [:]) async throws
+    -> CallTool.Result
+  {
+    try await client.send(CallTool.request(.init(name: name, arguments: arguments))).value
+  }
+
+  @Test func theToolsAreTheProtocolsCommands() async throws {
+    let (client, server) = try await connect(REPLEngine())
+    let (tools, _) = try await client.listTools()
+    #expect(tools.map(\.name) == AgentTool.all.map(\.name))
+    let replace = tools.first { $0.name == "replace" }
+    #expect(replace?.inputSchema.objectValue?["required"] == ["context", "offset", "length"])
+    await client.disconnect()
+    await server.stop()
+  }
+
+  @Test func aReplacementLandsOnTheVersionItReadWhileThePersonTypes() async throws {
+    let engine = REPLEngine()
+    try engine.document.add("b", text: "One teh two.\nThree fuor.\n")
+    let (client, server) = try await connect(engine)
+    let contexts = try await call(client, "contexts", ["scope": "fullDocument"])
+    #expect(contexts.isError == false)
+    guard
+      case .string(let id)? = contexts.structuredContent?.objectValue?["contexts"]?.arrayValue?
+        .first?.objectValue?["id"]
+    else {
+      Issue.record("no context: \(String(describing: contexts.structuredContent))")
+      return
+    }
+    // The person types at the start after the agent read the context.
+    _ = try engine.document.edit("b", range: 0..<0, with: "👩‍👩‍👧 ")
+    // Its replacement on version 0 lands where "teh" went.
+    let landed = try await call(
+      client, "replace",
+      ["context": .string(id), "offset": 4, "length": 3, "text": "the", "basis": 0])
+    #expect(landed.isError == false)
+    #expect(
+      landed.structuredContent?.objectValue?["storageRange"]
+        == ["offset": 13, "length": 3])
+    #expect(
+      String(try engine.document.content.storage("b").text) == "👩‍👩‍👧 One the two.\nThree fuor.\n")
+    // A stale one — the person typed inside its range since the version it
+    // names — is refused. (The context starts after the text typed at its
+    // start: "fuor" is at 19 in it.)
+    guard case .int(let seen)? = landed.structuredContent?.objectValue?["contextVersion"] else {
+      Issue.record("no context version: \(String(describing: landed.structuredContent))")
+      return
+    }
+    _ = try engine.document.edit("b", range: 30..<30, with: "x")
+    let refused = try await call(
+      client, "replace",
+      ["context": .string(id), "offset": 19, "length": 4, "text": "four", "basis": .int(seen)])
+    #expect(refused.isError == true)
+    #expect(
+      refused.structuredContent?.objectValue?["error"]?.objectValue?["code"] == "conflict")
+    await client.disconnect()
+    await server.stop()
+  }
+
+  @Test func aSubscriberHearsWhenAStoragesTextChanges() async throws {
+    let engine = REPLEngine()
+    try engine.document.add("notes", text: "Hello\r\n")
+    let (client, server) = try await connect(engine)
+    let (stream, continuation) = AsyncStream<String>.makeStream()
+    await client.onNotification(ResourceUpdatedNotification.self) { message in
+      continuation.yield(message.params.uri)
+    }
+    let (resources, _) = try await client.listResources()
+    #expect(resources.map(\.uri) == ["storage://notes"])
+    let contents = try await client.readResource(uri: "storage://notes")
+    #expect(contents.first?.text == "Hello\r\n")
+    try await client.subscribeToResource(uri: "storage://notes")
+    let edit = try await call(
+      client, "edit", ["storage": "notes", "offset": 5, "length": 0, "text": ", wörld 🇫🇷"])
+    #expect(edit.isError == false)
+    var updates = stream.makeAsyncIterator()
+    #expect(await updates.next() == "storage://notes")
+    #expect(
+      try await client.readResource(uri: "storage://notes").first?.text == "Hello, wörld 🇫🇷\r\n")
+    await client.disconnect()
+    await server.stop()
+  }
+
+  @Test func aBadCallIsAToolErrorWithTheProtocolsCode() async throws {
+    let (client, server) = try await connect(REPLEngine())
+    for (name, arguments, code) in [
+      ("nope", [:], "badRequest"),
+      ("edit", ["storage": "b", "offset": 0, "length": 0, "text": "x"], "unknownStorage"),
+      ("edit", ["storage": "b", "offset": "zero"], "badRequest"),
+    ] as [(String, [String: Value], String)] {
+      let result = try await call(client, name, arguments)
+      #expect(result.isError == true)
+      #expect(
+        result.structuredContent?.objectValue?["error"]?.objectValue?["code"] == .string(code),
+        "\(name)")
+    }
+    await client.disconnect()
+    await server.stop()
+  }
+}
+#endif
