@@ -62,6 +62,12 @@ import TextRope
         .textUpdated(context: context, range: 9..<11, text: "", contextVersion: 2)
       ])
     #expect(String(try document.liveContext(context).text) == "Four fuor")
+    // The events an edit handed out stay as they were (the engine reuses
+    // their buffer only once its reader let them go).
+    #expect(
+      inside.events == [
+        .textUpdated(context: context, range: 0..<5, text: "Four", contextVersion: 1)
+      ])
     // Another storage: nothing.
     #expect(try document.edit("title", range: 0..<0, with: "A ").events.isEmpty)
   }

@@ -40,6 +40,10 @@ struct DocumentState: Sendable {
   /// Where the last edit took the contexts of its storage (reused, as
   /// ``trackedReport``).
   var contextMoves: [_ContextMove] = []
+  /// The buffer of the last edit's events, kept after the edit handed it
+  /// out: once its reader let it go, the next edit's events go in it
+  /// without an allocation (a keystroke in a live context makes one event).
+  var eventsBuffer: [DocumentEvent] = []
   /// The suggestions, by id (see DocumentState+Review.swift).
   var suggestions = _SuggestionTables()
   /// The suggestion whose candidate is in the text now, if one is.
@@ -446,11 +450,15 @@ extension DocumentState {
       }
     }
     followReplacements(edit, in: id, text: text, by: actor, before: before)
-    guard
-      let (events, fix) = session?.follow(
-        edit, at: version, text: text, by: actor, moves: contextMoves, reason: reason)
-    else { return [] }
+    guard session != nil else { return [] }
+    var events: [DocumentEvent] = []
+    swap(&events, &eventsBuffer)
+    if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+    let fix = session?.follow(
+      edit, at: version, text: text, by: actor, moves: contextMoves, reason: reason,
+      into: &events)
     if let fix { content.moveTracked(fix.local, in: id, to: fix.range) }
+    eventsBuffer = events
     return events
   }
 

@@ -301,15 +301,16 @@ extension _LiveSession {
   /// of it. The replacements' records are the caller's to update first
   /// (``DocumentState/followReplacements(_:in:text:by:before:)``).
   ///
-  /// - Returns: the events of the contexts, in order, and where the
-  ///   context whose text the session's own edit changed must be instead
-  ///   of where the edit's rule put it (it grows with the tool's text even
-  ///   at its ends).
+  /// The events of the contexts go in `events`, in order.
+  ///
+  /// - Returns: where the context whose text the session's own edit
+  ///   changed must be instead of where the edit's rule put it (it grows
+  ///   with the tool's text even at its ends).
   /// - Complexity: O(c) for the storage's c contexts.
   mutating func follow(
     _ edit: _EditStep, at version: StorageVersion, text: String, by actor: _Actor,
-    moves: [_ContextMove], reason: ChangeReason
-  ) -> (events: [DocumentEvent], ownerFix: (local: UInt32, range: Range<Int>)?) {
+    moves: [_ContextMove], reason: ChangeReason, into events: inout [DocumentEvent]
+  ) -> (local: UInt32, range: Range<Int>)? {
     // The context whose text the session's own edit changes.
     var owner: UUID? = nil
     var isSwap = false
@@ -320,14 +321,13 @@ extension _LiveSession {
       owner = replacements[index].context
       isSwap = true
     }
-    let (events, ownerRange) = followContexts(
+    let ownerRange = followContexts(
       edit, at: version, text: text, moves: moves, owner: owner, ownerHears: isSwap,
-      reason: reason)
-    var ownerFix: (local: UInt32, range: Range<Int>)? = nil
+      reason: reason, into: &events)
     if let (i, range) = ownerRange, moves.first(where: { $0.index == i })?.new != range {
-      ownerFix = (contexts[i].local, range)
+      return (contexts[i].local, range)
     }
-    return (events, ownerFix)
+    return nil
   }
 
   /// Closes the tool's replacement in `context` whose pieces made the
@@ -357,13 +357,12 @@ extension _LiveSession {
   /// `ownerHears` (undo and redo are edits the tool hears about; its own
   /// replacement is not).
   ///
-  /// - Returns: the events, and the owner's index and range if it was one
-  ///   of `moves`.
+  /// - Returns: the owner's index and range if it was one of `moves` (the
+  ///   events go in `events`).
   mutating func followContexts(
     _ edit: _EditStep, at version: StorageVersion, text: String, moves: [_ContextMove],
-    owner: UUID?, ownerHears: Bool, reason: ChangeReason
-  ) -> (events: [DocumentEvent], owner: (index: Int, range: Range<Int>)?) {
-    var events: [DocumentEvent] = []
+    owner: UUID?, ownerHears: Bool, reason: ChangeReason, into events: inout [DocumentEvent]
+  ) -> (index: Int, range: Range<Int>)? {
     var ownerRange: (index: Int, range: Range<Int>)? = nil
     for move in moves {
       let i = move.index
@@ -398,7 +397,7 @@ extension _LiveSession {
         events.append(.reflowed(context: contexts[i].id, storageRange: new))
       }
     }
-    return (events, ownerRange)
+    return ownerRange
   }
 
   /// Records a new replacement of the tool's (its text tracked as number
