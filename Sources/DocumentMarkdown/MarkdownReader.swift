@@ -29,10 +29,11 @@ extension AttributedText {
   /// - an image is its description (the text between its brackets; U+FFFC
   ///   when it has none) with `AttributeKey.imageURL` and
   ///   `AttributeKey.imageTitle`; a task list item's box is its
-  ///   component's `isChecked` (an item whose first block is not a
-  ///   paragraph has none: Markdown could not write it back); a loose list
-  ///   (its items parted by blank lines) is its component's `isLoose` (not
-  ///   a list of one item of one block, which Markdown cannot write loose);
+  ///   component's `isChecked` (an item whose first block is neither a
+  ///   paragraph nor a header has none: the writer writes a box only before
+  ///   those); a loose list (its items parted by blank lines) is its
+  ///   component's `isLoose` (not a list of one item of one block, which
+  ///   Markdown cannot write loose);
   /// - a footnote reference (`[^label]`) is its label with
   ///   `AttributeKey.footnoteReference`; a footnote's definition is a
   ///   `footnoteDefinition` component around its blocks, where the file
@@ -419,11 +420,14 @@ struct _MarkdownReader {
       let ordinal = nextChildOfInnermost()
       openContainer(.listItem(ordinal: ordinal))
       if extensionType(node) == "tasklist", let child = cmark_node_first_child(node),
-        cmark_node_get_type(child) == CMARK_NODE_PARAGRAPH
+        case let first = cmark_node_get_type(child),
+        first == CMARK_NODE_PARAGRAPH || first == CMARK_NODE_HEADING
       {
         // (A GitHub task list's item: its box is not its text. An item with
         // a box and nothing after it has no box that Markdown could write
-        // back: `- [x]` alone is a paragraph.)
+        // back: `- [x]` alone is a paragraph. A header can come first: an
+        // underline makes one of the text after the box, or it starts the
+        // line after a box alone, where the writer puts it.)
         open[open.count - 1].component.isChecked =
           cmark_gfm_extensions_get_tasklist_item_checked(node)
       }

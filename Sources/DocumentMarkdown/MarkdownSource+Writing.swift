@@ -350,17 +350,17 @@ struct _KeptSourceWriter {
       let firstPrefix = Array(source.bytes[start..<(start + column - 1)])
       guard Self.isPrefix(firstPrefix) else { return nil }
       if case .codeBlock = kind, firstPrefix.contains(0x09) { return nil }
-      // (A task box is the paragraph's, past the item's content column:
-      // its later lines need not be indented past it.)
+      // (A task box is the paragraph's or the header's, past the item's
+      // content column: its later lines need not be indented past it.)
       var continuation = firstPrefix.map { byte in
         byte == UInt8(ascii: ">") || byte == 0x20 || byte == 0x09 ? byte : 0x20
       }
-      if let box = firstPrefix.lastIndex(of: UInt8(ascii: "]")),
-        firstPrefix.contains(UInt8(ascii: "["))
-      {
-        continuation.removeSubrange(
-          (firstPrefix.lastIndex(of: UInt8(ascii: "[")) ?? box)..<continuation.count)
+      let hasBox =
+        firstPrefix.contains(UInt8(ascii: "[")) && firstPrefix.contains(UInt8(ascii: "]"))
+      if hasBox, let open = firstPrefix.lastIndex(of: UInt8(ascii: "[")) {
+        continuation.removeSubrange(open..<continuation.count)
       }
+      let itemContinuation = continuation
       // A paragraph's later lines keep the indentation they had (a
       // continuation indented further, a lazy line: any goes on a
       // paragraph), line by line while it has as many; else that of its
@@ -408,9 +408,20 @@ struct _KeptSourceWriter {
       if definitions > 0 || written.count(where: { $0 == 0x0A }) != indentations.count + 1 {
         indentations = []
       }
+      var firstLine = definitions > 0 ? continuation : firstPrefix
+      // (A header after a task item's box goes on the next line, at the
+      // item's indentation, as the writer puts it: cmark-gfm reads the rest
+      // of the box's line as a paragraph's text, `- [x] ## a` as "## a".)
+      if kind.isHeader, definitions == 0, hasBox {
+        result.append(contentsOf: firstPrefix)
+        result.append(contentsOf: source.lineEnding)
+        firstLine = itemContinuation
+        continuation = itemContinuation
+        indentations = []
+      }
       appendLines(
-        written, firstPrefix: definitions > 0 ? continuation : firstPrefix,
-        continuation: continuation, lines: indentations, to: &result)
+        written, firstPrefix: firstLine, continuation: continuation, lines: indentations,
+        to: &result)
       cursor = source.lineStart(last + 1)
     }
     result.append(contentsOf: source.bytes[cursor..<block.span.upperBound])

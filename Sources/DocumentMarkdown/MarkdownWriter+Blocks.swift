@@ -74,8 +74,7 @@ extension _MarkdownWriter {
       let aloneForBox = Self.itemAloneForBox(leaf)
       for depth in common..<containers.count {
         let innermost = depth == containers.count - 1
-        var boxFollows = false
-        if innermost, case .paragraph = leaf.block { boxFollows = true }
+        let boxFollows = innermost && leaf.block.followsBox
         push(
           containers[depth], after: depth == common ? closedListMark : 0,
           width: itemWidths.isEmpty ? 0 : itemWidths[containers[depth]] ?? 0,
@@ -88,6 +87,10 @@ extension _MarkdownWriter {
         containers[containers.count - 1].isChecked == false, !leaf.keepsIndentation
       {
         keepBoxUnchecked(afterMarkersFrom: blockStart)
+      } else if common < containers.count, case .header = leaf.block {
+        // (cmark-gfm reads the rest of a box's line as a paragraph's text,
+        // `- [x] ## a` as "## a": a header goes on the next line.)
+        breakLine(afterBoxFrom: blockStart)
       }
       let last = leaves[end - 1]
       lastTakesBlankLines =
@@ -105,10 +108,7 @@ extension _MarkdownWriter {
   /// box goes to the next line (`- [ ] ` with its space, then the item's
   /// indentation), where cmark-gfm still reads the item's paragraph.
   mutating func keepBoxUnchecked(afterMarkersFrom start: Int) {
-    let box = Array("[ ] ".utf8)
-    guard markersEnd > start, markersEnd - start >= box.count,
-      Array(output[(markersEnd - box.count)..<markersEnd]) == box
-    else { return }
+    guard writtenBox(from: start) == false else { return }
     let lineEnd = output[markersEnd...].firstIndex(of: UInt8(ascii: "\n")) ?? output.endIndex
     let line = output[markersEnd..<lineEnd]
     let checks = line.indices.contains { at in
@@ -117,7 +117,26 @@ extension _MarkdownWriter {
         && line[at + 2] == UInt8(ascii: "]")
     }
     guard checks else { return }
+    breakLine(afterBoxFrom: start)
+  }
+
+  /// Moves what follows the box that the markers written from `start` on
+  /// end with to the next line, past the item's indentation; the box
+  /// keeps its space, without which cmark-gfm reads none. Nothing when
+  /// they end with no box.
+  mutating func breakLine(afterBoxFrom start: Int) {
+    guard writtenBox(from: start) != nil else { return }
     output.insert(contentsOf: [UInt8(ascii: "\n")] + prefix, at: markersEnd)
+  }
+
+  /// Whether the box that the markers written from `start` on end with is
+  /// checked; nil when they end with none.
+  func writtenBox(from start: Int) -> Bool? {
+    guard markersEnd > start, markersEnd - start >= 4 else { return nil }
+    let box = output[(markersEnd - 4)..<markersEnd]
+    if box.elementsEqual("[ ] ".utf8) { return false }
+    if box.elementsEqual("[x] ".utf8) { return true }
+    return nil
   }
 
   /// The depth of the item whose marker goes alone on its line so that a
@@ -128,7 +147,7 @@ extension _MarkdownWriter {
   /// (`-`, then `  * [ ] a`). Nil where no box follows such an item.
   static func itemAloneForBox(_ leaf: Leaf) -> Int? {
     let containers = leaf.containers
-    guard containers.count >= 3, case .paragraph = leaf.block, !leaf.keepsIndentation,
+    guard containers.count >= 3, leaf.block.followsBox, !leaf.keepsIndentation,
       containers[containers.count - 1].isChecked != nil,
       containers[containers.count - 3].kind.isListItem
     else { return nil }

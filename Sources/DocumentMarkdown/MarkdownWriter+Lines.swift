@@ -45,7 +45,7 @@ extension _MarkdownWriter {
   /// width.
   ///
   /// A task list item's box follows its marker when `boxFollows` (its
-  /// first block is a paragraph right inside it).
+  /// first block is a paragraph or a header right inside it).
   mutating func push(
     _ component: PresentationIntent.Component, after previousMark: UInt8, width: Int,
     markerAlone: Bool, boxFollows: Bool = false

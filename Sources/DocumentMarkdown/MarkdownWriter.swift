@@ -93,6 +93,16 @@ struct _MarkdownWriter {
     /// whether its text is all block HTML (in a text not from the reader).
     case tableCell(wholeHTML: Bool)
 
+    /// Whether a task list item's box goes before the block when it is
+    /// the item's first: a paragraph, after the box on its line, or a
+    /// header, on the line after (`breakLine(afterBoxFrom:)`).
+    var followsBox: Bool {
+      switch self {
+      case .paragraph, .header: true
+      default: false
+      }
+    }
+
     /// Whether a blank line after the block is taken into it (an HTML
     /// block may be: `writeBlocks` asks `htmlBlockKind` for its kind). A
     /// table whose last cell is all block HTML counts as one.

@@ -71,6 +71,25 @@ import Testing
     #expect(_CMarkBaseline.html(read.markdown) == _CMarkBaseline.html(markdown))
   }
 
+  /// cmark-gfm keeps a box before a header (`- [x] a` underlined: an
+  /// `<h2>` after a checked box), but it reads the rest of a box's line as
+  /// a paragraph's text (`- [x] ## a` is "## a"): the reader keeps the
+  /// box, and the writer puts the header on the line after it
+  /// (FuzzMarkdown's finding 62).
+  @Test(arguments: [
+    ("- [x] a\n  -\n", "- [x] \n  ## a\n"),
+    ("- [ ] a\n  ===\n", "- [ ] \n  # a\n"),
+    ("1. [x] \n   ### a\n2. [ ] b\n", "1. [x] \n   ### a\n2. [ ] b\n"),
+    ("- b\n  - [x] a\n    c\n    ---\n", "- b\n  * [x] \n    a\n    c\n    ---\n"),
+    ("-\n  - [ ] a\n    -\n", "-\n  * [ ] \n    ## a\n"),
+  ])
+  func aHeaderAfterABoxKeepsIt(markdown: String, written: String) throws {
+    let read = AttributedText(markdown: markdown)
+    #expect(read.markdown == written)
+    #expect(AttributedText(markdown: read.markdown) == read, "\(read.markdown)")
+    #expect(_CMarkBaseline.html(read.markdown) == _CMarkBaseline.html(markdown))
+  }
+
   @Test func anImageIsItsDescriptionWithItsURLAndTitle() throws {
     let read = AttributedText(markdown: "![logo](logo.png \"Logo\") [t](u \"T\") ![](x.png)")
     #expect(read.text == "logo t \u{FFFC}")

@@ -647,6 +647,30 @@ import _EngineTestSupport
     try Self.expectSameReading(document)
   }
 
+  /// FuzzMarkdown's finding 62 with the source kept (reduced to
+  /// `- [x] a\n  -`, text typed into the header): cmark-gfm shows the box
+  /// of an item whose paragraph an underline makes a header, but the
+  /// reader kept none, and the header written anew went after the file's
+  /// `- [x] `, on the box's line, whose rest cmark-gfm reads as a
+  /// paragraph's text (`## ax*`). The box is kept, and the header goes on
+  /// the line after it, as the writer puts it.
+  @Test(arguments: [
+    ("- [x] a\n  -\n", "- [x] \n  ## ab\n"),
+    ("- [ ] a\n  ===\n", "- [ ] \n  # ab\n"),
+    ("x\r\n\r\n- [x] a\r\n  -\r\n", "x\r\n\r\n- [x] \r\n  ## ab\r\n"),
+    ("10. [x]\ta\n    ---\n", "10. [x]\t\n    ## ab\n"),
+    ("- [x] [r]: /u\n  ### a\n", "- [x] [r]: /u\n  ### ab\n"),
+  ])
+  func aHeaderAfterATaskBoxGoesOnTheNextLine(markdown: String, expected: String) throws {
+    let document = try Self.read(markdown)
+    let offset = try document.offset(of: "a", in: "file")
+    try document.edit("file", range: (offset + 1)..<(offset + 1), with: "b")
+    let written = try document.markdown(of: "file")
+    #expect(written == expected)
+    #expect(_CMarkBaseline.html(written).contains("type=\"checkbox\""), "\(written)")
+    try Self.expectSameReading(document)
+  }
+
   @Test func aNewBlockAfterTheLastLineStaysApart() throws {
     let markdown = "no final newline"
     let document = try Self.read(markdown)
