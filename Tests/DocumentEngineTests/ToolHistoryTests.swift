@@ -289,6 +289,30 @@ extension ToolHistoryTests {
 }
 
 extension ToolHistoryTests {
+  /// The rule takes back the later of two live deletions (someone edited
+  /// since): revert leaves it alone and swaps back the earlier one, which
+  /// is intact, once; the earlier group's undo then puts nothing back again
+  /// (FuzzDocument's finding: the model took that swap for the later
+  /// deletion's and reported its text twice; the engine was right).
+  @Test func revertAfterTheRuleTookBackALaterDeletionSwapsTheEarlierOne() throws {
+    let document = try document("\"/(ouba")
+    let session = try document.startSession(scope: .fullDocument)
+    _ = try document.replace(context: session.contexts[0].id, range: 1..<5, with: "")
+    _ = try document.replace(context: session.contexts[0].id, range: 2..<3, with: "")
+    #expect(try text(document) == "\"b")
+    try document.edit("b", range: 0..<1, with: "")
+    document.closeGroup()
+    try document.undo()  // the person's deletion
+    try document.undo()  // the tool's "a", by the rule
+    #expect(try text(document) == "\"ba")
+    #expect(try document.revert().replacementCount == 1)
+    #expect(try text(document) == "\"/(ouba")
+    #expect(try document.undo().replacementCount == 0)
+    #expect(try text(document) == "\"/(ouba")
+  }
+}
+
+extension ToolHistoryTests {
   /// A revert made while the history does not record lets the recorded
   /// group go of its replacement: the group's undo then does not swap it
   /// forth again (FuzzDocument's finding: undo gave the tool's "X" back).

@@ -483,8 +483,9 @@ extension Harness {
 
   /// `revert()`'s swap of `r` of incarnation `generation` (before it):
   /// which replacement it swaps back (the engine reverts the last first,
-  /// every deletion that is not undone among them), and the link of the
-  /// live session's groups that holds it, if one does.
+  /// every intact deletion that is not undone among them: one whose group
+  /// the history's rule took back is broken, and revert leaves it alone),
+  /// and the link of the live session's groups that holds it, if one does.
   func revertTarget(
     _ r: Range<Int>, _ generation: Int
   ) -> (replacement: Int, link: (action: Int, index: Int)?)? {
@@ -506,11 +507,17 @@ extension Harness {
       }
     }
     if replacement == nil {
-      replacement = history.sessionReplacements.indices.last {
+      let matching = history.sessionReplacements.indices.filter {
         let candidate = history.sessionReplacements[$0]
         return candidate.generation == generation && !candidate.undone
           && (r.isEmpty ? candidate.deletion : !candidate.deletion && candidate.range == r)
       }
+      // (A broken one only where no intact one matches: the engine swapped
+      // one the rule took back, and the oracle in `followUnits` says so.
+      // A later broken deletion is no reason to doubt an earlier intact
+      // one's swap: regression `revert-earlier-deletion-after-rule-undo`.)
+      replacement =
+        matching.last { history.sessionReplacements[$0].intact } ?? matching.last
     }
     guard let replacement else { return nil }
     if linked == nil {
