@@ -18,6 +18,11 @@ extension TextStorage {
   /// - Complexity: O(n + r) for n bytes of text and r attribute runs, plus
   ///   the writing of what changed.
   public var markdown: String {
+    // (Nothing changed since the file was read: its bytes, which the
+    // writer below would give back block by block.)
+    if isAsSourceRead, let source = source as? MarkdownSource {
+      return String(decoding: source.bytes, as: UTF8.self)
+    }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(text.utf8Count)
     text.withChunkBytes { bytes.append(contentsOf: $0) }

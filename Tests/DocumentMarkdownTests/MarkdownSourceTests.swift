@@ -146,6 +146,34 @@ import _EngineTestSupport
     try Self.expectSameReading(document)
   }
 
+  /// A storage nothing changed since it was read gives its source back as
+  /// it is; any edit or attribute set (even one taken back) has the
+  /// writer compare the blocks again, and a snapshot taken before keeps
+  /// what it was.
+  @Test func aStorageAsItWasReadGivesItsSourceBack() throws {
+    for file in Self.files {
+      let document = Document()
+      try document.add("file", markdown: file)
+      let read = try document.content.storage("file")
+      #expect(read.isAsSourceRead)
+      #expect(read.markdown == file)
+      _ = try document.edit("file", range: 0..<0, with: "x")
+      _ = try document.undo()
+      let undone = try document.content.storage("file")
+      #expect(!undone.isAsSourceRead)
+      #expect(undone.markdown == file)
+      #expect(read.isAsSourceRead)
+      guard read.length > 0 else { continue }
+      let other = Document()
+      try other.add("file", markdown: file)
+      try other.setAttributes([.link: .link("https://swift.org")], in: "file", range: 0..<1)
+      #expect(try !other.content.storage("file").isAsSourceRead)
+    }
+    let plain = Document()
+    try plain.add("text", text: Rope("*not* Markdown"))
+    #expect(try !plain.content.storage("text").isAsSourceRead)
+  }
+
   @Test func aTypoFixedChangesOnlyItsParagraphsLines() throws {
     let markdown = Self.files[0]
     let document = try Self.read(markdown)

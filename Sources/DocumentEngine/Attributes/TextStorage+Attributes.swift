@@ -158,6 +158,7 @@ extension TextStorage {
       attributes = AttributeRuns(length: length - newLength + range.count)
     }
     let parts = own()
+    parts.isAsSourceRead = false
     _mustSucceed("moving attribute runs with an edit") { () throws(AttributeRunsError) in
       // Every key by the edit rule first (typing: that is all).
       try parts.attributes?.replaceInheriting(range, withLength: newLength)

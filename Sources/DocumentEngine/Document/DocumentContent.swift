@@ -160,6 +160,7 @@ public struct DocumentContent: Sendable {
     nextSerial += 1
     storage.setAttributes(attributes)
     storage.parts.source = source
+    storage.parts.isAsSourceRead = source != nil
     entries[id] = _Entry(storage: storage, position: position)
     renumber(from: position + 1)
     _invariantCheck(id)

@@ -39,6 +39,10 @@ public struct TextStorage: Sendable {
     /// What the text was read from, kept for its writer (see
     /// ``TextStorage/source``).
     @exclusivity(unchecked) var source: (any StorageSource)?
+    /// Whether the text and its attributes are as they were when the source
+    /// was given: cleared by any change of either (see
+    /// ``TextStorage/isAsSourceRead``).
+    @exclusivity(unchecked) var isAsSourceRead = false
 
     init(
       id: StorageID, text: Rope, exclusions: AttributeRuns<Bool>?,
@@ -57,9 +61,11 @@ public struct TextStorage: Sendable {
     }
 
     func copy() -> Parts {
-      Parts(
+      let parts = Parts(
         id: id, text: text, exclusions: exclusions, attributes: attributes,
         changes: changes, tracked: tracked, serial: serial, source: source)
+      parts.isAsSourceRead = isAsSourceRead
+      return parts
     }
   }
 
@@ -91,13 +97,27 @@ public struct TextStorage: Sendable {
   /// it: the writer compares it with the text as it is now.
   public internal(set) var source: (any StorageSource)? {
     _read { yield parts.source }
-    _modify { yield &own().source }
+    _modify {
+      let parts = own()
+      yield &parts.source
+      parts.isAsSourceRead = parts.source != nil
+    }
   }
+
+  /// Whether the text and its attributes are what they were when the
+  /// storage got its ``source``: no edit (even one undone since) and no
+  /// attribute set. A writer may then give the source back as it is,
+  /// without comparing its blocks with the text. False without a source.
+  public var isAsSourceRead: Bool { parts.isAsSourceRead }
 
   /// The text.
   public internal(set) var text: Rope {
     _read { yield parts.text }
-    _modify { yield &own().text }
+    _modify {
+      let parts = own()
+      parts.isAsSourceRead = false
+      yield &parts.text
+    }
   }
 
   /// Bumped by one by every edit; 0 when the storage was added: the change
@@ -146,7 +166,11 @@ public struct TextStorage: Sendable {
   /// ``attributeRuns(in:)`` reads them.
   var attributes: AttributeRuns<[AttributeKey: AttributeValue]>? {
     _read { yield parts.attributes }
-    _modify { yield &own().attributes }
+    _modify {
+      let parts = own()
+      parts.isAsSourceRead = false
+      yield &parts.attributes
+    }
   }
 
   /// The change index: the edits since the oldest version still referred
