@@ -168,6 +168,18 @@ func checkKeptSource(markdown: String) {
     if kept, unchanged != markdown {
       oracleFailed("written back unchanged with its source: \(unchanged.debugDescription)")
     }
+    // (A storage as it was read gives its source back without comparing
+    // its blocks: `isAsSourceRead`. After an edit taken back, the writer
+    // compares them all, and must give back the same bytes.)
+    if kept, (try document.content.storage("file")).length > 0 {
+      try document.edit("file", range: 0..<0, with: "x")
+      _ = try document.undo()
+      let compared = try document.markdown(of: "file")
+      if compared != markdown {
+        oracleFailed(
+          "written back after an edit taken back, with its source: \(compared.debugDescription)")
+      }
+    }
     guard KeptEdits.enabled else { return }
     let storage = try document.content.storage("file")
     let length = storage.length
