@@ -35,8 +35,9 @@ let package = Package(
     // Only for `swift package generate-documentation` (see `.ci/run`); it
     // adds a command plugin, nothing that any target links.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-    // Only with the trait MCP.
+    // Only with the trait MCP (the SDK, and its logger's package).
     .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     .target(name: "SummaryTrees"),
@@ -83,6 +84,7 @@ let package = Package(
       dependencies: [
         "ScopeREPLCore", "DocumentEngine",
         .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["MCP"])),
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["MCP"])),
       ]
     ),
     .executableTarget(

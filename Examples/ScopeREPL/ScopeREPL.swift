@@ -187,7 +187,7 @@ extension ScopeREPL {
     Task {
       let server = await AgentServer.make(engine: access, origin: "agent")
       do {
-        try await server.start(transport: StdioTransport())
+        try await server.start(transport: StringPreservingTransport(StdioTransport()))
         await server.waitUntilCompleted()
         // (The input ended; a call it made may still be answering.)
         try? await Task.sleep(for: .milliseconds(200))

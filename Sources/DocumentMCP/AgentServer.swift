@@ -28,7 +28,8 @@ public final class LockedREPLEngine: AgentEngineAccess, @unchecked Sendable {
 /// The MCP server of one connected agent: the protocol's commands as tools
 /// (``AgentTool/all``), the storages as resources (`storage://ID`, their
 /// text; a subscriber hears when it changes), the agent an origin of its
-/// own.
+/// own. Start it on a ``StringPreservingTransport`` around the real one,
+/// so that text shaped as a `data:` URL lands as the agent wrote it.
 public enum AgentServer {
   /// A server for the agent whose edits are origin `origin`, on `engine`.
   /// Start it on a transport (`StdioTransport`, an in-memory one, or an
@@ -170,7 +171,9 @@ extension Value {
     case .bool(let b): .bool(b)
     case .int(let i): .int(i)
     case .double(let d): .double(d)
-    case .string(let s): .string(s)
+    case .string(let s): .string(AgentStrings.unescape(s))
+    // (Only where the transport did not keep the string: see
+    // ``StringPreservingTransport``.)
     case .data(let mimeType, let data): .string(data.dataURLEncoded(mimeType: mimeType))
     case .array(let a): .array(a.map(\.json))
     case .object(let o): .object(o.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) })

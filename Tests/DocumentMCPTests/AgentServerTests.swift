@@ -11,7 +11,7 @@ import Testing
   func connect(_ engine: REPLEngine) async throws -> (Client, Server) {
     let server = await AgentServer.make(engine: LockedREPLEngine(engine), origin: "agent")
     let (clientSide, serverSide) = await InMemoryTransport.createConnectedPair()
-    try await server.start(transport: serverSide)
+    try await server.start(transport: StringPreservingTransport(serverSide))
     let client = Client(name: "AgentServerTests", version: "1")
     _ = try await client.connect(transport: clientSide)
     return (client, server)
@@ -96,6 +96,28 @@ import Testing
     #expect(await updates.next() == "storage://notes")
     #expect(
       try await client.readResource(uri: "storage://notes").first?.text == "Hello, wörld 🇫🇷\r\n")
+    await client.disconnect()
+    await server.stop()
+  }
+
+  /// Text shaped as a `data:` URL (which the SDK would read as bytes),
+  /// and text that starts with the escape's own marker, land as written.
+  @Test func textThatLooksLikeADataURLLandsAsWritten() async throws {
+    let engine = REPLEngine()
+    try engine.document.add("b", text: "")
+    let (client, server) = try await connect(engine)
+    var expected = ""
+    for text in [
+      "data:,hello", "data:text/plain;base64,aGk=", "\u{F8FF}data:,x", "\u{F8FF}\u{F8FF}",
+      "plain 👩‍👩‍👧",
+    ] {
+      let result = try await call(
+        client, "edit",
+        ["storage": "b", "offset": .int(expected.utf16.count), "length": 0, "text": .string(text)])
+      #expect(result.isError == false, "\(text)")
+      expected += text
+      #expect(String(try engine.document.content.storage("b").text) == expected)
+    }
     await client.disconnect()
     await server.stop()
   }

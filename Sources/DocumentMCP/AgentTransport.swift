@@ -1,0 +1,103 @@
+#if MCP
+import Foundation
+import Logging
+import MCP
+import ScopeREPLCore
+
+/// A transport that hands an agent's tool arguments to the server with
+/// every string as the agent wrote it.
+///
+/// The SDK decodes a JSON string that reads as a `data:` URL as binary data
+/// (`Value.data`), which it writes back as another string: a text such as
+/// `data:,hello` typed by an agent would land as `data:text/plain;base64,…`.
+/// This transport escapes such strings in a `tools/call` request's
+/// arguments before the SDK reads them (``AgentStrings/escape(_:)``), and
+/// the server takes the escape off (``AgentStrings/unescape(_:)``).
+public actor StringPreservingTransport: Transport {
+  private let base: any Transport
+  public nonisolated let logger: Logger
+
+  /// `base`, with the agent's strings kept.
+  public init(_ base: any Transport) {
+    self.base = base
+    self.logger = Logger(label: "swift-text-engine.agent-transport")
+  }
+
+  public func connect() async throws { try await base.connect() }
+  public func disconnect() async { await base.disconnect() }
+  public func send(_ data: Data) async throws { try await base.send(data) }
+
+  public func receive() -> AsyncThrowingStream<Data, Swift.Error> {
+    let incoming = base
+    return AsyncThrowingStream { continuation in
+      let task = Task {
+        do {
+          for try await data in await incoming.receive() {
+            continuation.yield(AgentStrings.escapingArguments(data))
+          }
+          continuation.finish()
+        } catch {
+          continuation.finish(throwing: error)
+        }
+      }
+      continuation.onTermination = { _ in task.cancel() }
+    }
+  }
+}
+
+/// The escape of strings the SDK would read as `data:` URLs.
+public enum AgentStrings {
+  /// A private-use character put before a string that starts with `data:`
+  /// or with itself.
+  static let marker: Character = "\u{F8FF}"
+
+  /// `text`, escaped: one marker more if it starts with `data:` or with a
+  /// marker; as it is otherwise.
+  public static func escape(_ text: String) -> String {
+    text.hasPrefix("data:") || text.first == marker ? String(marker) + text : text
+  }
+
+  /// What ``escape(_:)`` made of a string, as it was.
+  public static func unescape(_ text: String) -> String {
+    text.first == marker ? String(text.dropFirst()) : text
+  }
+
+  /// A JSON-RPC message (or a batch of them) with the strings of each
+  /// `tools/call` request's arguments escaped; anything that is not JSON,
+  /// or escapes nothing, as it is.
+  static func escapingArguments(_ data: Data) -> Data {
+    guard data.contains(UInt8(ascii: ":")),
+      let message = try? JSONReader.parse(Array(data))
+    else { return data }
+    var changed = false
+    func request(_ json: JSON) -> JSON {
+      guard case .object(var fields) = json, json["method"] == .string("tools/call"),
+        let p = fields.lastIndex(where: { $0.0 == "params" }),
+        case .object(var params) = fields[p].1,
+        let a = params.lastIndex(where: { $0.0 == "arguments" })
+      else { return json }
+      params[a].1 = strings(params[a].1)
+      fields[p].1 = .object(params)
+      return .object(fields)
+    }
+    func strings(_ json: JSON) -> JSON {
+      switch json {
+      case .string(let text):
+        let escaped = escape(text)
+        if escaped != text { changed = true }
+        return .string(escaped)
+      case .array(let items): return .array(items.map(strings))
+      case .object(let fields): return .object(fields.map { ($0.0, strings($0.1)) })
+      default: return json
+      }
+    }
+    let result: JSON
+    if case .array(let batch) = message {
+      result = .array(batch.map(request))
+    } else {
+      result = request(message)
+    }
+    return changed ? Data(JSONWriter.write(result).utf8) : data
+  }
+}
+#endif
