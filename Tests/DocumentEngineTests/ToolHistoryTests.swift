@@ -329,3 +329,25 @@ extension ToolHistoryTests {
     #expect(try text(document) == "d")
   }
 }
+
+extension ToolHistoryTests {
+  /// The rule takes back a replacement over an earlier one's text (a peer
+  /// edited another storage since): the earlier text is back whole, and
+  /// revert still puts the original back under it (FuzzDocument's finding:
+  /// the earlier replacement waited on the later one's swap, which never
+  /// came, and revert left the tool's "4" in a storage only it edited).
+  @Test func revertAfterTheRuleTookBackAReplacementOverAnEarlierOne() throws {
+    let document = try document("x\n")
+    try document.add("c", text: Rope("abcd"))
+    let session = try document.startSession(scope: .fullDocument)
+    _ = try document.replace(context: session.contexts[0].id, range: 1..<2, with: "")
+    _ = try document.replace(context: session.contexts[1].id, range: 0..<0, with: "4")
+    _ = try document.replace(context: session.contexts[1].id, range: 0..<3, with: "XY")
+    #expect(try text(document, "c") == "XYcd")
+    try document.edit("b", range: 0..<1, with: "", origin: "a")
+    try document.undo()  // the tool's "XY", by the rule
+    #expect(try text(document, "c") == "4abcd")
+    _ = try document.revert()
+    #expect(try text(document, "c") == "abcd")
+  }
+}

@@ -107,7 +107,7 @@ struct ToolLink {
   let generation: Int
   /// The replacement's index in the session (`sessionReplacements`).
   let replacement: Int
-  /// `othersEdits` when the replacement was made.
+  /// Its storage's `othersEdits` when the replacement was made.
   let othersAtMaking: Int
   var out: [Int]
   var taken: [Int]
@@ -214,10 +214,11 @@ struct HistoryModel {
   /// The live session's replacements, in order (in inputs that record the
   /// history).
   var sessionReplacements: [SessionReplacement] = []
-  /// How many edits of someone else met a storage with an intact
-  /// replacement of the live session (the engine's `othersEdits`): a
-  /// replacement made before one of them is no longer swapped.
-  var othersEdits = 0
+  /// How many edits of someone else met each storage (by incarnation)
+  /// while it had an intact replacement of the live session (the engine's
+  /// `othersEdits`, by storage): a replacement made before one of them in
+  /// its storage is no longer swapped.
+  var othersEdits: [Int: Int] = [:]
   /// Whose the storage edits being followed are.
   var sessionEdit = SessionEdit.others
   /// While a live tool's group's undo or redo is followed: the
@@ -475,7 +476,8 @@ extension Harness {
     if history.linking, let action, let made {
       history.links[action, default: []].append(
         ToolLink(
-          generation: generation, replacement: made, othersAtMaking: history.othersEdits,
+          generation: generation, replacement: made,
+          othersAtMaking: history.othersEdits[generation, default: 0],
           out: new.map(\.id), taken: taken, back: back))
     }
     noteAcceptedTouches(generation)
@@ -549,7 +551,8 @@ extension Harness {
       history.actions[a]?.removed.remove(unit)
     }
     guard link.whole && link.back.count == n && waits(link.back, at: r.lowerBound, in: units),
-      link.othersAtMaking == history.othersEdits, history.recordingOn
+      link.othersAtMaking == history.othersEdits[link.generation, default: 0],
+      history.recordingOn
     else {
       trace("  // revert: the link of group \(a) is used up; its text comes back as new units")
       return (false, link.taken)
@@ -591,7 +594,7 @@ extension Harness {
     let step = Edge(r, n)
     if kind == .others {
       if history.sessionReplacements.contains(where: { $0.generation == generation && $0.intact }) {
-        history.othersEdits += 1
+        history.othersEdits[generation, default: 0] += 1
       }
       for i in history.sessionReplacements.indices
       where history.sessionReplacements[i].generation == generation {
@@ -921,7 +924,7 @@ extension Harness {
     history.links = [:]
     history.sessionActions = []
     history.sessionReplacements = []
-    history.othersEdits = 0
+    history.othersEdits = [:]
   }
 
   /// Whether a group of the live session's tool (or its undo's or redo's
@@ -986,7 +989,8 @@ extension Harness {
       live
       && links.allSatisfy {
         sessionReplacement($0.replacement)?.intact == true
-          && $0.othersAtMaking == history.othersEdits && storageOf[$0.generation] != nil
+          && $0.othersAtMaking == history.othersEdits[$0.generation, default: 0]
+          && storageOf[$0.generation] != nil
       }
     // (Where the replacements are as the swaps go, the last first.)
     var placed = history.sessionReplacements

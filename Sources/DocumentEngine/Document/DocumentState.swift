@@ -484,7 +484,7 @@ extension DocumentState {
         session?.replacementsByLocal[id]?.isEmpty == false
       else { return }
       var endsHere: Bool? = nil
-      session?.othersEdits += 1
+      session?.othersEdits[id, default: 0] += 1
       for change in trackedReport where change.role == .replacement {
         guard let i = session?.replacement(in: id, local: change.local) else { continue }
         if edit.changesText(in: change.old) {

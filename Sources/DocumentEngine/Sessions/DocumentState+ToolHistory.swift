@@ -95,7 +95,7 @@ extension DocumentState {
     for link in action.swaps {
       guard let replacement = session?.replacements[safe: link.replacement],
         replacement.intact, !replacement.forgotten,
-        session?.othersEdits == replacement.othersAtMaking
+        (session?.othersEdits[replacement.storage] ?? 0) == replacement.othersAtMaking
       else {
         breakLinked(action.swaps)
         return (0, [], tracked)
@@ -144,7 +144,7 @@ extension DocumentState {
     let toOriginal = !replacement.undone
     // (Once someone else edited since it was made, the history's rule
     // takes it back: text typed next to it can go back in another order.)
-    guard session?.othersEdits == replacement.othersAtMaking,
+    guard (session?.othersEdits[replacement.storage] ?? 0) == replacement.othersAtMaking,
       canSwapNow(i, toOriginal: toOriginal),
       let range = content.trackedRange(replacement.local, in: replacement.storage)
     else { return nil }

@@ -115,9 +115,9 @@ struct _Replacement: Sendable {
   /// tool's group that made it, or the undo or redo that swapped it last
   /// (with the history recording).
   var held: Int? = nil
-  /// ``_LiveSession/othersEdits`` when it was made: while it has not
-  /// changed, nobody but the session edited a storage with replacements
-  /// since, and swapping its text is what the history's rule does.
+  /// Its storage's ``_LiveSession/othersEdits`` when it was made: while it
+  /// has not changed, nobody but the session edited that storage since,
+  /// and swapping its text is what the history's rule does.
   var othersAtMaking = 0
 }
 
@@ -175,11 +175,14 @@ struct _LiveSession: Sendable {
   /// edit's report of tracked ranges names.
   var replacementsByLocal: [StorageID: [UInt32: Int]] = [:]
   /// How many edits of someone other than the session (the person's,
-  /// a peer's, an undo's by the history's rule) met a storage that has
-  /// replacements: a replacement made before one of them is undone by the
-  /// history's rule (where others' text is next to it, the swap and the
-  /// rule can put the text back in different orders).
-  var othersEdits = 0
+  /// a peer's, an undo's by the history's rule) met each storage while it
+  /// had replacements: a replacement made before one of them in its
+  /// storage is undone by the history's rule (where others' text is next
+  /// to it, the swap and the rule can put the text back in different
+  /// orders). By storage: an edit of another storage is next to none of
+  /// its text, and counted here it had the rule take back a replacement
+  /// over an earlier one's text, which then could never be reverted.
+  var othersEdits: [StorageID: Int] = [:]
   /// The replacements of the streaming phase under way.
   var streamingGroup: [Int]? = nil
   /// The history's action of the streaming phase under way, once it made
@@ -407,7 +410,7 @@ extension _LiveSession {
   ) -> Int {
     var made = _Replacement(
       storage: id, context: context, local: local, inPlace: text, aside: replaced)
-    made.othersAtMaking = othersEdits
+    made.othersAtMaking = othersEdits[id, default: 0]
     replacements.append(made)
     replacementsByLocal[id, default: [:]][local] = replacements.count - 1
     return replacements.count - 1
