@@ -137,14 +137,22 @@ import TextRope
     document.withState { $0.history.journal(of: id)?.count ?? 0 }
   }
 
-  /// A tool's or a peer's edit that comes to wait in a long journal has the
-  /// tree take it first, and leaves the person's pending hunk pending: the
-  /// edit that later touches the pending hunk has a short journal to take,
-  /// and the person types on in the same group, without the tree.
-  @Test func anEditThatWaitsBesideALongJournalHasTheTreeTakeItFirst() throws {
+  /// While a tool streams, a tool's or a peer's edit that comes to wait in
+  /// a long journal has the tree take it first, and leaves the person's
+  /// pending hunk pending: the edit that later touches the pending hunk has
+  /// a short journal to take, and the person types on in the same group,
+  /// without the tree. Without a streaming tool, the edit waits beside the
+  /// whole journal (taking it would cost every group typed since).
+  @Test(arguments: [true, false])
+  func anEditThatWaitsBesideALongJournalWhileAToolStreams(streaming: Bool) throws {
     let document = Document()
     document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil)
     try document.add("body", text: Rope("Tail.\n"))
+    _ = try document.startSession(scope: .fullDocument)
+    if streaming {
+      try document.setWritingToolsState(.interactiveResting)
+      try document.setWritingToolsState(.interactiveStreaming)
+    }
     var expected = "Tail.\n"
     var snapshots = [expected]
     // Groups of the person's, each closed: they wait in the journal.
@@ -159,10 +167,14 @@ import TextRope
     let end = expected.utf16.count
     _ = try document.edit("body", range: end..<end, with: "x")
     #expect(journalCount(document) >= DocumentState.journalBound)
-    // A peer's edit at the start waits beside it: the tree takes the
-    // journal first, and the pending hunk stays.
+    // A peer's edit at the start waits beside it: while a tool streams, the
+    // tree takes the journal first, and the pending hunk stays.
     _ = try document.edit("body", range: 0..<0, with: "«", origin: "peer")
-    #expect(journalCount(document) == 1)
+    if streaming {
+      #expect(journalCount(document) == 1)
+    } else {
+      #expect(journalCount(document) > DocumentState.journalBound)
+    }
     #expect(document.withState { $0.history.pending != nil })
     // The person's group goes on, and is one group.
     _ = try document.edit("body", range: (end + 2)..<(end + 2), with: "y")

@@ -573,8 +573,9 @@ extension DocumentState {
     journal.forEachHunk { hunk in materialize(hunk, in: id) }
   }
 
-  /// The most hunks a journal holds when a tool's or a peer's edit comes to
-  /// wait in it: past it, that edit has the tree take the journal first.
+  /// The most hunks a journal holds when a streaming tool's or a peer's
+  /// edit comes to wait in it: past it, that edit has the tree take the
+  /// journal first.
   static let journalBound = 32
 
   /// Before a tool's or a peer's edit waits in storage `id`'s journal: the
@@ -583,8 +584,13 @@ extension DocumentState {
   /// the edit that cannot wait (one that touches the pending hunk) has a
   /// short journal to take, not every group since the tool last came: at
   /// the history's limit, 10,000 groups took tens of milliseconds.
+  ///
+  /// Only while a tool streams (`interactiveStreaming`), whose replacements
+  /// come every few keystrokes: a replacement or a peer's edit after long
+  /// typing alone would take every group typed since at once (10,000
+  /// groups: 50 ms), where waiting beside them costs nothing.
   mutating func boundJournal(_ id: StorageID) {
-    guard history.journaled.contains(id),
+    guard writingToolsState == .interactiveStreaming, history.journaled.contains(id),
       (history.journal(of: id)?.count ?? 0) >= Self.journalBound
     else { return }
     flushJournal(id)
