@@ -318,3 +318,31 @@ extension HistoryTests {
     #expect(try text(document) == "")
   }
 }
+
+extension HistoryTests {
+  /// The person deletes a unit right after a suggestion's text, then
+  /// previews and accepts the suggestion (the person's group over the
+  /// previewed text): undoing both puts the deleted unit back after the
+  /// text the suggestion replaced, not before it (found by FuzzDocument).
+  @Test(arguments: ["\r\na", "xya"])
+  func undoingAnAcceptedPreviewKeepsADeletionAfterIt(_ start: String) throws {
+    let (document, _) = try document(start)
+    let id = try document.suggest(
+      [ProposedSuggestion(0..<1, kind: .grammar, candidates: [SuggestionCandidate("b")])],
+      in: "body")[0]
+    document.closeGroup()
+    try document.edit("body", range: 1..<2, with: "")
+    _ = try document.preview(id, candidate: 0)
+    _ = try document.accept(id, candidate: nil)
+    #expect(try text(document) == "ba")
+    try document.undo()
+    try document.undo()
+    // Open: the preview's unrecorded edit moves the point of the deletion
+    // (at the replaced text's end) to its start, and `adopt` then adds the
+    // accept's piece after it, so the deleted unit comes back before.
+    let after = try text(document)
+    withKnownIssue {
+      #expect(after == start)
+    }
+  }
+}
