@@ -58,13 +58,16 @@ public enum AgentServer {
     await server.withMethodHandler(CallTool.self) { [weak server] params in
       let name = params.name
       let arguments = params.arguments.map { JSON.object($0.map { ($0.key, $0.value.json) }) }
+      // (The storages' versions only for a subscriber: a call of an agent
+      // that subscribed to nothing reads none.)
+      let listens = await subscriptions.isListening
       let (result, versions) = await engine.withEngine { engine in
         (
           engine.runAgentTool(name, arguments: arguments, origin: origin),
-          AgentSubscriptions.versions(of: engine.document)
+          listens ? AgentSubscriptions.versions(of: engine.document) : [:]
         )
       }
-      if let server { await subscriptions.notifyChanged(versions, through: server) }
+      if listens, let server { await subscriptions.notifyChanged(versions, through: server) }
       let value = Value(json: result.json)
       return .init(
         content: [.text(text: JSONWriter.write(result.json), annotations: nil, _meta: nil)],
@@ -112,6 +115,9 @@ public enum AgentServer {
 /// The storages an agent subscribed to, and the version it last heard of.
 actor AgentSubscriptions {
   private var heard: [StorageID: Int] = [:]
+
+  /// Whether the agent subscribed to any storage.
+  var isListening: Bool { !heard.isEmpty }
 
   func subscribe(_ id: StorageID, at version: Int) { heard[id] = version }
   func unsubscribe(_ id: StorageID) { heard[id] = nil }

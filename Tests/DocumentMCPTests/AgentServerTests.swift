@@ -17,6 +17,11 @@ import Testing
     return (client, server)
   }
 
+  func close(_ client: Client, _ server: Server) async {
+    await client.disconnect()
+    await server.stop()
+  }
+
   func call(_ client: Client, _ name: String, _ arguments: [String: Value] = [:]) async throws
     -> CallTool.Result
   {
@@ -29,8 +34,7 @@ import Testing
     #expect(tools.map(\.name) == AgentTool.all.map(\.name))
     let replace = tools.first { $0.name == "replace" }
     #expect(replace?.inputSchema.objectValue?["required"] == ["context", "offset", "length"])
-    await client.disconnect()
-    await server.stop()
+    await close(client, server)
   }
 
   @Test func aReplacementLandsOnTheVersionItReadWhileThePersonTypes() async throws {
@@ -72,8 +76,7 @@ import Testing
     #expect(refused.isError == true)
     #expect(
       refused.structuredContent?.objectValue?["error"]?.objectValue?["code"] == "conflict")
-    await client.disconnect()
-    await server.stop()
+    await close(client, server)
   }
 
   @Test func aSubscriberHearsWhenAStoragesTextChanges() async throws {
@@ -96,8 +99,7 @@ import Testing
     #expect(await updates.next() == "storage://notes")
     #expect(
       try await client.readResource(uri: "storage://notes").first?.text == "Hello, wörld 🇫🇷\r\n")
-    await client.disconnect()
-    await server.stop()
+    await close(client, server)
   }
 
   /// Text shaped as a `data:` URL (which the SDK would read as bytes),
@@ -118,8 +120,7 @@ import Testing
       expected += text
       #expect(String(try engine.document.content.storage("b").text) == expected)
     }
-    await client.disconnect()
-    await server.stop()
+    await close(client, server)
   }
 
   @Test func aBadCallIsAToolErrorWithTheProtocolsCode() async throws {
@@ -135,8 +136,7 @@ import Testing
         result.structuredContent?.objectValue?["error"]?.objectValue?["code"] == .string(code),
         "\(name)")
     }
-    await client.disconnect()
-    await server.stop()
+    await close(client, server)
   }
 }
 #endif
