@@ -337,12 +337,26 @@ extension HistoryTests {
     #expect(try text(document) == "ba")
     try document.undo()
     try document.undo()
-    // Open: the preview's unrecorded edit moves the point of the deletion
-    // (at the replaced text's end) to its start, and `adopt` then adds the
-    // accept's piece after it, so the deleted unit comes back before.
-    let after = try text(document)
-    withKnownIssue {
-      #expect(after == start)
-    }
+    // (The preview's edit is recorded by an action on no stack, which the
+    // accept makes its group: the deletion's point goes into its piece.)
+    #expect(try text(document) == start)
+  }
+
+  /// The same deletion, and the preview rejected instead: undoing the
+  /// deletion puts the unit back after the suggestion's text.
+  @Test(arguments: ["xya", "\r\na", "🇫🇷🇩🇪a"])
+  func undoingAfterARejectedPreviewKeepsADeletionAfterIt(_ start: String) throws {
+    let (document, _) = try document(start)
+    let unit = start.hasPrefix("🇫🇷") ? 0..<4 : 0..<1
+    let id = try document.suggest(
+      [ProposedSuggestion(unit, kind: .grammar, candidates: [SuggestionCandidate("b")])],
+      in: "body")[0]
+    document.closeGroup()
+    let deleted = unit.upperBound..<(start.hasPrefix("🇫🇷") ? 8 : 2)
+    try document.edit("body", range: deleted, with: "")
+    _ = try document.preview(id, candidate: 0)
+    _ = try document.reject(id)
+    try document.undo()
+    #expect(try text(document) == start)
   }
 }

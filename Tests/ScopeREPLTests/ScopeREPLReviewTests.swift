@@ -110,10 +110,12 @@ import Testing
     ),
     // Undo gives the text back, attributes and all, by the history's rule
     // (the text the accept replaced goes back before its units, which go),
-    // and the document's selection: still on "teh".
+    // and the document's selection: still on "teh". The comment's start was
+    // in the text the preview replaced: it is restored there, as after an
+    // accept without a preview.
     (
       #"{"cmd":"undo"}"#,
-      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":15,"length":0},"text":"teh","contextVersion":3,"reason":"undoRedo"},{"kind":"textUpdated","context":"$1","range":{"offset":18,"length":3},"text":"","contextVersion":4,"reason":"undoRedo"}],"touched":[4294967299],"selection":[{"storage":"note","offset":21,"length":3}]}"#
+      #"{"ok":true,"events":[{"kind":"textUpdated","context":"$1","range":{"offset":15,"length":0},"text":"teh","contextVersion":3,"reason":"undoRedo"},{"kind":"textUpdated","context":"$1","range":{"offset":18,"length":3},"text":"","contextVersion":4,"reason":"undoRedo"}],"touched":[4294967299],"restored":[4294967299],"selection":[{"storage":"note","offset":21,"length":3}]}"#
     ),
     (
       #"{"cmd":"text","storage":"note","attributes":true}"#,

@@ -207,10 +207,25 @@ extension DocumentState {
     let replaced =
       now.preview?.replaced ?? removedText(in: now.storage, range: range)
     let chosen = now.candidates[candidate]
-    let result = try applyKeeping(
-      now.local, in: now.storage, range, chosen.text,
-      attributes: chosen.attributes.map { .exactly($0) }, reason: .replacement(.temporary))
+    // With the history recording, an action on no stack records the
+    // preview's edits, so that the marks in the text it replaces go into
+    // its piece (and back, or into the accept's group, from there).
+    var action = now.previewAction.flatMap { history.actions.contains($0) ? $0 : nil }
+    let isNewAction = action == nil && history.isEnabled
+    if isNewAction { action = history.newAction(.person) }
+    let result: (events: [DocumentEvent], tracked: TrackedChanges, range: Range<Int>)
+    do {
+      if let action { recording = .action(_Recording(action: action, mayPend: false)) }
+      defer { recording = nil }
+      result = try applyKeeping(
+        now.local, in: now.storage, range, chosen.text,
+        attributes: chosen.attributes.map { .exactly($0) }, reason: .replacement(.temporary))
+    } catch {
+      if isNewAction, let action { dropAction(action) }
+      throw error
+    }
     suggestions[id]?.preview = (candidate, replaced)
+    suggestions[id]?.previewAction = action
     previewed = id
     tracked.merge(result.tracked)
     return SuggestionResult(
@@ -233,6 +248,7 @@ extension DocumentState {
       _EditStep(range, insertedLength: preview.replaced.text.utf16.count).touches(mine)
     {
       content.untrack(record.local, in: record.storage)
+      forgetPreviewAction(of: record)
       suggestions[other] = nil
       previewed = nil
       return ([], TrackedChanges(removed: [other]))
@@ -249,11 +265,45 @@ extension DocumentState {
     let (record, range) = try located(id)
     if previewed == id { previewed = nil }
     guard let preview = record.preview else { return ([], TrackedChanges(), range) }
-    let result = try applyKeeping(
-      record.local, in: record.storage, range, preview.replaced.text,
-      attributes: .exactly(preview.replaced.runs), reason: .replacement(reason))
+    // The preview's action puts its piece back in place of its units, in
+    // one edit recorded by a scratch action (both then go): the marks that
+    // were in the text come back where they were.
+    var scratch: Int? = nil
+    if history.isEnabled, let a = record.previewAction,
+      let piece = history.actions[a]?.pieces.first, let ref = piece.mark,
+      ref.storage == record.storage, markRange(ref)?.lowerBound == range.lowerBound,
+      piece.text.text == preview.replaced.text
+    {
+      let inverse = history.newAction(.person)
+      scratch = inverse
+      recording = .action(
+        _Recording(
+          action: inverse, mayPend: false, revive: (ref.local, piece.inner), replaces: true))
+    }
+    let result: (events: [DocumentEvent], tracked: TrackedChanges, range: Range<Int>)
+    do {
+      defer { recording = nil }
+      result = try applyKeeping(
+        record.local, in: record.storage, range, preview.replaced.text,
+        attributes: .exactly(preview.replaced.runs), reason: .replacement(reason))
+    } catch {
+      if let scratch { dropAction(scratch) }
+      throw error
+    }
+    if let scratch {
+      history.actions[record.previewAction ?? -1]?.pieces[0].mark = nil
+      dropAction(scratch)
+    }
+    forgetPreviewAction(of: record)
     suggestions[id]?.preview = nil
+    suggestions[id]?.previewAction = nil
     return (result.events, result.tracked, result.range)
+  }
+
+  /// Drops the action that recorded suggestion `record`'s preview, if
+  /// any: its text stays as no group's.
+  mutating func forgetPreviewAction(of record: _SuggestionRecord) {
+    if let a = record.previewAction, history.actions.contains(a) { dropAction(a) }
   }
 
   /// Accepts a candidate of suggestion `id` (see
@@ -276,6 +326,7 @@ extension DocumentState {
     }
     // The suggestion is done; its text is followed for undo from now on.
     content.untrack(now.local, in: now.storage)
+    forgetPreviewAction(of: now)
     suggestions[id] = nil
     if previewed == id { previewed = nil }
     let local = try content.track(
@@ -312,11 +363,13 @@ extension DocumentState {
   /// undone and redone by the history's selective rule like any other
   /// group, whatever was typed in it or around it since; undo puts the
   /// selection back. Without a preview the candidate lands as a recorded
-  /// edit. With one (made by an edit no history records: it is no group),
-  /// the chosen candidate replaces the preview's text as it does without
-  /// the recording, and the action then takes the text there as its units
-  /// and the text the preview replaced as its piece, waiting at their
-  /// start (``adopt(_:in:original:by:)``): one edit at most, as before.
+  /// edit. With one, the action that recorded the preview (on no stack
+  /// until now) is the group, and another candidate lands as its edit: its
+  /// piece holds the text the preview replaced with the marks that were in
+  /// it. A preview made while the recording was off has no action: the
+  /// chosen candidate replaces its text, and the new action takes the text
+  /// there as its units and the text the preview replaced as its piece
+  /// (``adopt(_:in:original:by:)``).
   mutating func acceptRecorded(
     _ id: SuggestionID, candidate chosen: Int, events: [DocumentEvent], tracked: TrackedChanges
   ) throws(DocumentError) -> SuggestionResult {
@@ -325,9 +378,21 @@ extension DocumentState {
     let (now, range) = try located(id)
     let text = now.candidates[chosen]
     var landed = range
-    let action = history.newAction(.person)
+    // A preview recorded by an action: that action is the accept's group.
+    let previewAction = now.previewAction.flatMap { history.actions.contains($0) ? $0 : nil }
+    let action = previewAction ?? history.newAction(.person)
     do {
-      if let preview = now.preview {
+      if let preview = now.preview, previewAction != nil {
+        if let selection = selectionNow() {
+          keep(selection, for: action)
+          putSelectionBeforePiece(of: action)
+        }
+        if preview.candidate != chosen {
+          recording = .action(_Recording(action: action, mayPend: false))
+          defer { recording = nil }
+          landed = try land(text, of: now, over: range, &events, &tracked)
+        }
+      } else if let preview = now.preview {
         if preview.candidate != chosen {
           landed = try land(text, of: now, over: range, &events, &tracked)
         }
@@ -342,7 +407,7 @@ extension DocumentState {
         landed = try land(text, of: now, over: range, &events, &tracked)
       }
     } catch {
-      dropAction(action)
+      if previewAction == nil { dropAction(action) }
       throw error
     }
     content.untrack(now.local, in: now.storage)
@@ -358,6 +423,33 @@ extension DocumentState {
     return SuggestionResult(
       storage: now.storage, storageRange: landed, reason: .accepted, events: events,
       tracked: tracked)
+  }
+
+  /// Puts the selection marks of `action` (kept after its edits, for an
+  /// accepted preview) before its first piece's point where they are at
+  /// the same place, as if they had been kept before the edit: undo puts
+  /// the piece's text back after them.
+  mutating func putSelectionBeforePiece(of action: Int) {
+    guard let record = history.actions[action], let selection = record.selection,
+      let piece = record.pieces.first?.mark,
+      var marks = history.marks[piece.storage], marks.serial == piece.serial,
+      let at = marks.tree.range(piece.local)?.lowerBound
+    else { return }
+    var selectionPoints = Set<UInt32>()
+    for ref in [selection.start] + (selection.end.map { [$0] } ?? [])
+    where ref.storage == piece.storage && marks.tree.range(ref.local) == at..<at {
+      selectionPoints.insert(ref.local)
+    }
+    guard !selectionPoints.isEmpty else { return }
+    let points = marks.points(at: at)
+    guard let first = points.firstIndex(of: piece.local) else { return }
+    // The piece and the points after it (but the selection's) go again,
+    // in order, after the selection's.
+    for local in points[first...] where !selectionPoints.contains(local) {
+      marks.tree.remove(local)
+      marks.tree.insert(at..<at, local: local, flags: _HistoryMarks.pointFlags, kind: 0)
+    }
+    history.marks[piece.storage] = marks
   }
 
   /// Makes action `action` the one that put in the text of `range` (units
@@ -460,6 +552,9 @@ extension DocumentState {
   /// Forgets the suggestions and accepted suggestions of a storage that is
   /// being removed (serial `serial`).
   mutating func forgetReview(of id: StorageID, serial: Int) {
+    for record in suggestions.table(serial) ?? [] {
+      if let record { forgetPreviewAction(of: record) }
+    }
     suggestions.forget(serial: serial)
     if let p = previewed, p.serial == serial { previewed = nil }
     for i in accepted.indices where accepted[i].storage == id { accepted[i].alive = false }
@@ -470,6 +565,7 @@ extension DocumentState {
   mutating func dropRemovedSuggestions(in id: StorageID, serial: Int) {
     for change in trackedReport where change.role == .suggestion && change.new == nil {
       let sid = TrackedRangeID(serial: serial, local: change.local)
+      if let record = suggestions[sid] { forgetPreviewAction(of: record) }
       suggestions[sid] = nil
       if previewed == sid { previewed = nil }
     }

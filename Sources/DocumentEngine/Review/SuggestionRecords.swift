@@ -11,6 +11,11 @@ struct _SuggestionRecord: Sendable {
   /// While a candidate is previewed: which, and the text it replaced,
   /// with its attributes (what a reject puts back).
   var preview: (candidate: Int, replaced: AttributedText)? = nil
+  /// With the history recording: the action that recorded the preview's
+  /// edits (on no stack). Its piece holds the text the preview replaced,
+  /// with the marks that were in it: taking the preview back puts them
+  /// back where they were, and an accept makes the action its group.
+  var previewAction: Int? = nil
 }
 
 /// The suggestions' records: for each storage (by serial), an array
