@@ -1082,6 +1082,7 @@ extension DocumentState {
     }
     removeRangeMarks(of: action)
     history.bytes -= history.actions.removeValue(forKey: a)?.bytes ?? 0
+    if history.previewAction == a { history.previewAction = nil }
     if let marks = action.selection {
       removeMark(marks.start, flushing: false)
       if let end = marks.end { removeMark(end, flushing: false) }

@@ -691,8 +691,15 @@ struct _History: Sendable {
     typing.inserted = inserted
   }
 
-  /// How many groups the histories keep.
-  var groupCount: Int { actions.count + lazyCount }
+  /// How many groups the histories keep (a preview's action is none
+  /// until it is accepted).
+  var groupCount: Int {
+    actions.count + lazyCount - (previewAction.map { actions.contains($0) ? 1 : 0 } ?? 0)
+  }
+
+  /// The action that records the preview in the text, if any: on no
+  /// stack (see `DocumentState.preview(_:candidate:)`).
+  var previewAction: Int? = nil
 
   /// Whether action `a` is kept: in the table, or opened lazily and not
   /// dropped.

@@ -212,7 +212,10 @@ extension DocumentState {
     // its piece (and back, or into the accept's group, from there).
     var action = now.previewAction.flatMap { history.actions.contains($0) ? $0 : nil }
     let isNewAction = action == nil && history.isEnabled
-    if isNewAction { action = history.newAction(.person) }
+    if isNewAction {
+      action = history.newAction(.person)
+      history.previewAction = action
+    }
     let result: (events: [DocumentEvent], tracked: TrackedChanges, range: Range<Int>)
     do {
       if let action { recording = .action(_Recording(action: action, mayPend: false)) }
@@ -410,6 +413,7 @@ extension DocumentState {
       if previewAction == nil { dropAction(action) }
       throw error
     }
+    if previewAction != nil { history.previewAction = nil }
     content.untrack(now.local, in: now.storage)
     suggestions[id] = nil
     if previewed == id { previewed = nil }
