@@ -265,6 +265,43 @@ extension HistoryTests {
     #expect(document.historyBytes == 0)
   }
 
+  /// Past the limit, each group that opens drops the oldest: its marks
+  /// leave the tree in batches, and the groups kept undo as they should,
+  /// through deletions, replacements and typing in many places.
+  @Test func theLimitDropsMarksInBatchesAndKeepsTheNewestGroups() throws {
+    let document = Document()
+    document.historyOptions = HistoryOptions(maxGroups: 4, clock: { .zero })
+    try document.add("body", text: Rope("one two three four five six\n"))
+    var texts: [String] = [try text(document)]
+    for i in 0..<300 {
+      document.closeGroup()
+      // On scalar boundaries: the UTF-16 offset of a scalar and of the
+      // one after it.
+      let scalars = Array(try text(document).unicodeScalars)
+      let k = (i * 7) % max(1, scalars.count - 2)
+      let at = scalars[..<k].reduce(0) { $0 + $1.utf16.count }
+      let next = at + scalars[k].utf16.count
+      switch i % 3 {
+      case 0: try document.edit("body", range: at..<at, with: "é\(i % 10)")
+      case 1: try document.edit("body", range: at..<next, with: "")
+      default: try document.edit("body", range: at..<next, with: "🇫🇷")
+      }
+      // The tree takes every group (the journal put in): the groups are
+      // materialized, as while a tool streams.
+      _ = document._historyDump("body")
+      texts.append(try text(document))
+      #expect(document.historyGroupCount <= 4)
+    }
+    // The marks of 296 dropped groups are not all still in the tree.
+    let marks = document._historyDump("body").split(separator: "\n").count
+    #expect(marks < 4 * 4 + 2 * DocumentState.staleMarksBatch + 8, "\(marks) marks")
+    for k in 1...4 {
+      try document.undo()
+      #expect(try text(document) == texts[texts.count - 1 - k])
+    }
+    #expect(throws: DocumentError.nothingToUndo) { try document.undo() }
+  }
+
   @Test func historyOffRecordsNothing() throws {
     let document = Document()
     document.historyOptions = HistoryOptions(isEnabled: false)

@@ -1025,7 +1025,8 @@ extension DocumentState {
   /// Lets piece `piece` go (its action goes, or it has no text): its point
   /// leaves the tree, and the points in it stay where they are, free.
   mutating func letGo(
-    _ piece: _PieceRef, _ ref: _MarkRef, in id: StorageID, flushing: Bool = true
+    _ piece: _PieceRef, _ ref: _MarkRef, in id: StorageID, flushing: Bool = true,
+    deferred: Bool = false
   ) {
     guard history.marks[id]?.serial == ref.serial else { return }
     if flushing { flushHistory(id) }
@@ -1053,20 +1054,62 @@ extension DocumentState {
       history.actions[parent.action]?.pieces[parent.piece].inner.replaceSubrange(
         index...index, with: moved)
     }
-    history.marks[id]?.remove(ref.local)
+    if deferred {
+      history.marks[id]?.swallowedBy[ref.local] = nil
+      history.staleMarks.append(ref)
+    } else {
+      history.marks[id]?.remove(ref.local)
+    }
     history.actions[piece.action]?.pieces[piece.piece].mark = nil
   }
 
   /// Removes a mark from its tree (if it is still there); with
-  /// `flushing`, the tree takes its storage's journal first.
-  mutating func removeMark(_ ref: _MarkRef, flushing: Bool = true) {
+  /// `flushing`, the tree takes its storage's journal first. `deferred`
+  /// (its action is being dropped): it leaves the tree with the next
+  /// batch of ``_History/staleMarks``.
+  mutating func removeMark(_ ref: _MarkRef, flushing: Bool = true, deferred: Bool = false) {
     guard history.marks[ref.storage]?.serial == ref.serial else { return }
+    if deferred {
+      history.staleMarks.append(ref)
+      return
+    }
     if flushing { flushHistory(ref.storage) }
     history.marks[ref.storage]?.remove(ref.local)
   }
 
+  /// How many marks of dropped groups wait before they leave their trees
+  /// together (a few in debug builds, so that tests and fuzzers sweep).
+  #if DEBUG
+  static let staleMarksBatch = 3
+  #else
+  static let staleMarksBatch = 256
+  #endif
+
+  /// Takes the marks of dropped groups out of their trees, one storage's
+  /// table lookup for a run of them.
+  mutating func sweepStaleMarks() {
+    guard !history.staleMarks.isEmpty else { return }
+    var stale: [_MarkRef] = []
+    swap(&stale, &history.staleMarks)
+    var i = 0
+    while i < stale.count {
+      let id = stale[i].storage
+      guard var marks = history.marks.removeValue(forKey: id) else {
+        i += 1
+        continue
+      }
+      while i < stale.count && stale[i].storage == id {
+        if stale[i].serial == marks.serial { marks.remove(stale[i].local) }
+        i += 1
+      }
+      history.marks[id] = marks
+    }
+    stale.removeAll(keepingCapacity: true)
+    swap(&stale, &history.staleMarks)
+  }
+
   /// Forgets action `a`: its marks and its texts.
-  mutating func dropAction(_ a: Int) {
+  mutating func dropAction(_ a: Int, deferringMarks deferred: Bool = false) {
     guard let action = history.actions[a] else {
       dropLazy(a)
       return
@@ -1074,18 +1117,20 @@ extension DocumentState {
     // (Its marks leave the trees as they are: a mark's removal reads no
     // position, and the journal's hunks name no mark, so the journals wait
     // on. See docs/History.md, *The journal*.)
-    for ref in action.added { removeMark(ref, flushing: false) }
+    for ref in action.added { removeMark(ref, flushing: false, deferred: deferred) }
     for (k, piece) in action.pieces.enumerated() {
       if let ref = piece.mark {
-        letGo(_PieceRef(action: a, piece: k), ref, in: ref.storage, flushing: false)
+        letGo(
+          _PieceRef(action: a, piece: k), ref, in: ref.storage, flushing: false,
+          deferred: deferred)
       }
     }
-    removeRangeMarks(of: action)
+    removeRangeMarks(of: action, deferred: deferred)
     history.bytes -= history.actions.removeValue(forKey: a)?.bytes ?? 0
     if history.previewAction == a { history.previewAction = nil }
     if let marks = action.selection {
-      removeMark(marks.start, flushing: false)
-      if let end = marks.end { removeMark(end, flushing: false) }
+      removeMark(marks.start, flushing: false, deferred: deferred)
+      if let end = marks.end { removeMark(end, flushing: false, deferred: deferred) }
     }
     for (name, open) in history.originOpen where open.action == a {
       history.originOpen[name] = nil
@@ -1257,9 +1302,10 @@ extension DocumentState {
     } else if best.redo {
       _UndoStacks.remove(best.action, from: &history.main.redo)
     } else {
-      _UndoStacks.remove(best.action, from: &history.main.undo)
+      history.main.removeUndoGroup(best.action)
     }
-    dropAction(best.action)
+    dropAction(best.action, deferringMarks: true)
+    if history.staleMarks.count >= Self.staleMarksBatch { sweepStaleMarks() }
     return true
   }
 

@@ -115,10 +115,10 @@ extension DocumentState {
   }
 
   /// Removes the points of `action`'s kept ranges from their trees.
-  mutating func removeRangeMarks(of action: _HistoryAction) {
+  mutating func removeRangeMarks(of action: _HistoryAction, deferred: Bool = false) {
     for kept in action.ranges {
-      if let ref = kept.start { removeMark(ref, flushing: false) }
-      if let ref = kept.end { removeMark(ref, flushing: false) }
+      if let ref = kept.start { removeMark(ref, flushing: false, deferred: deferred) }
+      if let ref = kept.end { removeMark(ref, flushing: false, deferred: deferred) }
     }
   }
 }

@@ -527,6 +527,12 @@ struct _History: Sendable {
   fileprivate(set) var pending: _PendingHunk? = nil
   var nextAction = 0
   var marks: [StorageID: _HistoryMarks] = [:]
+  /// Marks of groups the limit dropped, still in their trees: they leave
+  /// them a batch at a time (``DocumentState/sweepStaleMarks()``), so that
+  /// the keystroke that opens a group past the limit does not pay for the
+  /// oldest group's marks. Until then they move with the text like any
+  /// mark, and an edit that reports one removes it (its action is gone).
+  var staleMarks: [_MarkRef] = []
   /// The open groups: the person's apart, as every keystroke asks for it.
   /// Only this file sets it (``setPersonOpen(_:)``,
   /// ``updatePersonOpen(_:)``, the typing run's keystroke), as ``pending``.

@@ -30,8 +30,12 @@ enum _UndoGroup: Sendable {
 /// extends it without touching the array (every few keystrokes a group
 /// opens). ``undo`` is the whole stack, the run on top.
 struct _UndoStacks: Sendable {
-  /// The undo stack below ``topRun``.
+  /// The undo stack below ``topRun``, from ``head`` on: the history's
+  /// limit drops its oldest groups from the front, which moves `head`
+  /// (the entries before it are gone; the array is compacted when they
+  /// are half of it, or when the stack is changed through ``undo``).
   private var below: [_UndoGroup] = []
+  private var head = 0
   /// The run of the person's groups on top of the undo stack, consecutive
   /// ids, the oldest first; empty when the top is not such a run.
   private var topRun = 0..<0
@@ -42,15 +46,45 @@ struct _UndoStacks: Sendable {
   /// Reading it makes a new array while a run is on top (the history
   /// changes it through `_modify`, which puts the run in the array first).
   var undo: [_UndoGroup] {
-    get { topRun.isEmpty ? below : below + [Self.entry(topRun)] }
+    get {
+      let stack = Array(below[head...])
+      return topRun.isEmpty ? stack : stack + [Self.entry(topRun)]
+    }
     _modify {
+      compact()
       settle()
       yield &below
     }
   }
 
   /// The oldest person's group on the undo stack.
-  var firstUndoGroup: Int? { Self.firstGroup(below) ?? topRun.first }
+  var firstUndoGroup: Int? { Self.firstGroup(below[head...]) ?? topRun.first }
+
+  /// Removes person's group `a` from the undo stack: in O(1) when it is
+  /// the first entry's oldest group (the history's limit drops the oldest
+  /// group each time a new one comes past it).
+  mutating func removeUndoGroup(_ a: Int) {
+    if head < below.count {
+      let run = below[head].actions
+      if run.count == 1 && run.lowerBound == a {
+        head += 1
+        if head >= 64 && head * 2 >= below.count { compact() }
+        return
+      }
+      if run.count > 1 && run.lowerBound == a {
+        below[head] = run.count == 2 ? .group(a + 1) : .groups((a + 1)..<run.upperBound)
+        return
+      }
+    }
+    Self.remove(a, from: &undo)
+  }
+
+  /// Drops the entries before ``head`` from the array.
+  private mutating func compact() {
+    guard head > 0 else { return }
+    below.removeFirst(head)
+    head = 0
+  }
 
   /// Pushes a person's group on the undo stack: it extends the run on top
   /// if its id comes next.
@@ -68,7 +102,7 @@ struct _UndoStacks: Sendable {
     settle()
     // The array's top may be a run `a` comes after (put there by an undo
     // or a redo): it becomes the run on top.
-    switch below.last {
+    switch below.count > head ? below.last : nil {
     case .groups(let run) where run.upperBound == a:
       below.removeLast()
       topRun = run.lowerBound..<(a &+ 1)
@@ -105,7 +139,7 @@ struct _UndoStacks: Sendable {
   }
 
   /// The oldest person's group of `stack`.
-  static func firstGroup(_ stack: [_UndoGroup]) -> Int? {
+  static func firstGroup(_ stack: some Collection<_UndoGroup>) -> Int? {
     stack.lazy.compactMap { $0.actions.first }.first
   }
 
