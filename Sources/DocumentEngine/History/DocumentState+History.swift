@@ -1082,7 +1082,7 @@ extension DocumentState {
   #if DEBUG
   static let staleMarksBatch = 3
   #else
-  static let staleMarksBatch = 256
+  static let staleMarksBatch = 512
   #endif
 
   /// Takes the marks of dropped groups out of their trees, one storage's

@@ -513,18 +513,22 @@ struct _TrackedRanges: Sendable {
   /// Removes the range numbered `local`.
   @discardableResult
   mutating func remove(_ local: UInt32) -> Bool {
-    guard let (item, prefix) = locate(local) else { return false }
-    let rank = prefix.count
-    // In place: the next item's start becomes relative to the one before
-    // the removed one, then the item goes from its leaf.
-    if rank + 1 < count {
-      let delta = item.delta
-      tree.updateItem(_TrackedCountMetric.self, at: rank + 1, bias: .right) { next, _ in
+    let label = labels[local]
+    guard label != 0 else { return false }
+    let rank = tree.prefix { $0.count > 0 && $0.lastLabel >= label }.count
+    guard rank < count else { return false }
+    // In place: the item goes from its leaf, then the next one (now at its
+    // rank) starts relative to the one before the removed one.
+    let delta = tree.updateItem(_TrackedCountMetric.self, at: rank, bias: .right) { item, _ in
+      item.label == label ? (item.delta, .remove) : (nil, .keep)
+    }
+    guard let removed = delta, let delta = removed else { return false }
+    if rank < count && delta != 0 {
+      tree.updateItem(_TrackedCountMetric.self, at: rank, bias: .right) { next, _ in
         next.delta += delta
         return ((), .keep)
       }
     }
-    tree.updateItem(_TrackedCountMetric.self, at: rank, bias: .right) { _, _ in ((), .remove) }
     labels.clear(local)
     return true
   }
