@@ -38,6 +38,8 @@ let package = Package(
     // Only with the trait MCP (the SDK, and its logger's package).
     .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    // Only with the trait MCP: the editor's Streamable HTTP endpoint.
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     .target(name: "SummaryTrees"),
@@ -85,6 +87,9 @@ let package = Package(
         "ScopeREPLCore", "DocumentEngine",
         .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["MCP"])),
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["MCP"])),
+        .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["MCP"])),
+        .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["MCP"])),
+        .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["MCP"])),
       ]
     ),
     .executableTarget(
@@ -112,7 +117,8 @@ let package = Package(
     .executableTarget(
       name: "editor",
       dependencies: [
-        "EditorCore", "EditorTerminal", "EditorSpelling",
+        "EditorCore", "EditorTerminal", "EditorSpelling", "DocumentMCP", "ScopeREPLCore",
+        "DocumentEngine",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Examples/Editor/App"

@@ -34,9 +34,12 @@ public enum AgentServer {
   /// A server for the agent whose edits are origin `origin`, on `engine`.
   /// Start it on a transport (`StdioTransport`, an in-memory one, or an
   /// HTTP session's).
+  /// `onCall` hears each tool call once it ran: the origin, the tool, and
+  /// what it gave back (the editor's status line).
   public static func make(
     engine: any AgentEngineAccess, origin: String, name: String = "swift-text-engine",
-    version: String = "0.1.0"
+    version: String = "0.1.0",
+    onCall: (@Sendable (String, String, AgentResult) -> Void)? = nil
   ) async -> Server {
     let server = Server(
       name: name, version: version,
@@ -67,6 +70,7 @@ public enum AgentServer {
           listens ? AgentSubscriptions.versions(of: engine.document) : [:]
         )
       }
+      onCall?(origin, name, result)
       if listens, let server { await subscriptions.notifyChanged(versions, through: server) }
       let value = Value(json: result.json)
       return .init(
@@ -141,8 +145,12 @@ actor AgentSubscriptions {
     return versions
   }
 
+  /// What a URI keeps as it is (RFC 3986's unreserved characters).
+  static let unreserved = CharacterSet(
+    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
   static func uri(of id: StorageID) -> String {
-    "storage://" + (id.rawValue.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+    "storage://" + (id.rawValue.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")
   }
 
   static func storage(of uri: String) -> StorageID? {

@@ -44,6 +44,16 @@ struct EditorProgram: ParsableCommand {
   @Option(help: "How many bytes the tool may write.")
   var toolLimit: Int = 1 << 20
 
+  @Option(
+    name: .customLong("mcp"),
+    help: """
+      Serve the notebook to agents over the Model Context Protocol at \
+      http://127.0.0.1:PORT/mcp (Streamable HTTP, loopback only). Agents \
+      send the bearer token in MCP_TOKEN, or the one the status line shows. \
+      Needs a build with the trait MCP (swift run --traits MCP editor …).
+      """)
+  var mcpPort: Int? = nil
+
   mutating func run() throws {
     let notebook: Notebook
     do {
@@ -53,6 +63,16 @@ struct EditorProgram: ParsableCommand {
     }
     guard Terminal.isTerminal(0) else {
       throw ValidationError("editor needs a terminal on its standard input")
+    }
+    #if !MCP
+    if mcpPort != nil {
+      throw ValidationError(
+        "this editor was built without MCP: build it with the trait (swift run --traits MCP editor)"
+      )
+    }
+    #endif
+    if let port = mcpPort, !(0...65_535).contains(port) {
+      throw ValidationError("--mcp needs a port from 0 to 65535, not \(port)")
     }
     let terminal = try Terminal()
     try terminal.enterRawMode()
@@ -69,14 +89,36 @@ struct EditorProgram: ParsableCommand {
         editor.message = "No spelling: \(error)"
       }
     }
+    #if MCP
+    var agents: EditorAgents? = nil
+    if let port = mcpPort {
+      let (token, isNew) = EditorAgents.token(from: Self.environment("MCP_TOKEN"))
+      do {
+        let served = try EditorAgents(document: notebook.document)
+        let bound = try served.start(port: port, token: token)
+        agents = served
+        editor.agentStatus = "MCP :\(bound)"
+        editor.message =
+          "agents: http://127.0.0.1:\(bound)/mcp, token "
+          + (isNew ? token : "from MCP_TOKEN")
+      } catch {
+        editor.message = "No MCP: \(error)"
+      }
+    }
+    let wake = agents?.queue.wakeDescriptor
+    #else
+    let wake: Int32? = nil
+    #endif
     var renderer = FrameRenderer(
       supportsStyledUnderlines: FrameRenderer.isKnownToSupportStyledUnderlines(
         term: Self.environment("TERM"), termProgram: Self.environment("TERM_PROGRAM")))
     try terminal.write(renderer.render(editor.frame()))
     var decoder = KeyDecoder()
-    var idleSince = 0
+    let clock = ContinuousClock()
+    var lastKey = clock.now
+    var paused = false
     while true {
-      let bytes = try terminal.read(timeoutMilliseconds: 50)
+      let bytes = try terminal.read(timeoutMilliseconds: 50, wake: wake)
       var redraw = false
       if terminal.consumeResize(), let size = terminal.size() {
         editor.resize(rows: size.rows, columns: size.columns)
@@ -97,19 +139,30 @@ struct EditorProgram: ParsableCommand {
         redraw = true
       }
       if events.isEmpty {
-        idleSince += 1
-        // The person paused (a quarter of a second): check the visible
-        // paragraphs that changed, count the words.
-        if idleSince == 5 {
+        // The person paused (a quarter of a second, whatever woke the
+        // loop meanwhile): check the visible paragraphs that changed,
+        // count the words.
+        if !paused, clock.now - lastKey >= .milliseconds(250) {
+          paused = true
           editor.checkVisibleSpelling()
           editor.countWords()
         }
       } else {
-        idleSince = 0
+        lastKey = clock.now
+        paused = false
       }
       if editor.landSpelling() { redraw = true }
       if editor.landWordCounts() { redraw = true }
       if editor.pollTool() { redraw = true }
+      #if MCP
+      if let agents {
+        let (changed, status) = agents.run()
+        if changed {
+          editor.agentsCalled(status)
+          redraw = true
+        }
+      }
+      #endif
       if redraw { try terminal.write(renderer.render(editor.frame())) }
     }
   }

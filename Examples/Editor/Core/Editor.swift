@@ -37,6 +37,8 @@ public final class Editor {
   public var message: String? = nil
   /// What the writing tool is doing, for the status line.
   public var toolStatus: String? = nil
+  /// What the agents connected over MCP did last, for the status line.
+  public var agentStatus: String? = nil
   /// Whether the person asked to quit once with unsaved changes.
   var quitAsked = false
 

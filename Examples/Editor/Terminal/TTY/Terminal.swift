@@ -218,19 +218,24 @@ public final class Terminal {
   /// Waits for input for at most `timeoutMilliseconds`, and returns what is
   /// available.
   ///
-  /// - Parameter timeoutMilliseconds: how long to wait; negative waits
-  ///   until input comes (or a resize, or a signal).
+  /// - Parameters:
+  ///   - timeoutMilliseconds: how long to wait; negative waits until input
+  ///     comes (or a resize, or a signal).
+  ///   - wake: a descriptor that also ends the wait when it can be read
+  ///     (another thread's work for the loop, such as ``MainLoopQueue``'s);
+  ///     its owner reads it.
   /// - Returns: the bytes read (at most 4 096); empty if the time ran out,
-  ///   or a resize or another signal ended the wait (see
+  ///   or a resize, `wake` or another signal ended the wait (see
   ///   ``consumeResize()``).
   /// - Throws: ``TerminalError/endOfInput`` when the terminal hung up or
   ///   the input ended; ``TerminalError/systemCall(_:errno:)`` on another
   ///   error.
-  public func read(timeoutMilliseconds: Int) throws(TerminalError) -> [UInt8] {
+  public func read(timeoutMilliseconds: Int, wake: Int32? = nil) throws(TerminalError) -> [UInt8] {
     var requests = [
       pollfd(fd: input, events: Int16(POLLIN), revents: 0),
       pollfd(fd: resizeReader, events: Int16(POLLIN), revents: 0),
     ]
+    if let wake { requests.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
     let timeout = timeoutMilliseconds < 0 ? -1 : Int32(clamping: timeoutMilliseconds)
     guard poll(&requests, nfds_t(requests.count), timeout) >= 0 else {
       let code = errno

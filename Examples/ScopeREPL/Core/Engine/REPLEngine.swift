@@ -9,9 +9,10 @@ import TextRope
 /// ``Reply``; both faces of the REPL (``handleLine(_:)-([UInt8])`` for the
 /// JSON protocol, ``HumanMode`` for people) go through ``run(_:)``.
 public final class REPLEngine {
-  /// The document the commands act on; it keeps every storage's whole
-  /// history, so that `map` and `basis` may name any version.
-  public let document = Document(keepsAllChanges: true)
+  /// The document the commands act on; by default one that keeps every
+  /// storage's whole history, so that `map` and `basis` may name any
+  /// version.
+  public let document: Document
   /// How big the files that `add`, `--load` and `replay` read may be.
   public var limits: REPLLimits
   /// Where the progress of long work (`replay`, `add` of a file) goes:
@@ -20,6 +21,14 @@ public final class REPLEngine {
 
   /// An engine on an empty document.
   public init(limits: REPLLimits = REPLLimits()) {
+    self.document = Document(keepsAllChanges: true)
+    self.limits = limits
+  }
+
+  /// An engine on `document`, which its owner edits too (the editor's,
+  /// for the agents it serves).
+  public init(document: Document, limits: REPLLimits = REPLLimits()) {
+    self.document = document
     self.limits = limits
   }
 
