@@ -15,7 +15,9 @@ import ScopeREPLCore
 /// update only says "read again"), so that an agent that never reads its
 /// notifications costs the editor nothing.
 actor AgentHTTPSessionTransport: Transport {
-  nonisolated let logger = Logger(label: "swift-text-engine.agent-http")
+  nonisolated let logger = Logger(label: "swift-text-engine.agent-http") { _ in
+    SwiftLogNoOpLogHandler()
+  }
   private let incoming: AsyncThrowingStream<Data, Swift.Error>
   private let incomingContinuation: AsyncThrowingStream<Data, Swift.Error>.Continuation
   /// The POSTs waiting for their response, by the request's id (its JSON).

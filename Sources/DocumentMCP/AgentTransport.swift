@@ -17,10 +17,14 @@ public actor StringPreservingTransport: Transport {
   private let base: any Transport
   public nonisolated let logger: Logger
 
-  /// `base`, with the agent's strings kept.
-  public init(_ base: any Transport) {
+  /// `base`, with the agent's strings kept. The server logs through
+  /// `logger`; by default nowhere (the editor's terminal is the screen, and
+  /// stdio's standard output the protocol).
+  public init(_ base: any Transport, logger: Logger? = nil) {
     self.base = base
-    self.logger = Logger(label: "swift-text-engine.agent-transport")
+    self.logger =
+      logger
+      ?? Logger(label: "swift-text-engine.agent-transport") { _ in SwiftLogNoOpLogHandler() }
   }
 
   public func connect() async throws { try await base.connect() }
