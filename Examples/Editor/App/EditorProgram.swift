@@ -45,6 +45,15 @@ struct EditorProgram: ParsableCommand {
   var toolLimit: Int = 1 << 20
 
   @Option(
+    help: """
+      A prose checker run on the visible paragraphs that changed when you \
+      pause: a shell command that reads text and writes proselint's JSON \
+      ('proselint check -o json'); its findings are grammar and style \
+      suggestions (F7, Tab, Enter, Esc).
+      """)
+  var checker: String? = nil
+
+  @Option(
     name: .customLong("mcp"),
     help: """
       Serve the notebook to agents over the Model Context Protocol at \
@@ -82,6 +91,7 @@ struct EditorProgram: ParsableCommand {
     editor.toolCommand = tool
     editor.toolTimeout = toolTimeout
     editor.toolOutputLimit = toolLimit
+    editor.checkerCommand = checker
     if !noSpelling {
       do {
         editor.spelling = SpellingService(checker: try SpellChecker(language: lang))
@@ -145,6 +155,7 @@ struct EditorProgram: ParsableCommand {
         if !paused, clock.now - lastKey >= .milliseconds(250) {
           paused = true
           editor.checkVisibleSpelling()
+          editor.checkVisibleProse()
           editor.countWords()
         }
       } else {
@@ -154,6 +165,7 @@ struct EditorProgram: ParsableCommand {
       if editor.landSpelling() { redraw = true }
       if editor.landWordCounts() { redraw = true }
       if editor.pollTool() { redraw = true }
+      if editor.pollChecker() { redraw = true }
       #if MCP
       if let agents {
         let (changed, status) = agents.run()

@@ -52,6 +52,20 @@ public final class Editor {
   /// The tool's run, while it runs.
   var toolRun: ToolRun? = nil
 
+  /// The prose checker: a shell command that reads text and writes
+  /// proselint's JSON (``ProseCheck``), or nil.
+  public var checkerCommand: String? = nil
+  /// How long the checker may run, in seconds.
+  public var checkerTimeout: Double = 30
+  /// How many bytes the checker may write.
+  public var checkerOutputLimit = 4 << 20
+  /// The checker's run, while it runs.
+  var checkerRun: CheckerRun? = nil
+  /// The paragraphs the checker saw (by cell, start and text).
+  var proseChecked: Set<CheckedParagraph> = []
+  /// What the checker did last, for the status line.
+  public var checkerStatus: String? = nil
+
   /// The spell checker's service, or nil when spelling is off.
   public var spelling: SpellingService? = nil
   /// The paragraphs checked (by cell, start and text), so that a pause

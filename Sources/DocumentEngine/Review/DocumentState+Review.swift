@@ -272,10 +272,10 @@ extension DocumentState {
     // one edit recorded by a scratch action (both then go): the marks that
     // were in the text come back where they were.
     var scratch: Int? = nil
-    if history.isEnabled, let a = record.previewAction,
+    if history.isEnabled, record.previewAction != nil { flushHistory(record.storage) }
+    if history.isEnabled, let a = record.previewAction, previewActionHolds(a, range),
       let piece = history.actions[a]?.pieces.first, let ref = piece.mark,
-      ref.storage == record.storage, markRange(ref)?.lowerBound == range.lowerBound,
-      piece.text.text == preview.replaced.text
+      ref.storage == record.storage, piece.text.text == preview.replaced.text
     {
       let inverse = history.newAction(.person)
       scratch = inverse
@@ -301,6 +301,25 @@ extension DocumentState {
     suggestions[id]?.preview = nil
     suggestions[id]?.previewAction = nil
     return (result.events, result.tracked, result.range)
+  }
+
+  /// Whether preview action `a` holds exactly the suggestion's text at
+  /// `range`: its units are that text (nothing another typed at its ends
+  /// joined the suggestion), and its piece waits at its start (nothing
+  /// typed at the start went before it). Else the accept takes the text
+  /// there as its units, and the text the preview replaced goes back at
+  /// the start (``adopt(_:in:original:by:)``). The tree has taken the
+  /// storage's pending hunk (an edit there may have put the piece's point
+  /// in its own piece).
+  func previewActionHolds(_ a: Int, _ range: Range<Int>) -> Bool {
+    guard let action = history.actions[a] else { return false }
+    let units = action.added.compactMap { markRange($0) }.filter { !$0.isEmpty }
+    let unitsHold = range.isEmpty ? units.isEmpty : units == [range]
+    let pieceHolds =
+      action.pieces.first.map { piece in
+        piece.mark.map { markRange($0)?.lowerBound == range.lowerBound } ?? false
+      } ?? true
+    return unitsHold && pieceHolds
   }
 
   /// Drops the action that recorded suggestion `record`'s preview, if
@@ -381,8 +400,19 @@ extension DocumentState {
     let (now, range) = try located(id)
     let text = now.candidates[chosen]
     var landed = range
-    // A preview recorded by an action: that action is the accept's group.
-    let previewAction = now.previewAction.flatMap { history.actions.contains($0) ? $0 : nil }
+    // A preview recorded by an action: that action is the accept's group,
+    // if its piece waits where the suggestion's text starts. (Text typed
+    // right before the preview's text went after the piece's point: the
+    // accept's undo puts the text back where the suggestion starts, so the
+    // action goes, and the accept takes the text there as below.)
+    var previewAction = now.previewAction.flatMap { history.actions.contains($0) ? $0 : nil }
+    // (The tree takes the pending hunk first: a point at the end of the
+    // text an edit there replaced goes into its piece, at its start.)
+    if previewAction != nil { flushHistory(now.storage) }
+    if let a = previewAction, !previewActionHolds(a, range) {
+      dropAction(a)
+      previewAction = nil
+    }
     let action = previewAction ?? history.newAction(.person)
     do {
       if let preview = now.preview, previewAction != nil {

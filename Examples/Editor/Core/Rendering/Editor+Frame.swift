@@ -238,12 +238,13 @@ extension Editor {
       "Ln \(line), Col \(column)",
     ]
     if let words = wordCount() { parts.append("\(words) words") }
-    if spelling != nil || agentStatus != nil {
+    if spelling != nil || agentStatus != nil || checkerCommand != nil {
       let count = allSuggestions().count
       parts.append(count == 1 ? "1 suggestion" : "\(count) suggestions")
     }
     if let toolStatus { parts.append(toolStatus) }
     if let agentStatus { parts.append(agentStatus) }
+    if let checkerStatus { parts.append(checkerStatus) }
     // A message (a question, an error) comes first: on a narrow screen
     // it is what must be read.
     var status = " " + parts.joined(separator: "  ")
