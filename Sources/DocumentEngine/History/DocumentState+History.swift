@@ -1077,12 +1077,16 @@ extension DocumentState {
     history.marks[ref.storage]?.remove(ref.local)
   }
 
-  /// How many marks of dropped groups wait before they leave their trees
-  /// together (a few in debug builds, so that tests and fuzzers sweep).
+  /// How many marks of dropped groups wait before the next group dropped
+  /// takes them out of their trees together (a few in debug builds, so that
+  /// tests and fuzzers sweep). While a tool streams, its edits take them
+  /// first, from ``staleMarksByTool`` on.
   #if DEBUG
   static let staleMarksBatch = 3
+  static let staleMarksByTool = 1
   #else
-  static let staleMarksBatch = 512
+  static let staleMarksBatch = 4_096
+  static let staleMarksByTool = 64
   #endif
 
   /// Takes the marks of dropped groups out of their trees, one storage's

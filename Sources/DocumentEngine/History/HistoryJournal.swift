@@ -589,8 +589,13 @@ extension DocumentState {
   /// come every few keystrokes: a replacement or a peer's edit after long
   /// typing alone would take every group typed since at once (10,000
   /// groups: 50 ms), where waiting beside them costs nothing.
+  /// It is also where the marks of dropped groups leave their trees, a
+  /// few at a time (``sweepStaleMarks()``): the tool's edit pays for them,
+  /// not the person's keystroke.
   mutating func boundJournal(_ id: StorageID) {
-    guard writingToolsState == .interactiveStreaming, history.journaled.contains(id),
+    guard writingToolsState == .interactiveStreaming else { return }
+    if history.staleMarks.count >= Self.staleMarksByTool { sweepStaleMarks() }
+    guard history.journaled.contains(id),
       (history.journal(of: id)?.count ?? 0) >= Self.journalBound
     else { return }
     flushJournal(id)
