@@ -14,7 +14,10 @@ let package = Package(
   name: "swift-text-engine-benchmarks",
   platforms: [.macOS("26.0")],
   dependencies: [
-    .package(path: ".."),
+    // With the trait MCP: the agents' benchmarks use the MCP server.
+    .package(path: "..", traits: ["MCP"]),
+    .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+    .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     .package(
       url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1",
       traits: ["MallocInterposer"]),
@@ -102,6 +105,20 @@ let package = Package(
         .product(name: "_RopeModule", package: "swift-collections"),
       ],
       path: "Benchmarks/RopeBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+    ),
+    // 47. An agent's calls over MCP beside the --json protocol.
+    .executableTarget(
+      name: "AgentBenchmarks",
+      dependencies: [
+        "BenchmarkHarness",
+        .product(name: "DocumentMCP", package: engine),
+        .product(name: "_ScopeREPLCore", package: engine),
+        .product(name: "MCP", package: "swift-sdk"),
+        .product(name: "SystemPackage", package: "swift-system"),
+        .product(name: "Benchmark", package: "package-benchmark"),
+      ],
+      path: "Benchmarks/AgentBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
     ),
     // How cost grows: text size 1 KB…1 GB, storages 1…100,000, unseen edits

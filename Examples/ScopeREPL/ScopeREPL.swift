@@ -185,16 +185,16 @@ extension ScopeREPL {
     let access = LockedREPLEngine(engine)
     let done = DispatchSemaphore(value: 0)
     Task {
-      let server = await AgentServer.make(engine: access, origin: "agent")
       do {
-        try await server.start(transport: StringPreservingTransport(StdioTransport()))
+        let server = try await AgentServer.start(
+          on: StdioTransport(), engine: access, origin: "agent")
         await server.waitUntilCompleted()
         // (The input ended; a call it made may still be answering.)
         try? await Task.sleep(for: .milliseconds(200))
+        await server.stop()
       } catch {
         diagnose("scope-repl: the MCP server stopped: \(error)")
       }
-      await server.stop()
       done.signal()
     }
     done.wait()

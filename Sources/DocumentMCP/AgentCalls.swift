@@ -73,9 +73,8 @@ extension REPLEngine {
     default: break
     }
     let request = JSON.object([("cmd", .string(name))] + fields)
-    let (line, _) = handleLine(Array(JSONWriter.write(request).utf8))
-    guard case .object(let response)? = try? JSONReader.parse(Array(line.utf8)) else {
-      return .failure(code: "io", message: "the engine's response was not JSON")
+    guard case .object(let response) = handle(request) else {
+      return .failure(code: "io", message: "the engine's response was not an object")
     }
     if response.first(where: { $0.0 == "ok" })?.1 == .bool(true) {
       return .success(.object(response.filter { $0.0 != "ok" }))

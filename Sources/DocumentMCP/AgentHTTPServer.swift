@@ -282,9 +282,10 @@ actor AgentHTTPSessions {
     agents += 1
     let origin = "agent-\(agents)"
     let transport = AgentHTTPSessionTransport(eventLimit: options.maxQueuedNotifications)
-    let server = await AgentServer.make(engine: engine, origin: origin, onCall: onCall)
+    let server: Server
     do {
-      try await server.start(transport: StringPreservingTransport(transport))
+      server = try await AgentServer.start(
+        on: transport, engine: engine, origin: origin, onCall: onCall)
     } catch {
       return nil
     }

@@ -41,6 +41,32 @@ public enum AgentServer {
     version: String = "0.1.0",
     onCall: (@Sendable (String, String, AgentResult) -> Void)? = nil
   ) async -> Server {
+    await build(
+      AgentCallRunner(engine: engine, origin: origin, onCall: onCall), name: name,
+      version: version)
+  }
+
+  /// A server as ``make(engine:origin:name:version:onCall:)`` gives,
+  /// started on `transport` (wrapped in a ``StringPreservingTransport``)
+  /// with its tool calls answered on the transport's way in: each
+  /// `tools/call` request is read once, run on the engine and answered
+  /// without the SDK's decoding of its arguments (which builds a regular
+  /// expression for every string), the same result the server's handler
+  /// gives; everything else goes to the server.
+  public static func start(
+    on transport: any Transport, engine: any AgentEngineAccess, origin: String,
+    name: String = "swift-text-engine", version: String = "0.1.0",
+    onCall: (@Sendable (String, String, AgentResult) -> Void)? = nil
+  ) async throws -> Server {
+    let runner = AgentCallRunner(engine: engine, origin: origin, onCall: onCall)
+    let server = await build(runner, name: name, version: version)
+    try await server.start(transport: StringPreservingTransport(transport, calls: runner))
+    return server
+  }
+
+  static func build(_ runner: AgentCallRunner, name: String, version: String) async -> Server {
+    let engine = runner.engine
+    let subscriptions = runner.subscriptions
     let server = Server(
       name: name, version: version,
       instructions: """
@@ -53,25 +79,16 @@ public enum AgentServer {
         """,
       capabilities: .init(
         resources: .init(subscribe: true, listChanged: false), tools: .init(listChanged: false)))
-    let subscriptions = AgentSubscriptions()
     let tools = AgentTool.all.map {
       Tool(name: $0.name, description: $0.description, inputSchema: Value(json: $0.inputSchema))
     }
     await server.withMethodHandler(ListTools.self) { _ in .init(tools: tools) }
     await server.withMethodHandler(CallTool.self) { [weak server] params in
-      let name = params.name
       let arguments = params.arguments.map { JSON.object($0.map { ($0.key, $0.value.json) }) }
-      // (The storages' versions only for a subscriber: a call of an agent
-      // that subscribed to nothing reads none.)
-      let listens = await subscriptions.isListening
-      let (result, versions) = await engine.withEngine { engine in
-        (
-          engine.runAgentTool(name, arguments: arguments, origin: origin),
-          listens ? AgentSubscriptions.versions(of: engine.document) : [:]
-        )
+      let strong = server
+      let result = await runner.run(params.name, arguments: arguments) { uri in
+        try? await strong?.notify(ResourceUpdatedNotification.message(.init(uri: uri)))
       }
-      onCall?(origin, name, result)
-      if listens, let server { await subscriptions.notifyChanged(versions, through: server) }
       let value = Value(json: result.json)
       return .init(
         content: [.text(text: JSONWriter.write(result.json), annotations: nil, _meta: nil)],
@@ -116,6 +133,44 @@ public enum AgentServer {
   }
 }
 
+/// Runs an agent's tool calls on the engine, for the server's handler and
+/// for ``StringPreservingTransport``'s direct path alike: the call, its
+/// status for `onCall`, and the resource updates its subscriber hears.
+final class AgentCallRunner: Sendable {
+  let engine: any AgentEngineAccess
+  let origin: String
+  let onCall: (@Sendable (String, String, AgentResult) -> Void)?
+  let subscriptions = AgentSubscriptions()
+
+  init(
+    engine: any AgentEngineAccess, origin: String,
+    onCall: (@Sendable (String, String, AgentResult) -> Void)?
+  ) {
+    self.engine = engine
+    self.origin = origin
+    self.onCall = onCall
+  }
+
+  /// Runs tool `name`; `notify` sends a resource update (its URI).
+  func run(
+    _ name: String, arguments: JSON?, notify: @Sendable (String) async -> Void
+  ) async -> AgentResult {
+    let origin = self.origin
+    // (The storages' versions only for a subscriber: a call of an agent
+    // that subscribed to nothing reads none.)
+    let listens = await subscriptions.isListening
+    let (result, versions) = await engine.withEngine { engine in
+      (
+        engine.runAgentTool(name, arguments: arguments, origin: origin),
+        listens ? AgentSubscriptions.versions(of: engine.document) : [:]
+      )
+    }
+    onCall?(origin, name, result)
+    if listens { await subscriptions.notifyChanged(versions, notify) }
+    return result
+  }
+}
+
 /// The storages an agent subscribed to, and the version it last heard of.
 actor AgentSubscriptions {
   private var heard: [StorageID: Int] = [:]
@@ -128,11 +183,11 @@ actor AgentSubscriptions {
 
   /// Tells the agent of each subscribed storage whose version moved (or
   /// that went): one notification per storage, whatever the edits since.
-  func notifyChanged(_ versions: [StorageID: Int], through server: Server) async {
+  func notifyChanged(_ versions: [StorageID: Int], _ notify: @Sendable (String) async -> Void) async
+  {
     for (id, version) in heard where versions[id] != version {
       heard[id] = versions[id]
-      try? await server.notify(
-        ResourceUpdatedNotification.message(.init(uri: Self.uri(of: id))))
+      await notify(Self.uri(of: id))
     }
   }
 

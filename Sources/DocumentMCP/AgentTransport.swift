@@ -13,18 +13,71 @@ import ScopeREPLCore
 /// This transport escapes such strings in a `tools/call` request's
 /// arguments before the SDK reads them (``AgentStrings/escape(_:)``), and
 /// the server takes the escape off (``AgentStrings/unescape(_:)``).
+///
+/// Made by ``AgentServer/start(on:engine:origin:name:version:onCall:)``, it
+/// also answers the `tools/call` requests itself once the session is
+/// initialized (the direct path): the request is read once, its call run
+/// on the engine, and its result written as the server's handler writes
+/// it, in the order the requests came.
 public actor StringPreservingTransport: Transport {
   private let base: any Transport
   public nonisolated let logger: Logger
+  /// The direct path's calls, if it has one.
+  private let calls: AgentCallRunner?
+  /// Whether the client asked to initialize (the direct path waits for it).
+  private var initialized = false
 
   /// `base`, with the agent's strings kept. The server logs through
   /// `logger`; by default nowhere (the editor's terminal is the screen, and
   /// stdio's standard output the protocol).
   public init(_ base: any Transport, logger: Logger? = nil) {
+    self.init(base, calls: nil, logger: logger)
+  }
+
+  init(_ base: any Transport, calls: AgentCallRunner?, logger: Logger? = nil) {
     self.base = base
+    self.calls = calls
     self.logger =
       logger
       ?? Logger(label: "swift-text-engine.agent-transport") { _ in SwiftLogNoOpLogHandler() }
+  }
+
+  /// Answers `data` if it is a `tools/call` request the direct path takes;
+  /// false if the server is to have it.
+  func answered(_ data: Data) async -> Bool {
+    guard let calls, data.contains(UInt8(ascii: ":")),
+      let message = try? JSONReader.parse(Array(data)), case .object = message,
+      message["jsonrpc"] == .string("2.0"), case .string(let method)? = message["method"]
+    else { return false }
+    if method == "initialize" { initialized = true }
+    guard initialized, method == "tools/call", let id = message["id"],
+      id == .null ? false : true, case .object? = message["params"],
+      case .string(let name)? = message["params"]?["name"]
+    else { return false }
+    var arguments = message["params"]?["arguments"]
+    if arguments == .null { arguments = nil }
+    if let given = arguments, case .object = given {} else if arguments != nil { return false }
+    let base = self.base
+    let result = await calls.run(name, arguments: arguments) { uri in
+      let note = JSON.object([
+        ("jsonrpc", .string("2.0")), ("method", .string("notifications/resources/updated")),
+        ("params", .object([("uri", .string(uri))])),
+      ])
+      try? await base.send(Data(JSONWriter.write(note).utf8))
+    }
+    let text = JSONWriter.write(result.json)
+    let response = JSON.object([
+      ("jsonrpc", .string("2.0")), ("id", id),
+      (
+        "result",
+        .object([
+          ("content", .array([.object([("type", .string("text")), ("text", .string(text))])])),
+          ("structuredContent", result.json), ("isError", .bool(result.isError)),
+        ])
+      ),
+    ])
+    try? await base.send(Data(JSONWriter.write(response).utf8))
+    return true
   }
 
   public func connect() async throws { try await base.connect() }
@@ -37,6 +90,7 @@ public actor StringPreservingTransport: Transport {
       let task = Task {
         do {
           for try await data in await incoming.receive() {
+            if await self.answered(data) { continue }
             continuation.yield(AgentStrings.escapingArguments(data))
           }
           continuation.finish()

@@ -8,10 +8,19 @@ import Testing
 /// An agent on the SDK's own `Client`, over the in-memory transport.
 @Suite struct AgentServerTests {
   /// A connected client, its server, and the engine under them.
-  func connect(_ engine: REPLEngine) async throws -> (Client, Server) {
-    let server = await AgentServer.make(engine: LockedREPLEngine(engine), origin: "agent")
+  /// `direct`: the server as `AgentServer.start` makes it, its tool calls
+  /// answered on the transport's way in; else the SDK's handler answers
+  /// them (`make`). Both must answer alike.
+  func connect(_ engine: REPLEngine, direct: Bool) async throws -> (Client, Server) {
     let (clientSide, serverSide) = await InMemoryTransport.createConnectedPair()
-    try await server.start(transport: StringPreservingTransport(serverSide))
+    let server: Server
+    if direct {
+      server = try await AgentServer.start(
+        on: serverSide, engine: LockedREPLEngine(engine), origin: "agent")
+    } else {
+      server = await AgentServer.make(engine: LockedREPLEngine(engine), origin: "agent")
+      try await server.start(transport: StringPreservingTransport(serverSide))
+    }
     let client = Client(name: "AgentServerTests", version: "1")
     _ = try await client.connect(transport: clientSide)
     return (client, server)
@@ -29,7 +38,7 @@ import Testing
   }
 
   @Test func theToolsAreTheProtocolsCommands() async throws {
-    let (client, server) = try await connect(REPLEngine())
+    let (client, server) = try await connect(REPLEngine(), direct: false)
     let (tools, _) = try await client.listTools()
     #expect(tools.map(\.name) == AgentTool.all.map(\.name))
     let replace = tools.first { $0.name == "replace" }
@@ -37,10 +46,12 @@ import Testing
     await close(client, server)
   }
 
-  @Test func aReplacementLandsOnTheVersionItReadWhileThePersonTypes() async throws {
+  @Test(arguments: [false, true]) func aReplacementLandsOnTheVersionItReadWhileThePersonTypes(
+    direct: Bool
+  ) async throws {
     let engine = REPLEngine()
     try engine.document.add("b", text: "One teh two.\nThree fuor.\n")
-    let (client, server) = try await connect(engine)
+    let (client, server) = try await connect(engine, direct: direct)
     let contexts = try await call(client, "contexts", ["scope": "fullDocument"])
     #expect(contexts.isError == false)
     guard
@@ -79,10 +90,12 @@ import Testing
     await close(client, server)
   }
 
-  @Test func aSubscriberHearsWhenAStoragesTextChanges() async throws {
+  @Test(arguments: [false, true]) func aSubscriberHearsWhenAStoragesTextChanges(direct: Bool)
+    async throws
+  {
     let engine = REPLEngine()
     try engine.document.add("notes", text: "Hello\r\n")
-    let (client, server) = try await connect(engine)
+    let (client, server) = try await connect(engine, direct: direct)
     let (stream, continuation) = AsyncStream<String>.makeStream()
     await client.onNotification(ResourceUpdatedNotification.self) { message in
       continuation.yield(message.params.uri)
@@ -104,10 +117,12 @@ import Testing
 
   /// Text shaped as a `data:` URL (which the SDK would read as bytes),
   /// and text that starts with the escape's own marker, land as written.
-  @Test func textThatLooksLikeADataURLLandsAsWritten() async throws {
+  @Test(arguments: [false, true]) func textThatLooksLikeADataURLLandsAsWritten(direct: Bool)
+    async throws
+  {
     let engine = REPLEngine()
     try engine.document.add("b", text: "")
-    let (client, server) = try await connect(engine)
+    let (client, server) = try await connect(engine, direct: direct)
     var expected = ""
     for text in [
       "data:,hello", "data:text/plain;base64,aGk=", "\u{F8FF}data:,x", "\u{F8FF}\u{F8FF}",
@@ -123,8 +138,10 @@ import Testing
     await close(client, server)
   }
 
-  @Test func aBadCallIsAToolErrorWithTheProtocolsCode() async throws {
-    let (client, server) = try await connect(REPLEngine())
+  @Test(arguments: [false, true]) func aBadCallIsAToolErrorWithTheProtocolsCode(direct: Bool)
+    async throws
+  {
+    let (client, server) = try await connect(REPLEngine(), direct: direct)
     for (name, arguments, code) in [
       ("nope", [:], "badRequest"),
       ("edit", ["storage": "b", "offset": 0, "length": 0, "text": "x"], "unknownStorage"),

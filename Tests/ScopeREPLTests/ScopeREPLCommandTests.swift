@@ -606,7 +606,8 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
     (String(repeating: "[", count: 64) + String(repeating: "]", count: 64), true),
     (String(repeating: "[", count: 65) + String(repeating: "]", count: 65), false),
     ("", false), ("01", false), ("1.", false), (".5", false), ("1e", false), ("+1", false),
-    ("-", false),
+    ("-", false), ("1E+2", true), ("1e-2", true), ("0.0e0", true), ("-01", false),
+    ("1.5e", false), ("--1", false), ("1-2", false), ("1e+", false), ("0x1", false),
     ("tru", false), ("nul", false), (#"{"a" 1}"#, false), (#"{"a":1,}"#, false), ("[1,]", false),
     ("[1 2]", false), (#"{1:2}"#, false), (#""\x""#, false), (#""\u12""#, false),
     (#""\u00G0""#, false), (#""\ud800""#, false), (#""\udc00""#, false),
@@ -628,6 +629,11 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
           ("s", .string("😀")),
         ]))
     #expect(value["z"] == .int(.max))
+    #expect(try JSONReader.parse(Array("-9223372036854775808".utf8)) == .int(.min))
+    #expect(
+      try JSONReader.parse(Array("-9223372036854775809".utf8))
+        == .double(-9_223_372_036_854_775_809))
+    #expect(try JSONReader.parse(Array("-0".utf8)) == .int(0))
     #expect(value["nope"] == nil)
     #expect(
       JSONWriter.write(value) == #"{"z":9223372036854775807,"a":-1,"m":1.0,"big":null,"s":"😀"}"#)

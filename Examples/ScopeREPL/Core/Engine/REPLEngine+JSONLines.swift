@@ -12,6 +12,17 @@ extension REPLEngine {
     }
   }
 
+  /// One request of the `--json` protocol as JSON in, its response as JSON
+  /// out (with `ok`): what ``handleLine(_:)-([UInt8])`` does without the
+  /// text on either side (for an agent's call, read once by its transport).
+  public func handle(_ request: JSON) -> JSON {
+    do throws(REPLError) {
+      return try run(try Command(json: request)).json
+    } catch {
+      return error.json
+    }
+  }
+
   /// One line from a ``LineReader`` in, its one response line out: a line
   /// that was too long is answered `tooLarge`, any other as by
   /// ``handleLine(_:)-([UInt8])``.

@@ -203,12 +203,65 @@ public struct JSONReader {
   private mutating func number() throws(JSONSyntaxError) -> JSON {
     let start = i
     while let c = next, "+-.0123456789eE".utf8.contains(c) { i += 1 }
-    let text = String(decoding: bytes[start..<i], as: UTF8.self)
-    guard text.wholeMatch(of: /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/) != nil else {
-      throw JSONSyntaxError(offset: start, reason: "bad number '\(text)'")
+    let part = bytes[start..<i]
+    guard let isInteger = Self.numberKind(part) else {
+      throw JSONSyntaxError(
+        offset: start, reason: "bad number '\(String(decoding: part, as: UTF8.self))'")
     }
-    if let value = Int(text) { return .int(value) }
-    return .double(Double(text) ?? .infinity)
+    if isInteger, let value = Self.integer(part) { return .int(value) }
+    return .double(Double(String(decoding: part, as: UTF8.self)) ?? .infinity)
+  }
+
+  /// Whether `part` is a JSON number
+  /// (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`): nil if not, true
+  /// for an integer (no fraction, no exponent).
+  static func numberKind(_ part: ArraySlice<UInt8>) -> Bool? {
+    var k = part.startIndex
+    let end = part.endIndex
+    func digits() -> Int {
+      let from = k
+      while k < end, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(part[k]) { k += 1 }
+      return k - from
+    }
+    if k < end, part[k] == UInt8(ascii: "-") { k += 1 }
+    guard k < end else { return nil }
+    if part[k] == UInt8(ascii: "0") {
+      k += 1
+    } else if digits() == 0 {
+      return nil
+    }
+    var isInteger = true
+    if k < end, part[k] == UInt8(ascii: ".") {
+      k += 1
+      guard digits() > 0 else { return nil }
+      isInteger = false
+    }
+    if k < end, part[k] == UInt8(ascii: "e") || part[k] == UInt8(ascii: "E") {
+      k += 1
+      if k < end, part[k] == UInt8(ascii: "+") || part[k] == UInt8(ascii: "-") { k += 1 }
+      guard digits() > 0 else { return nil }
+      isInteger = false
+    }
+    return k == end ? isInteger : nil
+  }
+
+  /// The value of integer `part` (checked by ``numberKind(_:)``), or nil if
+  /// it does not fit in an `Int`.
+  static func integer(_ part: ArraySlice<UInt8>) -> Int? {
+    var k = part.startIndex
+    let negative = part[k] == UInt8(ascii: "-")
+    if negative { k += 1 }
+    var value = 0
+    while k < part.endIndex {
+      let digit = Int(part[k] &- UInt8(ascii: "0"))
+      let (times, o1) = value.multipliedReportingOverflow(by: 10)
+      let (next, o2) =
+        negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+      if o1 || o2 { return nil }
+      value = next
+      k += 1
+    }
+    return value
   }
 }
 
