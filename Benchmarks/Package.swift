@@ -112,6 +112,9 @@ let package = Package(
       name: "AgentBenchmarks",
       dependencies: [
         "BenchmarkHarness",
+        "BenchmarkSupport",
+        .product(name: "DocumentEngine", package: engine),
+        .product(name: "_EditorCore", package: engine),
         .product(name: "DocumentMCP", package: engine),
         .product(name: "_ScopeREPLCore", package: engine),
         .product(name: "MCP", package: "swift-sdk"),

@@ -30,6 +30,7 @@ filter+='|Tracked ranges.*'
 filter+='|Suggestions.*'
 filter+='|History.*'
 filter+='|Rich text ratio/.*'
+filter+='|Agents ratio/.*'
 
 echo "quick.sh: building the benchmarks" >&2
 swift build -c release >/dev/null

@@ -626,6 +626,21 @@ def editor_rows(r, stats):
     return rows
 
 
+AGENT_CALLS = "Agents ratio/10,000 suggest calls, MCP over stdio ÷ the --json protocol"
+
+
+def agent_rows(r):
+    """(target, measured, baseline, ratio, verdict) for an agent's calls over MCP (issue 47)."""
+    rows = []
+    pair = r.get(AGENT_CALLS, {}).get("MCP over stdio ÷ --json (×100)")
+    if pair:
+        x = pair[0] / 100
+        rows.append(("47. 10,000 `suggest` calls over MCP's stdio ≤ 3× the same through `--json`",
+                     fmt_time(wall(r, AGENT_CALLS) or 0) + " (both)", "`--json` over pipes (paired)",
+                     f"{x:.2f}× paired", mark(x <= 3)))
+    return rows
+
+
 def quick_rows(r, stats):
     """Every target the quick run measures, as (target, measured, baseline, ratio, result)."""
     rows = []
@@ -661,6 +676,7 @@ def quick_rows(r, stats):
     rows += history_rows(r)
     rows += rich_text_rows(r)
     rows += editor_rows(r, stats)
+    rows += agent_rows(r)
     return rows
 
 

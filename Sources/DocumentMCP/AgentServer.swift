@@ -25,6 +25,32 @@ public final class LockedREPLEngine: AgentEngineAccess, @unchecked Sendable {
   }
 }
 
+/// An engine that one thread owns (an editor's loop): each call is handed
+/// to that thread through `enqueue`, and runs there, alone, between the
+/// thread's own work.
+public final class QueuedREPLEngine: AgentEngineAccess, @unchecked Sendable {
+  private let engine: REPLEngine
+  private let enqueue: @Sendable (@escaping () -> Void) -> Void
+
+  /// `engine`, touched only by the jobs `enqueue` hands to its thread.
+  public init(_ engine: REPLEngine, enqueue: @escaping @Sendable (@escaping () -> Void) -> Void) {
+    self.engine = engine
+    self.enqueue = enqueue
+  }
+
+  public func withEngine<R: Sendable>(_ body: @escaping @Sendable (REPLEngine) -> R) async -> R {
+    let engine = Unchecked(engine)
+    return await withCheckedContinuation { continuation in
+      enqueue { continuation.resume(returning: body(engine.value)) }
+    }
+  }
+
+  private struct Unchecked<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+  }
+}
+
 /// The MCP server of one connected agent: the protocol's commands as tools
 /// (``AgentTool/all``), the storages as resources (`storage://ID`, their
 /// text; a subscriber hears when it changes), the agent an origin of its

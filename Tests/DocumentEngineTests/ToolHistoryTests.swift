@@ -328,6 +328,25 @@ extension ToolHistoryTests {
     _ = try? document.undo()
     #expect(try text(document) == "d")
   }
+
+  /// The same after the person's deletion, whose hunk the tool's
+  /// replacement waits beside (in the journal, its link without a piece
+  /// yet): revert lets the piece go, and the undo does not put the
+  /// replaced text back a second time (found by FuzzDocument).
+  @Test func revertWithTheRecordingOffLetsAJournaledReplacementGo() throws {
+    let document = try document("ab\u{301}\u{302}cd")
+    let session = try document.startSession(scope: .fullDocument)
+    try document.edit("b", range: 0..<2, with: "")
+    _ = try document.replace(context: session.contexts[0].id, range: 2..<3, with: "🏽")
+    #expect(try text(document) == "\u{301}\u{302}🏽d")
+    var options = document.historyOptions
+    options.isEnabled = false
+    document.historyOptions = options
+    _ = try document.revert()
+    #expect(try text(document) == "\u{301}\u{302}cd")
+    _ = try? document.undo()
+    #expect(try text(document) == "\u{301}\u{302}cd")
+  }
 }
 
 extension ToolHistoryTests {

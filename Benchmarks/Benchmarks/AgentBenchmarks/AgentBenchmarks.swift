@@ -147,6 +147,7 @@ func runMCP() async -> Duration {
 }
 
 let benchmarks: @Sendable () -> Void = {
+  registerEditorWithAgentBenchmark()
   Benchmark(
     "Agents ratio/10,000 suggest calls, MCP over stdio ÷ the --json protocol",
     configuration: configuration(

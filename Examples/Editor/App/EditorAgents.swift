@@ -9,33 +9,27 @@ import Synchronization
 /// on loopback, whose tool calls run on the editor's loop, between the
 /// person's keystrokes, on the same document — so that nothing the person
 /// types and nothing an agent lands is lost, and each call lands whole.
-final class EditorAgents: AgentEngineAccess, @unchecked Sendable {
+final class EditorAgents: @unchecked Sendable {
   /// The calls waiting for the loop.
   let queue: MainLoopQueue
-  /// The protocol's engine on the editor's document: touched on the loop
-  /// only (by the jobs of ``queue``).
-  private let engine: REPLEngine
+  /// The protocol's engine on the editor's document, its calls run on the
+  /// loop (by the jobs of ``queue``).
+  private let engine: QueuedREPLEngine
   /// What the last call did, for the status line, until the loop shows it.
   private let lastCall = Mutex<String?>(nil)
   private var server: AgentHTTPServer? = nil
 
   init(document: Document) throws {
-    queue = try MainLoopQueue()
-    engine = REPLEngine(document: document)
-  }
-
-  func withEngine<R: Sendable>(_ body: @escaping @Sendable (REPLEngine) -> R) async -> R {
-    let engine = self.engine
-    return await withCheckedContinuation { continuation in
-      queue.enqueue { continuation.resume(returning: body(engine)) }
-    }
+    let queue = try MainLoopQueue()
+    self.queue = queue
+    engine = QueuedREPLEngine(REPLEngine(document: document)) { queue.enqueue($0) }
   }
 
   /// Listens on `127.0.0.1:port` for agents that carry `token`; returns
   /// the port.
   func start(port: Int, token: String) throws -> Int {
     let server = try AgentHTTPServer.start(
-      AgentHTTPOptions(port: port, token: token), engine: self
+      AgentHTTPOptions(port: port, token: token), engine: engine
     ) { [weak self] origin, tool, result in
       self?.lastCall.withLock { $0 = Self.describe(origin, tool, result) }
     }

@@ -185,6 +185,9 @@ extension DocumentState {
   mutating func revertLinked(
     _ index: Int, into scratch: Int
   ) -> (held: Int, swapped: (events: [DocumentEvent], tracked: TrackedChanges)?)? {
+    // (The tree takes the storage's journal first: a replacement still
+    // waiting there as an eager hunk has no piece in its link yet.)
+    if let storage = session?.replacements[safe: index]?.storage { flushJournal(storage) }
     guard let held = session?.replacements[safe: index]?.held,
       let link = history.actions[held]?.swaps.first(where: { $0.replacement == index })
     else { return nil }
@@ -202,6 +205,9 @@ extension DocumentState {
   /// it, and lets its piece go (a swap the history does not record is
   /// about to put the replacement's text back).
   mutating func dropLink(of index: Int) {
+    // (As in ``revertLinked(_:into:)``: the link's piece, once the tree
+    // has the replacement.)
+    if let storage = session?.replacements[safe: index]?.storage { flushJournal(storage) }
     guard let held = session?.replacements[safe: index]?.held,
       let at = history.actions[held]?.swaps.firstIndex(where: { $0.replacement == index }),
       let link = history.actions[held]?.swaps.remove(at: at)
