@@ -26,6 +26,8 @@ final class PacedAgent: @unchecked Sendable {
   let offset: Int
   let stop = Box(false)
   let calls = Box(0)
+  /// The jobs the loop ran for it (its calls, on the loop's thread).
+  let ran = Box(0)
   /// The endpoint, kept while the agent runs.
   var server: AgentHTTPServer? = nil
   private var session = ""
@@ -110,22 +112,33 @@ final class PacedAgent: @unchecked Sendable {
   }
 }
 
+/// How many of the agent's calls the editor's loop had run by each sample
+/// (so that a run shows the agent was there: its p100 is the run's total).
+let agentCallsRun = BenchmarkMetric.custom(
+  "agent's calls run", polarity: .prefersLarger, useScalingFactor: false)
+
 func registerEditorWithAgentBenchmark() {
   let keystrokes = configuration(
-    metrics: [.wallClock], timeUnits: .microseconds, warmupIterations: 50,
+    metrics: [.wallClock, agentCallsRun], timeUnits: .microseconds, warmupIterations: 50,
     maxDuration: .seconds(120), maxIterations: 10_000)
   Benchmark(
     "Agents/keystroke to frame, 100 MB Markdown, an agent's edit every 10 ms over HTTP",
     configuration: keystrokes
   ) { benchmark, state in
-    let (editor, renderer, keys, count, queue, _) = state
+    let (editor, renderer, keys, count, queue, agent) = state
+    // (So far in the run: its largest value is how many ran in all.)
+    defer { benchmark.measurement(agentCallsRun, agent.ran.value) }
     for _ in benchmark.scaledIterations {
       let key = keys[count.value % keys.count]
       count.value += 1
       if count.value % 100 == 0 { editor.checkVisibleSpelling() }
       // The loop's tick, as `editor` runs it: the agents' calls, the key,
       // the findings, the frame.
-      if queue.drain() > 0 { editor.agentsCalled(nil) }
+      let ran = queue.drain()
+      if ran > 0 {
+        agent.ran.value += ran
+        editor.agentsCalled(nil)
+      }
       editor.perform(key)
       editor.landSpelling()
       blackHole(renderer.value.render(editor.frame()))
