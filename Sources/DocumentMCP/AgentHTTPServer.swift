@@ -78,6 +78,14 @@ public final class AgentHTTPServer: Sendable {
     return AgentHTTPServer(port: port, channel: channel, router: router)
   }
 
+  /// Tells each agent that subscribed to a storage whose text changed
+  /// since it last heard (the person typed, another agent edited): one
+  /// `notifications/resources/updated` per storage on its event stream.
+  /// The editor calls it when the person pauses.
+  public func notifyChanged() async {
+    await router.notifyChanged()
+  }
+
   /// Stops listening and ends every session.
   public func stop() async {
     try? await channel.close()
@@ -152,6 +160,18 @@ final class AgentHTTPRouter: Sendable {
   }
 
   func closeAll() async { await state.closeAll() }
+
+  func notifyChanged() async {
+    for (runner, transport) in await state.listeners() {
+      await runner.notifyChanged { uri in
+        let note = JSON.object([
+          ("jsonrpc", .string("2.0")), ("method", .string("notifications/resources/updated")),
+          ("params", .object([("uri", .string(uri))])),
+        ])
+        try? await transport.send(Data(JSONWriter.write(note).utf8))
+      }
+    }
+  }
 
   func handle(_ request: AgentHTTPRequest) async -> AgentHTTPResponse {
     guard request.path == "/mcp" else {
@@ -269,7 +289,8 @@ final class AgentHTTPRouter: Sendable {
 /// The open sessions: each agent's server and transport.
 actor AgentHTTPSessions {
   let options: AgentHTTPOptions
-  private var sessions: [String: (server: Server, transport: AgentHTTPSessionTransport)] = [:]
+  private var sessions:
+    [String: (server: Server, transport: AgentHTTPSessionTransport, runner: AgentCallRunner)] = [:]
   private var agents = 0
 
   init(options: AgentHTTPOptions) { self.options = options }
@@ -282,19 +303,24 @@ actor AgentHTTPSessions {
     agents += 1
     let origin = "agent-\(agents)"
     let transport = AgentHTTPSessionTransport(eventLimit: options.maxQueuedNotifications)
+    let runner = AgentCallRunner(engine: engine, origin: origin, onCall: onCall)
     let server: Server
     do {
-      server = try await AgentServer.start(
-        on: transport, engine: engine, origin: origin, onCall: onCall)
+      server = try await AgentServer.serve(on: transport, runner)
     } catch {
       return nil
     }
     let id = UUID().uuidString
-    sessions[id] = (server, transport)
+    sessions[id] = (server, transport, runner)
     return (id, transport)
   }
 
   func transport(_ id: String) -> AgentHTTPSessionTransport? { sessions[id]?.transport }
+
+  /// Each session's runner and transport.
+  func listeners() -> [(AgentCallRunner, AgentHTTPSessionTransport)] {
+    sessions.values.map { ($0.runner, $0.transport) }
+  }
 
   @discardableResult
   func remove(_ id: String) async -> Bool {

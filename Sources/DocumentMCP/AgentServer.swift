@@ -84,7 +84,18 @@ public enum AgentServer {
     name: String = "swift-text-engine", version: String = "0.1.0",
     onCall: (@Sendable (String, String, AgentResult) -> Void)? = nil
   ) async throws -> Server {
-    let runner = AgentCallRunner(engine: engine, origin: origin, onCall: onCall)
+    try await serve(
+      on: transport, AgentCallRunner(engine: engine, origin: origin, onCall: onCall), name: name,
+      version: version)
+  }
+
+  /// ``start(on:engine:origin:name:version:onCall:)`` with its runner
+  /// given (the HTTP sessions keep it, to tell a subscriber of edits made
+  /// by others).
+  static func serve(
+    on transport: any Transport, _ runner: AgentCallRunner, name: String = "swift-text-engine",
+    version: String = "0.1.0"
+  ) async throws -> Server {
     let server = await build(runner, name: name, version: version)
     try await server.start(transport: StringPreservingTransport(transport, calls: runner))
     return server
@@ -194,6 +205,14 @@ final class AgentCallRunner: Sendable {
     onCall?(origin, name, result)
     if listens { await subscriptions.notifyChanged(versions, notify) }
     return result
+  }
+
+  /// Tells the subscriber of each storage whose text changed since it last
+  /// heard (by anyone: the person typing, another agent) through `notify`.
+  func notifyChanged(_ notify: @Sendable (String) async -> Void) async {
+    guard await subscriptions.isListening else { return }
+    let versions = await engine.withEngine { AgentSubscriptions.versions(of: $0.document) }
+    await subscriptions.notifyChanged(versions, notify)
   }
 }
 

@@ -223,7 +223,13 @@ async def main(binary):
                     editor.type(b"Hey, ")
                     for _ in range(6):
                         editor.type(RIGHT)
+                    heard = len(updates)
                     editor.type(b"!")
+                    # The person pauses: a subscriber hears of it without a
+                    # call of its own.
+                    await asyncio.sleep(1.0)
+                    check(len(updates) > heard and updates[-1] == f"storage://{cell}",
+                          f"a subscriber hears of the person's typing: {updates}")
                     expected = "Hey, The qu!ick brwn fox 👩‍👩‍👧 jumps.\r\nA sëcond line 🇫🇷.\n"
                     for _ in range(100):
                         text = structured(await session.call_tool("text", {"storage": cell}))["text"]

@@ -48,6 +48,13 @@ final class EditorAgents: @unchecked Sendable {
     return (ran || status != nil, status)
   }
 
+  /// Tells the agents that subscribed to a cell whose text changed (the
+  /// person paused): off the loop, whose queue runs the reads it needs.
+  func documentChanged() {
+    guard let server else { return }
+    Task { await server.notifyChanged() }
+  }
+
   /// One call as the status line says it.
   static func describe(_ origin: String, _ tool: String, _ result: AgentResult) -> String {
     switch result {

@@ -157,6 +157,9 @@ struct EditorProgram: ParsableCommand {
           editor.checkVisibleSpelling()
           editor.checkVisibleProse()
           editor.countWords()
+          #if MCP
+          agents?.documentChanged()
+          #endif
         }
       } else {
         lastKey = clock.now
