@@ -38,8 +38,10 @@ let package = Package(
     // Only with the trait MCP (the SDK, and its logger's package).
     .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-    // Only with the trait MCP: the editor's Streamable HTTP endpoint.
+    // Only with the trait MCP: the editor's Streamable HTTP endpoint, and
+    // the file descriptors of the stdio transport's tests.
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
   ],
   targets: [
     .target(name: "SummaryTrees"),
@@ -161,6 +163,8 @@ let package = Package(
       dependencies: [
         "DocumentMCP", "ScopeREPLCore", "DocumentEngine",
         .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["MCP"])),
+        .product(
+          name: "SystemPackage", package: "swift-system", condition: .when(traits: ["MCP"])),
       ]
     ),
     .testTarget(
