@@ -379,10 +379,14 @@ extension HistoryTests {
     #expect(try text(document) == start)
   }
 
-  /// The same deletion, and the preview rejected instead: undoing the
-  /// deletion puts the unit back after the suggestion's text.
+  /// The same deletion, and the preview rejected instead: the text the
+  /// reject puts back is new text, as a preview's own is (the history's
+  /// rule, which FuzzDocument's model keeps: no group revives what a
+  /// preview took out), so undoing the deletion puts its unit back before
+  /// it, where the preview's piece waited — not after it, as an accept's
+  /// undo does.
   @Test(arguments: ["xya", "\r\na", "🇫🇷🇩🇪a"])
-  func undoingAfterARejectedPreviewKeepsADeletionAfterIt(_ start: String) throws {
+  func aRejectedPreviewsTextIsNewText(_ start: String) throws {
     let (document, _) = try document(start)
     let unit = start.hasPrefix("🇫🇷") ? 0..<4 : 0..<1
     let id = try document.suggest(
@@ -390,10 +394,14 @@ extension HistoryTests {
       in: "body")[0]
     document.closeGroup()
     let deleted = unit.upperBound..<(start.hasPrefix("🇫🇷") ? 8 : 2)
+    let units = Array(start.utf16)
+    let first = String(decoding: units[unit], as: UTF16.self)
+    let second = String(decoding: units[deleted], as: UTF16.self)
     try document.edit("body", range: deleted, with: "")
     _ = try document.preview(id, candidate: 0)
     _ = try document.reject(id)
+    #expect(try text(document) == first + "a")
     try document.undo()
-    #expect(try text(document) == start)
+    #expect(try text(document) == second + first + "a")
   }
 }

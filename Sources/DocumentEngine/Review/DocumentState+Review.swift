@@ -268,35 +268,13 @@ extension DocumentState {
     let (record, range) = try located(id)
     if previewed == id { previewed = nil }
     guard let preview = record.preview else { return ([], TrackedChanges(), range) }
-    // The preview's action puts its piece back in place of its units, in
-    // one edit recorded by a scratch action (both then go): the marks that
-    // were in the text come back where they were.
-    var scratch: Int? = nil
-    if history.isEnabled, record.previewAction != nil { flushHistory(record.storage) }
-    if history.isEnabled, let a = record.previewAction, previewActionHolds(a, range),
-      let piece = history.actions[a]?.pieces.first, let ref = piece.mark,
-      ref.storage == record.storage, piece.text.text == preview.replaced.text
-    {
-      let inverse = history.newAction(.person)
-      scratch = inverse
-      recording = .action(
-        _Recording(
-          action: inverse, mayPend: false, revive: (ref.local, piece.inner), replaces: true))
-    }
-    let result: (events: [DocumentEvent], tracked: TrackedChanges, range: Range<Int>)
-    do {
-      defer { recording = nil }
-      result = try applyKeeping(
-        record.local, in: record.storage, range, preview.replaced.text,
-        attributes: .exactly(preview.replaced.runs), reason: .replacement(reason))
-    } catch {
-      if let scratch { dropAction(scratch) }
-      throw error
-    }
-    if let scratch {
-      history.actions[record.previewAction ?? -1]?.pieces[0].mark = nil
-      dropAction(scratch)
-    }
+    // An edit no history records, as the preview's own would have been
+    // without its action: the text comes back as new text (the history's
+    // rule: no group revives what a preview took out), and the points in
+    // the action's piece stay at its start when the action goes.
+    let result = try applyKeeping(
+      record.local, in: record.storage, range, preview.replaced.text,
+      attributes: .exactly(preview.replaced.runs), reason: .replacement(reason))
     forgetPreviewAction(of: record)
     suggestions[id]?.preview = nil
     suggestions[id]?.previewAction = nil
