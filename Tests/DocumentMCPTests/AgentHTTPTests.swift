@@ -156,6 +156,25 @@ import Testing
     await router.closeAll()
   }
 
+  /// An agent that never reads its event stream costs a bounded number of
+  /// notifications: the newest wait, the older ones are dropped.
+  @Test func aReaderThatNeverReadsKeepsOnlyTheNewestEvents() async throws {
+    let transport = AgentHTTPSessionTransport(eventLimit: 4)
+    let stream = await transport.openEvents()
+    for k in 0..<1_000 {
+      try await transport.send(
+        Data(
+          #"{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"n":\#(k)}}"#.utf8
+        ))
+    }
+    await transport.close()
+    var seen: [String] = []
+    for await event in stream { seen.append(String(decoding: event, as: UTF8.self)) }
+    #expect(seen.count == 4)
+    #expect(seen.last?.contains(#""n":999"#) == true)
+    #expect(seen.first?.contains(#""n":996"#) == true)
+  }
+
   @Test func anEventIsOneServerSentEventPerLine() {
     let frame = AgentHTTPSessionTransport.frame(Data("{\"a\":1}\n{\"b\":2}".utf8))
     #expect(
