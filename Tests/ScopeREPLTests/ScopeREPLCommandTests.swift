@@ -632,7 +632,7 @@ func parseError(_ parse: () throws(REPLError) -> Command) -> REPLError? {
     #expect(try JSONReader.parse(Array("-9223372036854775808".utf8)) == .int(.min))
     #expect(
       try JSONReader.parse(Array("-9223372036854775809".utf8))
-        == .double(-9_223_372_036_854_775_809))
+        == .double(-9_223_372_036_854_775_808.0))
     #expect(try JSONReader.parse(Array("-0".utf8)) == .int(0))
     #expect(value["nope"] == nil)
     #expect(
