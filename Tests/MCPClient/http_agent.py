@@ -26,6 +26,7 @@ import time
 
 import mcp.types as types
 from mcp import ClientSession
+from checks import check, error_code, failures, is_error, structured
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
@@ -33,32 +34,6 @@ TOKEN = "s3cret-token-for-the-test"
 F7 = b"\x1b[18~"
 RIGHT = b"\x1b[C"
 ENTER = b"\r"
-
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-
-
-def structured(result):
-    value = getattr(result, "structured_content", None)
-    if value is None:
-        value = getattr(result, "structuredContent", None)
-    return value
-
-
-def is_error(result):
-    value = getattr(result, "is_error", None)
-    if value is None:
-        value = getattr(result, "isError", None)
-    return bool(value)
-
-
-def error_code(result):
-    return (structured(result) or {}).get("error", {}).get("code")
 
 
 def utf16_offset(text, part):

@@ -13,33 +13,8 @@ import sys
 
 import mcp.types as types
 from mcp import ClientSession, StdioServerParameters
+from checks import check, error_code, failures, is_error, structured
 from mcp.client.stdio import stdio_client
-
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-
-
-def structured(result):
-    value = getattr(result, "structured_content", None)
-    if value is None:
-        value = getattr(result, "structuredContent", None)
-    return value
-
-
-def is_error(result):
-    value = getattr(result, "is_error", None)
-    if value is None:
-        value = getattr(result, "isError", None)
-    return bool(value)
-
-
-def error_code(result):
-    return (structured(result) or {}).get("error", {}).get("code")
 
 
 async def main(repl):
