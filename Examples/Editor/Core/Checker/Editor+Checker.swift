@@ -18,24 +18,21 @@ extension Editor {
   /// they are mapped through what the person typed meanwhile.
   public func checkVisibleProse() {
     guard let command = checkerCommand, checkerRun == nil else { return }
-    var chosen: Int? = nil
+    // The first cell with a visible paragraph that changed: its paragraphs
+    // now; the others' at the next pause.
+    let changed = changedVisibleParagraphs(since: &proseChecked)
+    guard let cell = changed.first?.cell else { return }
     var paragraphs: [(range: Range<Int>, text: String)] = []
-    var seen: Set<Int> = []
-    for line in shownLines() {
-      guard case .text(let cell, let start, _) = line, notebook.cells.indices.contains(cell),
-        chosen == nil || chosen == cell
-      else { continue }
-      guard seen.insert(start).inserted else { continue }
-      let layout = paragraph(cell, containing: start)
-      guard !layout.text.isEmpty else { continue }
-      let checked = CheckedParagraph(storage: id(cell), start: start, text: layout.text)
-      guard !proseChecked.contains(checked) else { continue }
-      if proseChecked.count > 100_000 { proseChecked.removeAll() }
-      proseChecked.insert(checked)
-      chosen = cell
-      paragraphs.append((start..<(start + layout.contentsLength), layout.text))
+    for found in changed {
+      if found.cell == cell {
+        paragraphs.append((found.range, found.text))
+      } else {
+        proseChecked.remove(
+          CheckedParagraph(storage: id(found.cell), start: found.range.lowerBound, text: found.text)
+        )
+      }
     }
-    guard let cell = chosen, let storage = storage(cell) else { return }
+    guard let storage = storage(cell) else { return }
     let check = ProseCheck(paragraphs)
     do {
       try document.pin(storage.id, version: storage.version)
@@ -111,19 +108,10 @@ extension Editor {
     var landed = 0
     for finding in findings {
       guard
-        let touched = try? document.isTouched(finding.range, in: id, since: version), !touched,
-        let lower = try? document.map(finding.range.lowerBound, in: id, from: version),
-        let upper = try? document.map(
-          finding.range.upperBound, in: id, from: version, bias: .left),
-        lower.offset < upper.offset
+        let range = foundNow(
+          finding.range, in: id, from: version, kind: finding.kind,
+          explanation: finding.explanation)
       else { continue }
-      let range = lower.offset..<upper.offset
-      let existing = (try? document.suggestions(in: id, overlapping: range)) ?? []
-      if existing.contains(where: {
-        $0.range == range && $0.kind == finding.kind && $0.explanation == finding.explanation
-      }) {
-        continue
-      }
       let proposal = ProposedSuggestion(
         range, kind: finding.kind, explanation: finding.explanation,
         candidates: finding.candidates.map { SuggestionCandidate($0) })

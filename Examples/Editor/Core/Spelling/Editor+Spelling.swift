@@ -11,19 +11,8 @@ extension Editor {
   public func checkVisibleSpelling() {
     guard let spelling else { return }
     var jobs: [Int: [Range<Int>]] = [:]
-    var seen: Set<Int> = []
-    for line in shownLines() {
-      guard case .text(let cell, let start, _) = line, notebook.cells.indices.contains(cell)
-      else { continue }
-      let key = cell &* 1_000_003 &+ start
-      guard seen.insert(key).inserted else { continue }
-      let layout = paragraph(cell, containing: start)
-      guard !layout.text.isEmpty else { continue }
-      let checked = CheckedParagraph(storage: id(cell), start: start, text: layout.text)
-      guard !checkedParagraphs.contains(checked) else { continue }
-      if checkedParagraphs.count > 100_000 { checkedParagraphs.removeAll() }
-      checkedParagraphs.insert(checked)
-      jobs[cell, default: []].append(start..<(start + layout.contentsLength))
+    for (cell, range, _) in changedVisibleParagraphs(since: &checkedParagraphs) {
+      jobs[cell, default: []].append(range)
     }
     for (cell, paragraphs) in jobs {
       guard let storage = storage(cell) else { continue }
@@ -34,6 +23,30 @@ extension Editor {
       }
       spelling.check(paragraphs, of: storage.text, storage: storage.id, version: storage.version)
     }
+  }
+
+  /// The visible paragraphs that are not in `seen` (by cell, start and
+  /// text) — each once, added to it — with their cell, their range (without
+  /// the separator) and their text; of one cell only if `cell` is given.
+  func changedVisibleParagraphs(
+    since seen: inout Set<CheckedParagraph>, in cell: Int? = nil
+  ) -> [(cell: Int, range: Range<Int>, text: String)] {
+    var found: [(cell: Int, range: Range<Int>, text: String)] = []
+    var lines: Set<Int> = []
+    for line in shownLines() {
+      guard case .text(let c, let start, _) = line, notebook.cells.indices.contains(c),
+        cell == nil || cell == c
+      else { continue }
+      guard lines.insert(c &* 1_000_003 &+ start).inserted else { continue }
+      let layout = paragraph(c, containing: start)
+      guard !layout.text.isEmpty else { continue }
+      let checked = CheckedParagraph(storage: id(c), start: start, text: layout.text)
+      guard !seen.contains(checked) else { continue }
+      if seen.count > 100_000 { seen.removeAll() }
+      seen.insert(checked)
+      found.append((c, start..<(start + layout.contentsLength), layout.text))
+    }
+    return found
   }
 
   /// Lands the spell checker's findings as suggestions: each mapped from
@@ -50,17 +63,9 @@ extension Editor {
       defer { document.unpin(result.storage, version: result.version) }
       for finding in result.findings {
         guard
-          let touched = try? document.isTouched(
-            finding.range, in: result.storage, since: result.version), !touched,
-          let lower = try? document.map(
-            finding.range.lowerBound, in: result.storage, from: result.version),
-          let upper = try? document.map(
-            finding.range.upperBound, in: result.storage, from: result.version, bias: .left),
-          lower.offset < upper.offset
+          let range = foundNow(
+            finding.range, in: result.storage, from: result.version, kind: .spelling)
         else { continue }
-        let range = lower.offset..<upper.offset
-        let existing = (try? document.suggestions(in: result.storage, overlapping: range)) ?? []
-        if existing.contains(where: { $0.range == range && $0.kind == .spelling }) { continue }
         let proposal = ProposedSuggestion(
           range, kind: .spelling, explanation: "Possible spelling mistake",
           candidates: finding.candidates.map { SuggestionCandidate($0) })
@@ -69,6 +74,28 @@ extension Editor {
       }
     }
     return landed
+  }
+
+  /// Where a checker's finding at `range` of `version` is now, if it is to
+  /// land as a suggestion of `kind`: not if the person changed its text
+  /// since, nor if a suggestion of that kind (and `explanation`, if given)
+  /// is there already.
+  func foundNow(
+    _ range: Range<Int>, in id: StorageID, from version: StorageVersion, kind: SuggestionKind,
+    explanation: String? = nil
+  ) -> Range<Int>? {
+    guard
+      let touched = try? document.isTouched(range, in: id, since: version), !touched,
+      let lower = try? document.map(range.lowerBound, in: id, from: version),
+      let upper = try? document.map(range.upperBound, in: id, from: version, bias: .left),
+      lower.offset < upper.offset
+    else { return nil }
+    let now = lower.offset..<upper.offset
+    let existing = (try? document.suggestions(in: id, overlapping: now)) ?? []
+    let there = existing.contains {
+      $0.range == now && $0.kind == kind && (explanation == nil || $0.explanation == explanation)
+    }
+    return there ? nil : now
   }
 
   /// The suggestions of every cell, in the notebook's order.
