@@ -29,14 +29,7 @@ public final class MainLoopQueue: Sendable {
   /// - Throws: ``TerminalError/systemCall(_:errno:)`` if the pipe cannot be
   ///   made.
   public init() throws(TerminalError) {
-    var descriptors: [Int32] = [0, 0]
-    guard pipe(&descriptors) == 0 else { throw .systemCall("pipe", errno: errno) }
-    for descriptor in descriptors {
-      _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-      _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-    }
-    reader = descriptors[0]
-    writer = descriptors[1]
+    (reader, writer) = try Terminal.wakePipe()
   }
 
   deinit {

@@ -83,14 +83,19 @@ public final class Terminal {
   public init(input: Int32 = 0, output: Int32 = 1) throws(TerminalError) {
     self.input = input
     self.output = output
+    (resizeReader, resizeWriter) = try Self.wakePipe()
+  }
+
+  /// A pipe for waking a `poll` (the resize's, ``MainLoopQueue``'s): both
+  /// ends non-blocking and closed on exec.
+  static func wakePipe() throws(TerminalError) -> (reader: Int32, writer: Int32) {
     var descriptors: [Int32] = [-1, -1]
     guard pipe(&descriptors) == 0 else { throw .systemCall("pipe", errno: errno) }
     for descriptor in descriptors {
       _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
       _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
     }
-    resizeReader = descriptors[0]
-    resizeWriter = descriptors[1]
+    return (descriptors[0], descriptors[1])
   }
 
   deinit {
