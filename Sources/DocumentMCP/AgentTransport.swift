@@ -44,19 +44,21 @@ public actor StringPreservingTransport: Transport {
 
   /// Answers `data` if it is a `tools/call` request the direct path takes;
   /// false if the server is to have it.
-  func answered(_ data: Data) async -> Bool {
-    guard let calls, data.contains(UInt8(ascii: ":")),
-      let message = try? JSONReader.parse(Array(data)), case .object = message,
-      message["jsonrpc"] == .string("2.0"), case .string(let method)? = message["method"]
+  func answered(_ message: JSON?) async -> Bool {
+    guard let calls, let message, message["jsonrpc"] == .string("2.0"),
+      case .string(let method)? = message["method"]
     else { return false }
     if method == "initialize" { initialized = true }
-    guard initialized, method == "tools/call", let id = message["id"],
-      id == .null ? false : true, case .object? = message["params"],
+    guard initialized, method == "tools/call", let id = message["id"], id != .null,
       case .string(let name)? = message["params"]?["name"]
     else { return false }
-    var arguments = message["params"]?["arguments"]
-    if arguments == .null { arguments = nil }
-    if let given = arguments, case .object = given {} else if arguments != nil { return false }
+    // (Arguments that are not an object go to the server, which refuses them.)
+    let arguments: JSON?
+    switch message["params"]?["arguments"] {
+    case nil, .null?: arguments = nil
+    case .object(let fields)?: arguments = .object(fields)
+    default: return false
+    }
     let base = self.base
     let result = await calls.run(name, arguments: arguments) { uri in
       let note = JSON.object([
@@ -90,8 +92,11 @@ public actor StringPreservingTransport: Transport {
       let task = Task {
         do {
           for try await data in await incoming.receive() {
-            if await self.answered(data) { continue }
-            continuation.yield(AgentStrings.escapingArguments(data))
+            // (Read once, for both.)
+            let message =
+              data.contains(UInt8(ascii: ":")) ? try? JSONReader.parse(Array(data)) : nil
+            if await self.answered(message) { continue }
+            continuation.yield(AgentStrings.escapingArguments(data, read: message))
           }
           continuation.finish()
         } catch {
@@ -122,11 +127,9 @@ public enum AgentStrings {
 
   /// A JSON-RPC message (or a batch of them) with the strings of each
   /// `tools/call` request's arguments escaped; anything that is not JSON,
-  /// or escapes nothing, as it is.
-  static func escapingArguments(_ data: Data) -> Data {
-    guard data.contains(UInt8(ascii: ":")),
-      let message = try? JSONReader.parse(Array(data))
-    else { return data }
+  /// or escapes nothing, as it is. `message` is `data` as read (nil: not JSON).
+  static func escapingArguments(_ data: Data, read message: JSON?) -> Data {
+    guard let message else { return data }
     var changed = false
     func request(_ json: JSON) -> JSON {
       guard case .object(var fields) = json, json["method"] == .string("tools/call"),
