@@ -20,8 +20,23 @@ import _EngineTestSupport
     var tracked: TrackedRangeModel
     var kind: String
     var candidates: [SuggestionCandidate]
-    var preview: (candidate: Int, replaced: [Unit])?
+    var preview: (candidate: Int, replaced: [Unit], point: PreviewPoint)?
   }
+
+  /// Where the text a preview replaced goes back when its accept is
+  /// undone: the point where the preview's text started, which text typed
+  /// there since goes after (the history's rule for any deletion's point:
+  /// a person's edit over it leaves it at the edit's start, before the new
+  /// text); `unknown` once another's edit took it into the text it
+  /// replaced (that edit's undo may bring it back: FuzzDocument's per-unit
+  /// model follows that, this one does not check it).
+  enum PreviewPoint: Equatable {
+    case at(Int)
+    case unknown
+  }
+
+  /// Whose edit it is, for the previews' points.
+  enum Editor { case person, other }
 
   struct Model {
     var units: [Unit] = []
@@ -62,11 +77,23 @@ import _EngineTestSupport
     ///
     /// - Returns: the suggestions the edit removed, sorted.
     mutating func edit(
-      _ r: Range<Int>, _ new: [Unit], keeping: SuggestionID? = nil
+      _ r: Range<Int>, _ new: [Unit], keeping: SuggestionID? = nil, by editor: Editor = .other
     ) -> [SuggestionID] {
       let (s, e, n) = (r.lowerBound, r.upperBound, new.count)
       units.replaceSubrange(r, with: new)
       var removed: [SuggestionID] = []
+      for (id, suggestion) in suggestions {
+        guard let preview = suggestion.preview, case .at(let p) = preview.point else { continue }
+        let point: PreviewPoint
+        if p < s || (p == s && (id == keeping || r.isEmpty || editor == .person)) {
+          point = .at(p)
+        } else if p > e || (p == e && r.isEmpty) {
+          point = .at(p + n - (e - s))
+        } else {
+          point = editor == .person ? .at(s) : .unknown
+        }
+        suggestions[id]?.preview?.point = point
+      }
       for (id, suggestion) in suggestions where id != keeping {
         let (mapped, _) = suggestion.tracked.mapped(s, e, n)
         if let mapped {
@@ -196,7 +223,8 @@ import _EngineTestSupport
             log.append("edit \(r) \(text.debugDescription) \(String(describing: attributes))")
             let result = try document.edit("s", range: r, with: text, attributes: attributes)
             let link = attributes == nil ? model.ruleLink(r) : (explicit == 2 ? "p" : nil)
-            let removed = model.edit(r, text.utf16.map { Unit(code: $0, link: link) })
+            let removed = model.edit(
+              r, text.utf16.map { Unit(code: $0, link: link) }, by: .person)
             #expect(result.tracked.removed == removed, "\(place): \(log)")
           case 2, 3:
             // A checker.
@@ -253,7 +281,8 @@ import _EngineTestSupport
               let replaced = now.preview?.replaced ?? Array(model.units[r])
               let new = model.units(of: now.candidates[candidate], replacing: r)
               removed += model.edit(r, new, keeping: id)
-              model.suggestions[id]?.preview = (candidate, replaced)
+              let point = model.suggestions[id]?.preview?.point ?? .at(r.lowerBound)
+              model.suggestions[id]?.preview = (candidate, replaced, point)
             }
             model.previewed = id
             #expect(result.tracked.removed == removed.sorted(), "\(place): \(log)")
@@ -296,22 +325,25 @@ import _EngineTestSupport
             let accepted = Array(model.units[landed])
             #expect(try Self.units(document) == model.units, "\(place): \(log)")
             // Every accept can be undone, and redone, exactly, by the
-            // history's rule: the text it replaced goes back before its
-            // units, then its units go (two edits; one if either is empty).
-            if Bool.random(using: &random) {
+            // history's rule: the text it replaced goes back at its point
+            // (where its units start, or, after a preview, where the
+            // preview's text started: before text typed there since), then
+            // its units go (two edits; one if either is empty).
+            let point: PreviewPoint = now.preview?.point ?? .at(landed.lowerBound)
+            if case .at(let s) = point, Bool.random(using: &random) {
               log.append("undo")
               let undo = try document.undo()
-              let s = landed.lowerBound
+              let l = landed.lowerBound
               let (o, a) = (original.count, accepted.count)
               #expect(
                 undo.replacementCount == (o > 0 ? 1 : 0) + (a > 0 ? 1 : 0), "\(place): \(log)")
               _ = model.edit(s..<s, original)
-              _ = model.edit((s + o)..<(s + o + a), [])
+              _ = model.edit((l + o)..<(l + o + a), [])
               #expect(try Self.units(document) == model.units, "\(place): \(log)")
               if Bool.random(using: &random) {
                 log.append("redo")
                 _ = try document.redo()
-                _ = model.edit((s + o)..<(s + o), accepted)
+                _ = model.edit((l + o)..<(l + o), accepted)
                 _ = model.edit(s..<(s + o), [])
               }
             }

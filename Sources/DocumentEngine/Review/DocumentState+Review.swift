@@ -281,23 +281,37 @@ extension DocumentState {
     return (result.events, result.tracked, result.range)
   }
 
-  /// Whether preview action `a` holds exactly the suggestion's text at
-  /// `range`: its units are that text (nothing another typed at its ends
-  /// joined the suggestion), and its piece waits at its start (nothing
-  /// typed at the start went before it). Else the accept takes the text
+  /// Whether preview action `a`'s piece still waits at or before the
+  /// suggestion's text at `range` (text typed at the preview's start since
+  /// went after the point, as any text typed where a deletion was: the
+  /// history's rule), so that the action can be the accept's group. Else
+  /// (an edit took the point into its own piece) the accept takes the text
   /// there as its units, and the text the preview replaced goes back at
   /// the start (``adopt(_:in:original:by:)``). The tree has taken the
-  /// storage's pending hunk (an edit there may have put the piece's point
-  /// in its own piece).
-  func previewActionHolds(_ a: Int, _ range: Range<Int>) -> Bool {
+  /// storage's pending hunk.
+  func previewPointHolds(_ a: Int, _ range: Range<Int>) -> Bool {
     guard let action = history.actions[a] else { return false }
+    guard let piece = action.pieces.first else { return true }
+    guard let mark = piece.mark, let point = markRange(mark) else { return false }
+    return point.lowerBound <= range.lowerBound
+  }
+
+  /// Makes preview action `a`'s units exactly the suggestion's text at
+  /// `range`, if they are not: text another typed at the preview's end
+  /// since joined its units' range, and is not the accept's.
+  mutating func retakePreviewUnits(_ a: Int, _ range: Range<Int>, in id: StorageID) {
+    guard let action = history.actions[a] else { return }
     let units = action.added.compactMap { markRange($0) }.filter { !$0.isEmpty }
-    let unitsHold = range.isEmpty ? units.isEmpty : units == [range]
-    let pieceHolds =
-      action.pieces.first.map { piece in
-        piece.mark.map { markRange($0)?.lowerBound == range.lowerBound } ?? false
-      } ?? true
-    return unitsHold && pieceHolds
+    if range.isEmpty ? units.isEmpty : units == [range] { return }
+    for ref in action.added { removeMark(ref, flushing: false) }
+    history.actions[a]?.added = []
+    charge(a, -_HistoryAction.markCost * action.added.count)
+    if !range.isEmpty,
+      let ref = addMark(range, in: id, owner: _MarkOwner(action: a, role: .added))
+    {
+      history.actions[a]?.added.append(ref)
+      charge(a, _HistoryAction.markCost)
+    }
   }
 
   /// Drops the action that recorded suggestion `record`'s preview, if
@@ -379,17 +393,22 @@ extension DocumentState {
     let text = now.candidates[chosen]
     var landed = range
     // A preview recorded by an action: that action is the accept's group,
-    // if its piece waits where the suggestion's text starts. (Text typed
-    // right before the preview's text went after the piece's point: the
-    // accept's undo puts the text back where the suggestion starts, so the
-    // action goes, and the accept takes the text there as below.)
+    // its units the suggestion's text, if its piece still waits at or
+    // before where that text starts. (Text typed right before the
+    // preview's text went after the piece's point, as text typed where
+    // any deletion was: the accept's undo puts the replaced text back
+    // before it.)
     var previewAction = now.previewAction.flatMap { history.actions.contains($0) ? $0 : nil }
     // (The tree takes the pending hunk first: a point at the end of the
     // text an edit there replaced goes into its piece, at its start.)
     if previewAction != nil { flushHistory(now.storage) }
-    if let a = previewAction, !previewActionHolds(a, range) {
-      dropAction(a)
-      previewAction = nil
+    if let a = previewAction {
+      if previewPointHolds(a, range) {
+        retakePreviewUnits(a, range, in: now.storage)
+      } else {
+        dropAction(a)
+        previewAction = nil
+      }
     }
     let action = previewAction ?? history.newAction(.person)
     do {
