@@ -20,6 +20,23 @@ public func applyPatches(
   }
 }
 
+/// Applies patches to a `BufferedRope` (the buffered edit is left
+/// waiting: the caller flushes it inside its clock).
+public func applyPatches(
+  _ positions: [Int], _ deletes: [Int], _ inserts: [String], to buffered: inout BufferedRope,
+  trace: String
+) {
+  for i in 0..<positions.count {
+    let position = positions[i]
+    do {
+      try buffered.replace(
+        position..<position + deletes[i], in: .unicodeScalars, with: inserts[i])
+    } catch {
+      fatalError("\(trace): patch \(i) failed on the buffered rope: \(error)")
+    }
+  }
+}
+
 /// Applies patches to a `BigString`.
 public func applyPatches(
   _ positions: [Int], _ deletes: [Int], _ inserts: [String], to big: inout BigString

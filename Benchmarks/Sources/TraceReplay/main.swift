@@ -5,7 +5,7 @@
 //
 //   swift build -c release --product TraceReplay
 //   .build/release/TraceReplay [--rounds N] [--bigstring-rounds N]
-//       [--structures rope,bigstring,flat] TRACE_NAME_OR_PATH...
+//       [--structures rope,buffered,bigstring,flat] TRACE_NAME_OR_PATH...
 //
 // A trace is a name in Tests/Data/traces (`seph-blog1`) or the path of a
 // `.json[.gz]` file. As in the peers: the start content (if any) is the first
@@ -69,6 +69,16 @@ func replayRope(_ r: Replay, edits: inout UInt64) -> String {
 }
 
 @inline(never)
+func replayBuffered(_ r: Replay, edits: inout UInt64) -> String {
+  let start = now()
+  var buffered = BufferedRope()
+  applyPatches(r.positions, r.deleteCounts, r.inserts, to: &buffered, trace: r.name)
+  let rope = buffered.flushed()
+  edits = now() - start
+  return String(rope)
+}
+
+@inline(never)
 func replayBigString(_ r: Replay, edits: inout UInt64) -> String {
   let start = now()
   var big = BigString()
@@ -94,6 +104,7 @@ struct Structure {
 
 let allStructures = [
   Structure(key: "rope", label: "Rope", run: replayRope),
+  Structure(key: "buffered", label: "BufferedRope", run: replayBuffered),
   Structure(key: "bigstring", label: "BigString", run: replayBigString),
   Structure(key: "flat", label: "flat [UInt8]", run: replayFlat),
 ]
@@ -129,11 +140,11 @@ func jsonString(_ s: String) -> String {
 // MARK: - Command line
 
 let usage = """
-  usage: TraceReplay [--rounds N] [--bigstring-rounds N] [--structures rope,bigstring,flat]
+  usage: TraceReplay [--rounds N] [--bigstring-rounds N] [--structures rope,buffered,bigstring,flat]
                      TRACE_NAME_OR_PATH...
     --rounds N            replays of each structure, best kept (default 5)
     --bigstring-rounds N  replays of BigString (default: as --rounds); it is much slower
-    --structures LIST     which structures to replay (default rope,bigstring,flat)
+    --structures LIST     which structures to replay (default rope,buffered,bigstring,flat)
   A trace is a name in Tests/Data/traces (seph-blog1) or a .json[.gz] path.
   """
 

@@ -29,17 +29,17 @@
 public struct BufferedRope: Sendable {
   /// The rope, without the buffered edit.
   var base: Rope
-  /// The edit waiting, if any.
-  var pending: _PendingEdit?
+  /// The edit waiting (if `pending.isActive`), kept in place: its bytes are
+  /// never copied while typing goes on.
+  var pending = _PendingEdit()
 
   /// The most bytes the buffered edit keeps; an edit that would make it
   /// longer takes it into the rope first.
-  public static let limit = 1024
+  public static let limit = 256
 
   /// A buffered rope over `rope`, with nothing buffered.
   public init(_ rope: Rope = Rope()) {
     base = rope
-    pending = nil
   }
 
   /// A buffered rope holding `string`.
@@ -48,15 +48,14 @@ public struct BufferedRope: Sendable {
   }
 
   /// Whether an edit is waiting to go into the rope.
-  public var isBuffering: Bool { pending != nil }
+  public var isBuffering: Bool { pending.isActive }
 
   /// Takes the buffered edit into the rope (one edit), if there is one.
   public mutating func flush() {
-    guard let edit = pending else { return }
-    pending = nil
-    edit.inserted.withUnsafeBufferPointer {
-      base.replaceUTF8(edit.start.utf8..<(edit.start.utf8 + edit.removed.utf8), with: $0)
-    }
+    guard pending.isActive else { return }
+    let range = pending.start.utf8..<(pending.start.utf8 + pending.removed.utf8)
+    pending.inserted.withUnsafeBufferPointer { base.replaceUTF8(range, with: $0) }
+    pending.clear()
   }
 
   /// The text as a rope, the buffered edit taken in first: an O(1)
@@ -70,8 +69,7 @@ public struct BufferedRope: Sendable {
 
   /// The text's length in UTF-8 bytes.
   public var utf8Count: Int {
-    guard let edit = pending else { return base.utf8Count }
-    return base.utf8Count - edit.removed.utf8 + edit.inserted.count
+    base.utf8Count - pending.removed.utf8 + pending.inserted.count
   }
 
   /// The text's length in UTF-16 code units.
@@ -82,8 +80,8 @@ public struct BufferedRope: Sendable {
 
   /// The text's length in `unit`.
   public func count(in unit: TextUnit) -> Int {
-    guard let edit = pending else { return base.count(in: unit) }
-    return base.count(in: unit) - removedCount(edit, unit) + edit.insertedCount[unit]
+    guard pending.isActive else { return base.count(in: unit) }
+    return base.count(in: unit) - removedCount(unit) + pending.insertedCount[unit]
   }
 
   /// Whether the text is empty.
@@ -97,9 +95,9 @@ public struct BufferedRope: Sendable {
   ///   text as it is (the buffered edit made).
   /// - Complexity: O(log n), or O(k) inside the k bytes buffered.
   public func utf8Offset(of offset: Int, in unit: TextUnit) throws(RopeError) -> Int {
-    guard let edit = pending else { return try base.utf8Offset(of: offset, in: unit) }
-    try checkBounds(offset, unit)
-    return try utf8Offset(of: offset, in: unit, edit, start: startCount(edit, unit))
+    guard pending.isActive else { return try base.utf8Offset(of: offset, in: unit) }
+    try checkBounds(offset, unit, count(in: unit))
+    return try bufferedUTF8Offset(of: offset, in: unit, start: startCount(unit))
   }
 
   /// The position at UTF-8 offset `utf8Offset`, in `unit`.
@@ -107,95 +105,99 @@ public struct BufferedRope: Sendable {
   /// - Throws: as ``Rope/offset(ofUTF8:in:)``.
   /// - Complexity: O(log n), or O(k) inside the k bytes buffered.
   public func offset(ofUTF8 utf8Offset: Int, in unit: TextUnit) throws(RopeError) -> Int {
-    guard let edit = pending else { return try base.offset(ofUTF8: utf8Offset, in: unit) }
-    try checkBounds(utf8Offset, .utf8)
-    let (start, end) = (edit.start.utf8, edit.start.utf8 + edit.inserted.count)
+    guard pending.isActive else { return try base.offset(ofUTF8: utf8Offset, in: unit) }
+    try checkBounds(utf8Offset, .utf8, self.utf8Count)
+    let start = pending.start.utf8
+    let end = start + pending.inserted.count
     if utf8Offset <= start { return try base.offset(ofUTF8: utf8Offset, in: unit) }
     if utf8Offset <= end {
       let local = utf8Offset - start
-      if local < edit.inserted.count && _UTF8Counts.isContinuation(edit.inserted[local]) {
+      if local < pending.inserted.count && _UTF8Counts.isContinuation(pending.inserted[local]) {
         throw .splitsScalar(utf8Offset: utf8Offset)
       }
       let units: Int
       switch unit {
       case .utf8: units = local
       case .utf16, .unicodeScalars:
-        units = edit.inserted.withUnsafeBufferPointer {
+        units = pending.inserted.withUnsafeBufferPointer {
           _UTF8Counts.units(upTo: local, utf16: unit == .utf16, in: $0)
         }
       }
-      return startCount(edit, unit) + units
+      return startCount(unit) + units
     }
-    let inRope = utf8Offset - edit.inserted.count + edit.removed.utf8
+    let inRope = utf8Offset - pending.inserted.count + pending.removed.utf8
     do {
       let found = try base.offset(ofUTF8: inRope, in: unit)
-      return found - removedCount(edit, unit) + edit.insertedCount[unit]
+      return found - removedCount(unit) + pending.insertedCount[unit]
     } catch {
       if case .splitsScalar = error { throw .splitsScalar(utf8Offset: utf8Offset) }
       throw error
     }
   }
 
-  /// Whether `offset` (of `unit`) is a position of the text, else the
-  /// rope's error for it.
-  func checkBounds(_ offset: Int, _ unit: TextUnit) throws(RopeError) {
-    let count = count(in: unit)
+  /// Whether `offset` (of `unit`) is within `0...count`, else the rope's
+  /// error for it.
+  @inline(__always)
+  func checkBounds(_ offset: Int, _ unit: TextUnit, _ count: Int) throws(RopeError) {
     guard offset >= 0 && offset <= count else {
       throw .offsetOutOfBounds(offset: offset, unit: unit, count: count)
     }
   }
 
-  /// `utf8Offset(of:in:)` with the buffered edit `edit` starting at
-  /// `start` in `unit`.
-  func utf8Offset(
-    of offset: Int, in unit: TextUnit, _ edit: _PendingEdit, start: Int
-  ) throws(RopeError) -> Int {
+  /// `utf8Offset(of:in:)` with the buffered edit starting at `start` in
+  /// `unit`.
+  func bufferedUTF8Offset(of offset: Int, in unit: TextUnit, start: Int) throws(RopeError) -> Int {
     if offset <= start { return try base.utf8Offset(of: offset, in: unit) }
-    let end = start + edit.insertedCount[unit]
-    if offset <= end {
-      return edit.start.utf8 + (try localByte(of: offset - start, in: unit, edit, at: offset))
+    let inserted = pending.insertedCount[unit]
+    if offset <= start + inserted {
+      return pending.start.utf8 + (try localByte(of: offset - start, in: unit, at: offset))
     }
-    let removed = removedCount(edit, unit)
-    let inRope = offset - edit.insertedCount[unit] + removed
+    let inRope = offset - inserted + removedCount(unit)
     do {
-      return try base.utf8Offset(of: inRope, in: unit) - edit.removed.utf8 + edit.inserted.count
+      return try base.utf8Offset(of: inRope, in: unit) - pending.removed.utf8
+        + pending.inserted.count
     } catch {
-      switch error {
-      case .splitsSurrogatePair: throw .splitsSurrogatePair(utf16Offset: offset)
-      case .splitsScalar: throw .splitsScalar(utf8Offset: offset)
-      default: throw error
-      }
+      throw Self.moved(error, to: offset)
+    }
+  }
+
+  /// The rope's error `error` for an offset past the buffered edit, named
+  /// by the text's offset `offset` instead.
+  static func moved(_ error: RopeError, to offset: Int) -> RopeError {
+    switch error {
+    case .splitsSurrogatePair: .splitsSurrogatePair(utf16Offset: offset)
+    case .splitsScalar: .splitsScalar(utf8Offset: offset)
+    default: error
     }
   }
 
   /// The byte of the buffered bytes at which `units` of `unit` have been
   /// passed (`offset`, the text's, names it in an error).
-  func localByte(
-    of units: Int, in unit: TextUnit, _ edit: _PendingEdit, at offset: Int
-  ) throws(RopeError) -> Int {
-    if units == edit.insertedCount[unit] { return edit.inserted.count }
+  func localByte(of units: Int, in unit: TextUnit, at offset: Int) throws(RopeError) -> Int {
+    let total = pending.insertedCount[unit]
+    if units == total { return pending.inserted.count }
     if units == 0 { return 0 }
     switch unit {
     case .utf8:
-      if _UTF8Counts.isContinuation(edit.inserted[units]) {
+      if _UTF8Counts.isContinuation(pending.inserted[units]) {
         throw .splitsScalar(utf8Offset: offset)
       }
       return units
     case .utf16, .unicodeScalars:
+      // Walk from the nearest known place: the end, or where the last edit
+      // left off (typing and corrections stay near it), else scan.
       let utf16 = unit == .utf16
-      var back = edit.insertedCount[unit] - units
-      if back <= 8 {
-        // Near the end (a backspace): walk back over the last scalars.
-        var i = edit.inserted.count
-        while back > 0 {
-          i -= 1
-          while _UTF8Counts.isContinuation(edit.inserted[i]) { i -= 1 }
-          back -= utf16 && edit.inserted[i] >= 0xF0 ? 2 : 1
-        }
-        if back < 0 { throw .splitsSurrogatePair(utf16Offset: offset) }
-        return i
+      var from = (units: total, byte: pending.inserted.count)
+      if pending.cursorUnit == unit && abs(pending.cursor.units - units) < abs(total - units) {
+        from = pending.cursor
       }
-      let byte = edit.inserted.withUnsafeBufferPointer {
+      if abs(from.units - units) <= 32 {
+        guard let byte = pending.walk(from: from, to: units, utf16: utf16) else {
+          throw .splitsSurrogatePair(utf16Offset: offset)
+        }
+        return byte
+      }
+      let byte = pending.inserted.withUnsafeBufferPointer {
         _UTF8Counts.byteOffset(of: units, utf16: utf16, in: $0)
       }
       guard let byte else { throw .splitsSurrogatePair(utf16Offset: offset) }
@@ -205,18 +207,18 @@ public struct BufferedRope: Sendable {
 
   /// Where the buffered edit starts, in `unit` (from the rope if no edit
   /// told it).
-  func startCount(_ edit: _PendingEdit, _ unit: TextUnit) -> Int {
-    let known = edit.start[unit]
+  func startCount(_ unit: TextUnit) -> Int {
+    let known = pending.start[unit]
     if known >= 0 { return known }
-    return (try? base.offset(ofUTF8: edit.start.utf8, in: unit)) ?? 0
+    return (try? base.offset(ofUTF8: pending.start.utf8, in: unit)) ?? 0
   }
 
   /// The length of the rope's text the buffered edit removes, in `unit`.
-  func removedCount(_ edit: _PendingEdit, _ unit: TextUnit) -> Int {
-    let known = edit.removed[unit]
+  func removedCount(_ unit: TextUnit) -> Int {
+    let known = pending.removed[unit]
     if known >= 0 { return known }
-    let end = (try? base.offset(ofUTF8: edit.start.utf8 + edit.removed.utf8, in: unit)) ?? 0
-    return end - startCount(edit, unit)
+    let end = pending.start.utf8 + pending.removed.utf8
+    return ((try? base.offset(ofUTF8: end, in: unit)) ?? 0) - startCount(unit)
   }
 
   // MARK: - Editing
@@ -292,15 +294,13 @@ public struct BufferedRope: Sendable {
     _ range: Range<Int>, in unit: TextUnit, validUTF8 new: UnsafeBufferPointer<UInt8>,
     sink: inout Sink
   ) throws(RopeError) {
-    try checkBounds(range.lowerBound, unit)
-    try checkBounds(range.upperBound, unit)
-    if let edit = pending {
-      if try merge(range, in: unit, new, edit, sink: &sink) { return }
-      // Check both bounds before the rope moves: a refused edit changes
-      // nothing, the buffered one included.
-      let start = startCount(edit, unit)
-      _ = try utf8Offset(of: range.lowerBound, in: unit, edit, start: start)
-      _ = try utf8Offset(of: range.upperBound, in: unit, edit, start: start)
+    let count = count(in: unit)
+    try checkBounds(range.lowerBound, unit, count)
+    try checkBounds(range.upperBound, unit, count)
+    if pending.isActive {
+      if try merge(range, in: unit, new, sink: &sink) { return }
+      // (The text is the same after the flush: a bound refused below
+      // leaves it unchanged.)
       flush()
     }
     if new.count > Self.limit {
@@ -311,74 +311,72 @@ public struct BufferedRope: Sendable {
     let upper = range.isEmpty ? lower : try base.utf8Offset(of: range.upperBound, in: unit)
     if range.isEmpty && new.isEmpty { return }
     if Sink.keeps { keepRopeUTF8(lower..<upper, in: &sink) }
-    var edit = _PendingEdit(start: lower, removed: upper - lower)
-    edit.start[unit] = range.lowerBound
-    edit.removed[unit] = range.count
-    edit.append(new)
-    pending = edit
+    pending.open(start: lower, removed: upper - lower)
+    pending.start[unit] = range.lowerBound
+    pending.removed[unit] = range.count
+    pending.replaceInserted(0..<0, with: new)
+    pending.leaveCursor(after: new, at: 0, units: 0, in: unit)
   }
 
   /// Merges the edit of `range` (of `unit`) by `new` into the buffered
-  /// `edit` if it touches it and the bytes kept stay within the limit.
+  /// edit if it touches it and the bytes kept stay within the limit.
   ///
   /// - Returns: whether it did (else nothing changed).
   private mutating func merge<Sink: _RemovedTextSink>(
     _ range: Range<Int>, in unit: TextUnit, _ new: UnsafeBufferPointer<UInt8>,
-    _ edit: _PendingEdit, sink: inout Sink
+    sink: inout Sink
   ) throws(RopeError) -> Bool {
-    let start = startCount(edit, unit)
-    let end = start + edit.insertedCount[unit]
+    let start = startCount(unit)
+    let end = start + pending.insertedCount[unit]
     guard range.lowerBound <= end && range.upperBound >= start else { return false }
     // The buffered bytes it keeps, and the rope's text it removes on either
     // side of them (every bound checked before anything changes).
     let head =
       range.lowerBound < start
-      ? 0 : try localByte(of: range.lowerBound - start, in: unit, edit, at: range.lowerBound)
+      ? 0 : try localByte(of: range.lowerBound - start, in: unit, at: range.lowerBound)
     let tail =
       range.upperBound > end
-      ? edit.inserted.count
-      : try localByte(of: range.upperBound - start, in: unit, edit, at: range.upperBound)
-    guard edit.inserted.count - (tail - head) + new.count <= Self.limit else { return false }
+      ? pending.inserted.count
+      : try localByte(of: range.upperBound - start, in: unit, at: range.upperBound)
+    guard pending.inserted.count - (tail - head) + new.count <= Self.limit else { return false }
+    if range.lowerBound >= start && range.upperBound <= end {
+      // Inside the buffered bytes (typing on, a backspace over them).
+      if Sink.keeps { keepBufferedUTF8(head..<tail, in: &sink) }
+      pending.replaceInserted(head..<tail, with: new)
+      pending.leaveCursor(after: new, at: head, units: range.lowerBound - start, in: unit)
+      if pending.isEmpty { pending.clear() }
+      return true
+    }
+    let oldStart = pending.start.utf8
     let newStart =
-      range.lowerBound < start
-      ? try base.utf8Offset(of: range.lowerBound, in: unit) : edit.start.utf8
-    let removedBefore = removedCount(edit, unit)
-    let ropeUpper = range.upperBound - edit.insertedCount[unit] + removedBefore
-    let oldEnd = edit.start.utf8 + edit.removed.utf8
+      range.lowerBound < start ? try base.utf8Offset(of: range.lowerBound, in: unit) : oldStart
+    let removedBefore = removedCount(unit)
+    let ropeUpper = range.upperBound - pending.insertedCount[unit] + removedBefore
+    let oldEnd = oldStart + pending.removed.utf8
     var newEnd = oldEnd
     if range.upperBound > end {
       do {
         newEnd = try base.utf8Offset(of: ropeUpper, in: unit)
       } catch {
-        if case .splitsSurrogatePair = error {
-          throw .splitsSurrogatePair(utf16Offset: range.upperBound)
-        }
-        if case .splitsScalar = error { throw .splitsScalar(utf8Offset: range.upperBound) }
-        throw error
+        throw Self.moved(error, to: range.upperBound)
       }
     }
     if Sink.keeps {
-      keepRopeUTF8(newStart..<edit.start.utf8, in: &sink)
-      edit.inserted.withUnsafeBufferPointer {
-        sink.keep(utf8: UnsafeBufferPointer(rebasing: $0[head..<tail]))
-      }
+      keepRopeUTF8(newStart..<oldStart, in: &sink)
+      keepBufferedUTF8(head..<tail, in: &sink)
       keepRopeUTF8(oldEnd..<newEnd, in: &sink)
     }
-    var merged = edit
+    let newStartInUnit = min(range.lowerBound, start)
+    pending.removed = _UnitCounts(utf8: newEnd - newStart)
+    pending.removed[unit] =
+      (range.upperBound > end ? ropeUpper : start + removedBefore) - newStartInUnit
     if range.lowerBound < start {
-      merged.start = _UnitCounts(utf8: newStart)
-      merged.start[unit] = range.lowerBound
+      pending.start = _UnitCounts(utf8: newStart)
+      pending.start[unit] = range.lowerBound
     }
-    if range.lowerBound < start || range.upperBound > end {
-      let newStartInUnit = min(range.lowerBound, start)
-      merged.removed = _UnitCounts(utf8: newEnd - newStart)
-      merged.removed[unit] =
-        (range.upperBound > end ? ropeUpper : start + removedBefore) - newStartInUnit
-    }
-    pending = nil
-    merged.replaceInserted(head..<tail, with: new)
-    // (Typing taken back leaves nothing to do.)
-    if !merged.inserted.isEmpty || merged.removed.utf8 > 0 { pending = merged }
+    pending.replaceInserted(head..<tail, with: new)
+    pending.leaveCursor(after: new, at: head, units: max(0, range.lowerBound - start), in: unit)
+    if pending.isEmpty { pending.clear() }
     return true
   }
 
@@ -389,6 +387,14 @@ public struct BufferedRope: Sendable {
       chunk.bytes.withUnsafeBufferPointer {
         sink.keep(utf8: UnsafeBufferPointer(rebasing: $0[part]))
       }
+    }
+  }
+
+  /// Hands `sink` the buffered bytes in `range`.
+  private func keepBufferedUTF8<Sink: _RemovedTextSink>(_ range: Range<Int>, in sink: inout Sink) {
+    guard !range.isEmpty else { return }
+    pending.inserted.withUnsafeBufferPointer {
+      sink.keep(utf8: UnsafeBufferPointer(rebasing: $0[range]))
     }
   }
 }
@@ -428,25 +434,76 @@ struct _UnitCounts: Sendable {
   }
 }
 
-/// The edit a ``BufferedRope`` keeps: the rope's text from `start` on, of
-/// length `removed`, replaced by `inserted` (valid UTF-8; its counts in
-/// every unit kept with it).
+/// The edit a ``BufferedRope`` keeps, if `isActive`: the rope's text from
+/// `start` on, of length `removed`, replaced by `inserted` (valid UTF-8;
+/// its counts in every unit kept with it). Its bytes' room is kept from
+/// one edit to the next.
 struct _PendingEdit: Sendable {
-  var start: _UnitCounts
-  var removed: _UnitCounts
+  var isActive = false
+  var start = _UnitCounts(utf8: 0)
+  var removed = _UnitCounts(utf8: 0)
   var inserted: [UInt8] = []
   var insertedCount = _UnitCounts(utf8: 0)
 
-  init(start: Int, removed: Int) {
-    self.start = _UnitCounts(utf8: start)
-    self.removed = _UnitCounts(utf8: removed)
-    insertedCount.utf16 = 0
-    insertedCount.scalars = 0
+  /// A place in `inserted` known in `cursorUnit` (where the last edit
+  /// left off), if that is UTF-16 or scalars.
+  var cursor = (units: 0, byte: 0)
+  var cursorUnit = TextUnit.utf8
+
+  /// Whether it changes nothing (typing taken back).
+  var isEmpty: Bool { inserted.isEmpty && removed.utf8 == 0 }
+
+  /// Notes where an edit that put `new` at byte `head` (`units` of `unit`
+  /// into the inserted text) left off.
+  mutating func leaveCursor(
+    after new: UnsafeBufferPointer<UInt8>, at head: Int, units: Int, in unit: TextUnit
+  ) {
+    guard unit != .utf8 else { return }
+    let counts = Self.counts(new)
+    cursor = (units + (unit == .utf16 ? counts.utf16 : counts.scalars), head + new.count)
+    cursorUnit = unit
   }
 
-  /// Appends valid UTF-8 `bytes` to the inserted text.
-  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-    replaceInserted(inserted.count..<inserted.count, with: bytes)
+  /// The byte at which `target` units (UTF-16 if `utf16`, else scalars)
+  /// of the inserted text have been passed, walking from the known place
+  /// `from`; `nil` inside a surrogate pair.
+  func walk(from: (units: Int, byte: Int), to target: Int, utf16: Bool) -> Int? {
+    var (units, i) = from
+    while units < target {
+      let lead = inserted[i]
+      let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+      units += utf16 && length == 4 ? 2 : 1
+      i += length
+    }
+    while units > target {
+      i -= 1
+      while _UTF8Counts.isContinuation(inserted[i]) { i -= 1 }
+      units -= utf16 && inserted[i] >= 0xF0 ? 2 : 1
+    }
+    return units == target ? i : nil
+  }
+
+  /// Starts an edit removing `removed` bytes at `start`, inserting none
+  /// yet.
+  mutating func open(start: Int, removed: Int) {
+    isActive = true
+    self.start = _UnitCounts(utf8: start)
+    self.removed = _UnitCounts(utf8: removed)
+    inserted.removeAll(keepingCapacity: true)
+    insertedCount = _UnitCounts(utf8: 0)
+    insertedCount.utf16 = 0
+    insertedCount.scalars = 0
+    cursorUnit = .utf8
+  }
+
+  /// Ends it (it went into the rope, or was taken back).
+  mutating func clear() {
+    isActive = false
+    start = _UnitCounts(utf8: 0)
+    removed = _UnitCounts(utf8: 0)
+    inserted.removeAll(keepingCapacity: true)
+    insertedCount = _UnitCounts(utf8: 0)
+    cursorUnit = .utf8
   }
 
   /// Replaces the inserted bytes in `range` (on scalar boundaries) with
@@ -454,19 +511,38 @@ struct _PendingEdit: Sendable {
   mutating func replaceInserted(_ range: Range<Int>, with bytes: UnsafeBufferPointer<UInt8>) {
     if !range.isEmpty {
       let out = inserted.withUnsafeBufferPointer {
-        _UTF8Counts.summary(of: UnsafeBufferPointer(rebasing: $0[range]))
+        Self.counts(UnsafeBufferPointer(rebasing: $0[range]))
       }
       insertedCount.utf16 -= out.utf16
       insertedCount.scalars -= out.scalars
     }
-    let added = _UTF8Counts.summary(of: bytes)
-    insertedCount.utf16 += added.utf16
-    insertedCount.scalars += added.scalars
+    if !bytes.isEmpty {
+      let added = Self.counts(bytes)
+      insertedCount.utf16 += added.utf16
+      insertedCount.scalars += added.scalars
+    }
     if range.lowerBound == inserted.count {
       inserted.append(contentsOf: bytes)
     } else {
       inserted.replaceSubrange(range, with: bytes)
     }
     insertedCount.utf8 = inserted.count
+  }
+
+  /// The UTF-16 code units and scalars of valid UTF-8 `bytes` (a
+  /// keystroke's few, counted one by one).
+  @inline(__always)
+  static func counts(_ bytes: UnsafeBufferPointer<UInt8>) -> (utf16: Int, scalars: Int) {
+    if bytes.count > 16 {
+      let summary = _UTF8Counts.summary(of: bytes)
+      return (summary.utf16, summary.scalars)
+    }
+    var scalars = 0
+    var fourByte = 0
+    for byte in bytes {
+      if !_UTF8Counts.isContinuation(byte) { scalars += 1 }
+      if byte >= 0xF0 { fourByte += 1 }
+    }
+    return (scalars + fourByte, scalars)
   }
 }
