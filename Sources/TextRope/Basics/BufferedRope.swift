@@ -233,8 +233,61 @@ public struct BufferedRope: Sendable {
   public mutating func replace(
     _ range: Range<Int>, in unit: TextUnit = .utf16, with replacement: String
   ) throws(RopeError) {
+    if typeOn(range, in: unit, with: replacement) { return }
     var discarded = _DiscardedText()
     try replace(range, in: unit, with: replacement, sink: &discarded)
+  }
+
+  /// The keystroke's own path: `replacement` typed right where the
+  /// buffered text ends, or a backspace over its last few units. Nothing
+  /// to check there (the end of the buffered text is a scalar boundary),
+  /// no conversion, no rope.
+  ///
+  /// - Returns: whether it made the edit.
+  @inline(__always)
+  mutating func typeOn(
+    _ range: Range<Int>, in unit: TextUnit, with replacement: String
+  ) -> Bool {
+    guard pending.isActive, unit != .utf8 else { return false }
+    let start = pending.start[unit]
+    guard start >= 0 else { return false }
+    let end = start + pending.insertedCount[unit]
+    guard range.upperBound == end else { return false }
+    if range.isEmpty {
+      var text = replacement
+      return text.withUTF8 { bytes in
+        guard pending.inserted.count + bytes.count <= Self.limit, !bytes.isEmpty else {
+          return false
+        }
+        let counts = _PendingEdit.counts(bytes)
+        pending.inserted.append(contentsOf: bytes)
+        pending.insertedCount.utf8 = pending.inserted.count
+        pending.insertedCount.utf16 += counts.utf16
+        pending.insertedCount.scalars += counts.scalars
+        let units = unit == .utf16 ? counts.utf16 : counts.scalars
+        pending.cursor = (end - start + units, pending.inserted.count)
+        pending.cursorUnit = unit
+        return true
+      }
+    }
+    guard replacement.isEmpty, range.lowerBound >= start, range.count <= 8 else { return false }
+    guard
+      let byte = pending.walk(
+        from: (end - start, pending.inserted.count), to: range.lowerBound - start,
+        utf16: unit == .utf16)
+    else { return false }
+    let gone = pending.inserted.count - byte
+    let out = pending.inserted.withUnsafeBufferPointer {
+      _PendingEdit.counts(UnsafeBufferPointer(rebasing: $0[byte...]))
+    }
+    pending.inserted.removeLast(gone)
+    pending.insertedCount.utf8 = pending.inserted.count
+    pending.insertedCount.utf16 -= out.utf16
+    pending.insertedCount.scalars -= out.scalars
+    pending.cursor = (range.lowerBound - start, byte)
+    pending.cursorUnit = unit
+    if pending.isEmpty { pending.clear() }
+    return true
   }
 
   /// Replaces the text in `range` (of `unit`) with `replacement`, and puts
@@ -334,6 +387,9 @@ public struct BufferedRope: Sendable {
     let head =
       range.lowerBound < start
       ? 0 : try localByte(of: range.lowerBound - start, in: unit, at: range.lowerBound)
+    let oldStart = pending.start.utf8
+    let newStart =
+      range.lowerBound < start ? try base.utf8Offset(of: range.lowerBound, in: unit) : oldStart
     let tail =
       range.upperBound > end
       ? pending.inserted.count
@@ -347,9 +403,6 @@ public struct BufferedRope: Sendable {
       if pending.isEmpty { pending.clear() }
       return true
     }
-    let oldStart = pending.start.utf8
-    let newStart =
-      range.lowerBound < start ? try base.utf8Offset(of: range.lowerBound, in: unit) : oldStart
     let removedBefore = removedCount(unit)
     let ropeUpper = range.upperBound - pending.insertedCount[unit] + removedBefore
     let oldEnd = oldStart + pending.removed.utf8
@@ -442,7 +495,7 @@ struct _PendingEdit: Sendable {
   var isActive = false
   var start = _UnitCounts(utf8: 0)
   var removed = _UnitCounts(utf8: 0)
-  var inserted: [UInt8] = []
+  var inserted = _ByteRoom()
   var insertedCount = _UnitCounts(utf8: 0)
 
   /// A place in `inserted` known in `cursorUnit` (where the last edit
@@ -544,5 +597,59 @@ struct _PendingEdit: Sendable {
       if byte >= 0xF0 { fourByte += 1 }
     }
     return (scalars + fourByte, scalars)
+  }
+}
+
+/// Bytes kept at the front of room that is reused: the first ``count`` of
+/// `room` (a keystroke appends or drops a few without the array's own
+/// bookkeeping).
+struct _ByteRoom: Sendable {
+  private var room: [UInt8] = []
+  private(set) var count = 0
+
+  var isEmpty: Bool { count == 0 }
+
+  subscript(i: Int) -> UInt8 { room[i] }
+
+  func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    room.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<count])) }
+  }
+
+  /// Makes room for `needed` bytes.
+  private mutating func reserve(_ needed: Int) {
+    guard room.count < needed else { return }
+    room.append(contentsOf: repeatElement(0, count: max(needed, 2 * room.count, 64) - room.count))
+  }
+
+  mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+    replaceSubrange(count..<count, with: bytes)
+  }
+
+  mutating func removeLast(_ k: Int) { count -= k }
+
+  mutating func removeAll(keepingCapacity: Bool) {
+    count = 0
+    if !keepingCapacity { room = [] }
+  }
+
+  /// Replaces the bytes in `range` with `bytes`.
+  mutating func replaceSubrange(_ range: Range<Int>, with bytes: UnsafeBufferPointer<UInt8>) {
+    let newCount = count - range.count + bytes.count
+    reserve(newCount)
+    let oldCount = count
+    room.withUnsafeMutableBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      let tail = oldCount - range.upperBound
+      if tail > 0 && range.count != bytes.count {
+        // (The two stretches may overlap: copyMemory allows that.)
+        UnsafeMutableRawPointer(base + range.lowerBound + bytes.count)
+          .copyMemory(from: base + range.upperBound, byteCount: tail)
+      }
+      if let source = bytes.baseAddress {
+        UnsafeMutableRawPointer(base + range.lowerBound)
+          .copyMemory(from: source, byteCount: bytes.count)
+      }
+    }
+    count = newCount
   }
 }
