@@ -45,6 +45,19 @@ import _EngineTestSupport
     #expect(String(text) == "ab😀é🇫🇷\r\ncd")
   }
 
+  /// An edit in UTF-8 over text typed in UTF-16 leaves no stale place to
+  /// walk from (FuzzRope's first finding).
+  @Test func anEditInAnotherUnitForgetsWhereTypingLeftOff() throws {
+    var text = BufferedRope()
+    try text.insert(";", at: 0)
+    try text.replace(0..<1, in: .utf8, with: "👨‍👩‍👧‍👦")
+    #expect(text.isBuffering)
+    #expect(try text.utf8Offset(of: 2, in: .utf16) == 4)
+    #expect(throws: RopeError.splitsSurrogatePair(utf16Offset: 1)) {
+      try text.utf8Offset(of: 1, in: .utf16)
+    }
+  }
+
   /// A CR typed right before the rope's LF, and the LF deleted after.
   @Test func crLFAcrossTheBuffersEdge() throws {
     var text = BufferedRope(Rope("one\ntwo"))

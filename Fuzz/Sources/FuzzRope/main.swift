@@ -7,6 +7,13 @@
 // that names a bound (or byte) that really is bad and leaves the rope as it
 // was, or its result matches the model; snapshots never change; the tree's
 // own invariants hold (`_invariantCheck()`, compiled in by Fuzz/run.sh).
+//
+// Inputs whose first byte has its high bit set also keep a `BufferedRope`
+// beside the rope: every edit goes to both (and, mostly, where the last one
+// left off: typing on, backspaces and forward deletes that merge into the
+// buffered edit, CR and LF across its edge), which must throw the same
+// errors and hold the same text, counts and conversions; its snapshots
+// (taken mid-typing, the buffered one flushed or copied) never change.
 
 import FuzzSupport
 import TextRope
@@ -165,6 +172,33 @@ func checkChunks(
   }
 }
 
+/// The buffered rope against the rope holding the same text: counts, and
+/// conversions (values and errors) at offsets the input picks.
+func checkBuffered(
+  _ buffered: BufferedRope, _ rope: Rope, _ model: TextModel, _ input: inout FuzzInput,
+  _ what: String
+) {
+  for unit in ModelUnit.allCases {
+    expect(
+      buffered.count(in: unit.rope) == model.count(unit), "buffered count(in: \(unit)), \(what)")
+    let x = input.offset(length: model.count(unit), interesting: model.interestingOffsets(unit))
+    let got = Result { () throws(RopeError) in try buffered.utf8Offset(of: x, in: unit.rope) }
+    let wanted = Result { () throws(RopeError) in try rope.utf8Offset(of: x, in: unit.rope) }
+    expect(
+      got == wanted, "buffered utf8Offset(of: \(x), in: \(unit)) \(got), rope \(wanted), \(what)")
+    let y = input.offset(length: model.utf8.count)
+    let back = Result { () throws(RopeError) in try buffered.offset(ofUTF8: y, in: unit.rope) }
+    let ropeBack = Result { () throws(RopeError) in try rope.offset(ofUTF8: y, in: unit.rope) }
+    expect(
+      back == ropeBack,
+      "buffered offset(ofUTF8: \(y), in: \(unit)) \(back), rope \(ropeBack), \(what)")
+  }
+  expect(buffered.utf8Count == model.utf8.count, "buffered utf8Count, \(what)")
+  if model.utf8.count <= 4096 || input.byte() % 8 == 0 {
+    expect(String(buffered) == model.string, "buffered text, \(what)")
+  }
+}
+
 struct Snapshot {
   let rope: Rope
   let model: TextModel
@@ -186,7 +220,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var model: TextModel
 
   // The first rope, by one of the ways to make one.
-  switch input.byte() % 4 {
+  let first = input.byte()
+  switch first % 4 {
   case 0:
     // From bytes: invalid exactly when the standard library says so.
     let bytes = input.maybeInvalidUTF8(maxPieces: 40)
@@ -229,6 +264,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     model = TextModel()
   }
   check(rope, model, "initial rope")
+  let buffering = first & 0x80 != 0
+  var buffered = BufferedRope(rope)
+  // Where the last edit left off, as a scalar boundary of the model.
+  var cursor = 0
 
   var snapshots: [Snapshot] = []
   var steps = 0
@@ -243,8 +282,19 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case 0, 1, 2, 3:
       // replace / insert / delete with a String, in any unit.
       let unit = op == 0 ? ModelUnit.utf16 : input.unit()
-      let range = input.range(
+      var range = input.range(
         length: model.count(unit), interesting: model.interestingOffsets(unit))
+      if buffering && input.byte() % 4 != 0 {
+        // Where the last edit left off: typing on, or a few units back or
+        // forward (inside a surrogate pair or a scalar at times).
+        let at = model.offset(ofBoundary: min(cursor, model.scalars.count), in: unit)
+        let k = input.int(below: 5)
+        switch input.byte() % 3 {
+        case 0: range = at..<at
+        case 1: range = max(0, at - k)..<at
+        default: range = at..<(at + k)
+        }
+      }
       let text: String
       switch op {
       case 2: text = ""
@@ -267,12 +317,35 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
           let b = model.boundary(target.upperBound, unit)
         else { oracleFailed("\(what) accepted a bad range in \(model.string.debugDescription)") }
         model.replace(scalarRange: a..<b, with: text)
+        cursor = a + text.unicodeScalars.count
       } catch {
         expect(
           isValidError(error, [target.lowerBound, target.upperBound], unit, model),
           "\(what) threw \(error)")
         expect(rope == before, "\(what) threw but changed the rope")
         trace("\(what) threw \(error)")
+      }
+      if buffering {
+        let wanted = Result { () throws(RopeError) in
+          var copy = before
+          try copy.replace(target, in: unit.rope, with: text)
+        }
+        let got = Result { () throws(RopeError) in
+          if isInsert {
+            try buffered.insert(text, at: target.lowerBound, in: unit.rope)
+          } else if isDelete {
+            try buffered.delete(target, in: unit.rope)
+          } else {
+            try buffered.replace(target, in: unit.rope, with: text)
+          }
+        }
+        switch (got, wanted) {
+        case (.success, .success): break
+        case (.failure(let error), .failure(let expected)):
+          expect(error == expected, "buffered \(what) threw \(error), the rope \(expected)")
+        default:
+          oracleFailed("buffered \(what): \(got), the rope: \(wanted)")
+        }
       }
       check(rope, model, what)
     case 4:
@@ -417,6 +490,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       checkChunks(rope, model, x, unit, preferEarlier: preferEarlier, moves: moves)
     case 12:
       if snapshots.count < 6 { snapshots.append(Snapshot(rope: rope, model: model)) }
+      if buffering && snapshots.count < 6 {
+        // Mid-typing: the buffered edit flushed, or a copy's.
+        if input.bool() {
+          snapshots.append(Snapshot(rope: buffered.flushed(), model: model))
+        } else {
+          var copy = buffered
+          snapshots.append(Snapshot(rope: copy.flushed(), model: model))
+        }
+      }
     case 13:
       // Equality and hashing: independent of chunking.
       let same = Rope(model.string)
@@ -439,6 +521,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let x = input.offset(length: model.count(unit), interesting: model.interestingOffsets(unit))
         checkConversions(rope, model, x, unit, to: input.unit())
       }
+    }
+    if buffering {
+      if op >= 4 && op <= 8 {
+        // The rope was made anew: the buffered one starts over from it.
+        buffered = BufferedRope(rope)
+        cursor = min(cursor, model.scalars.count)
+      }
+      checkBuffered(buffered, rope, model, &input, "after operation \(op)")
     }
   }
   for snapshot in snapshots {

@@ -511,7 +511,10 @@ struct _PendingEdit: Sendable {
   mutating func leaveCursor(
     after new: UnsafeBufferPointer<UInt8>, at head: Int, units: Int, in unit: TextUnit
   ) {
-    guard unit != .utf8 else { return }
+    guard unit != .utf8 else {
+      cursorUnit = .utf8
+      return
+    }
     let counts = Self.counts(new)
     cursor = (units + (unit == .utf16 ? counts.utf16 : counts.scalars), head + new.count)
     cursorUnit = unit
@@ -562,6 +565,8 @@ struct _PendingEdit: Sendable {
   /// Replaces the inserted bytes in `range` (on scalar boundaries) with
   /// valid UTF-8 `bytes`, keeping the counts.
   mutating func replaceInserted(_ range: Range<Int>, with bytes: UnsafeBufferPointer<UInt8>) {
+    // (The cursor is the caller's to leave again.)
+    cursorUnit = .utf8
     if !range.isEmpty {
       let out = inserted.withUnsafeBufferPointer {
         Self.counts(UnsafeBufferPointer(rebasing: $0[range]))

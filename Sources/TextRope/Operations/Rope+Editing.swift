@@ -239,8 +239,13 @@ extension Rope {
       self = Rope(validUTF8: new)
       return
     }
-    if case .done = editInPlace(UTF8Metric.self, range, .utf8, with: new) { return }
-    replaceBySplicing(range, with: new)
+    switch editInPlace(UTF8Metric.self, range, .utf8, with: new) {
+    case .done: return
+    case .spansPast(let chunkEnd):
+      // (The bounds are valid: nothing is refused.)
+      try? replaceAcrossTwoChunks(range, in: .utf8, chunkEnd: chunkEnd, with: new)
+    case .refused, .notInPlace: replaceBySplicing(range, with: new)
+    }
   }
 
   /// The general path of an edit: splits the rope around `range` (UTF-8, on
