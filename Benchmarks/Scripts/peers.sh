@@ -3,8 +3,8 @@
 #
 # For every shipped trace (Tests/Data/traces/*.json.gz) runs the Rust peers
 # (ropey, crop, jumprope and JumpRopeBuf: ../shared/peers/run.sh, beside this
-# checkout) and right after them the Swift TraceReplay (Rope, flat [UInt8],
-# swift-collections' BigString) on the same trace with the same rounds, then
+# checkout) and right after them the Swift TraceReplay (Rope, BufferedRope, flat
+# [UInt8], swift-collections' BigString) on the same trace with the same rounds, then
 # prints one markdown table of nanoseconds per patch (edits alone, best of the
 # rounds) and the ratios Rope ÷ peer (below 1: the Rope is faster).
 #
@@ -165,7 +165,8 @@ def fmt_ratio(x):
     return f"{x:.2f}"
 
 header = ["trace", "patches", "ASCII?", "jumprope", "JumpRopeBuf", "crop", "ropey", "Rope",
-          "flat [UInt8]", "BigString", "Rope ÷ ropey", "Rope ÷ crop", "Rope ÷ jumprope"]
+          "BufferedRope", "flat [UInt8]", "BigString", "Rope ÷ ropey", "Rope ÷ crop",
+          "Rope ÷ jumprope", "BufferedRope ÷ JumpRopeBuf"]
 print("| " + " | ".join(header) + " |")
 print("|---|---:|:---:|" + "---:|" * (len(header) - 3))
 actual_big_rounds = set()
@@ -183,11 +184,13 @@ for name, r in rows.items():
     cell = lambda obj, key: fmt_ns(ns(obj[key], patches)) if key in obj else "—"
     rope = swift["rope"]["edits_s"]
     ratio = lambda key: fmt_ratio(rope / peers[key]["edits_s"]) if key in peers else "—"
+    buffered = (fmt_ratio(swift["buffered"]["edits_s"] / peers["jumpropebuf"]["edits_s"])
+                if "buffered" in swift and "jumpropebuf" in peers else "—")
     print("| " + " | ".join([
         name, f"{patches:,}", "yes" if peers["ascii"] else "no",
         cell(peers, "jumprope"), cell(peers, "jumpropebuf"), cell(peers, "crop"),
-        cell(peers, "ropey"), cell(swift, "rope"), cell(swift, "flat"), cell(swift, "bigstring"),
-        ratio("ropey"), ratio("crop"), ratio("jumprope"),
+        cell(peers, "ropey"), cell(swift, "rope"), cell(swift, "buffered"), cell(swift, "flat"),
+        cell(swift, "bigstring"), ratio("ropey"), ratio("crop"), ratio("jumprope"), buffered,
     ]) + " |")
 
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")),
@@ -199,7 +202,8 @@ print(f"Nanoseconds per patch: the edits alone (a new, empty structure and every
       f"content as the first), best of {rounds} round{'s' if rounds > 1 else ''}{'; ' + big if big else ''}; rounds "
       f"interleaved across the structures of each program; the Rust peers then the Swift replay, "
       f"trace by trace, in one run on {cpu} ({os.cpu_count()} cores). "
-      f"Ratios are of those edit times: below 1, the Rope is faster. crop takes byte offsets, so "
+      f"Ratios are of those edit times: below 1, the Rope (or the BufferedRope, against "
+      f"JumpRopeBuf: both buffer typing in front of the rope) is faster. crop takes byte offsets, so "
       f"it runs only on all-ASCII traces (—). Every final text was checked against the trace's "
       f"endContent.")
 if failures:
