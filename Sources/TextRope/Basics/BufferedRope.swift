@@ -53,8 +53,19 @@ public struct BufferedRope: Sendable {
   /// Takes the buffered edit into the rope (one edit), if there is one.
   public mutating func flush() {
     guard pending.isActive else { return }
-    let range = pending.start.utf8..<(pending.start.utf8 + pending.removed.utf8)
-    pending.inserted.withUnsafeBufferPointer { base.replaceUTF8(range, with: $0) }
+    if pending.start.utf8 >= 0 && pending.removed.utf8 >= 0 {
+      let range = pending.start.utf8..<(pending.start.utf8 + pending.removed.utf8)
+      pending.inserted.withUnsafeBufferPointer { base.replaceUTF8(range, with: $0) }
+    } else {
+      // Known in the unit of its edits only: the rope finds the place in
+      // the one descent of its own edit. (The bounds are valid.)
+      let unit = pending.commonUnit
+      let range = pending.start[unit]..<(pending.start[unit] + pending.removed[unit])
+      var discarded = _DiscardedText()
+      pending.inserted.withUnsafeBufferPointer {
+        try? base.replace(range, in: unit, validUTF8: $0, removed: &discarded)
+      }
+    }
     pending.clear()
   }
 
@@ -69,7 +80,8 @@ public struct BufferedRope: Sendable {
 
   /// The text's length in UTF-8 bytes.
   public var utf8Count: Int {
-    base.utf8Count - pending.removed.utf8 + pending.inserted.count
+    guard pending.isActive else { return base.utf8Count }
+    return base.utf8Count - removedUTF8() + pending.inserted.count
   }
 
   /// The text's length in UTF-16 code units.
@@ -107,7 +119,7 @@ public struct BufferedRope: Sendable {
   public func offset(ofUTF8 utf8Offset: Int, in unit: TextUnit) throws(RopeError) -> Int {
     guard pending.isActive else { return try base.offset(ofUTF8: utf8Offset, in: unit) }
     try checkBounds(utf8Offset, .utf8, self.utf8Count)
-    let start = pending.start.utf8
+    let start = startUTF8()
     let end = start + pending.inserted.count
     if utf8Offset <= start { return try base.offset(ofUTF8: utf8Offset, in: unit) }
     if utf8Offset <= end {
@@ -125,7 +137,7 @@ public struct BufferedRope: Sendable {
       }
       return startCount(unit) + units
     }
-    let inRope = utf8Offset - pending.inserted.count + pending.removed.utf8
+    let inRope = utf8Offset - pending.inserted.count + removedUTF8()
     do {
       let found = try base.offset(ofUTF8: inRope, in: unit)
       return found - removedCount(unit) + pending.insertedCount[unit]
@@ -150,12 +162,11 @@ public struct BufferedRope: Sendable {
     if offset <= start { return try base.utf8Offset(of: offset, in: unit) }
     let inserted = pending.insertedCount[unit]
     if offset <= start + inserted {
-      return pending.start.utf8 + (try localByte(of: offset - start, in: unit, at: offset))
+      return startUTF8() + (try localByte(of: offset - start, in: unit, at: offset))
     }
     let inRope = offset - inserted + removedCount(unit)
     do {
-      return try base.utf8Offset(of: inRope, in: unit) - pending.removed.utf8
-        + pending.inserted.count
+      return try base.utf8Offset(of: inRope, in: unit) - removedUTF8() + pending.inserted.count
     } catch {
       throw Self.moved(error, to: offset)
     }
@@ -210,14 +221,30 @@ public struct BufferedRope: Sendable {
   func startCount(_ unit: TextUnit) -> Int {
     let known = pending.start[unit]
     if known >= 0 { return known }
-    return (try? base.offset(ofUTF8: pending.start.utf8, in: unit)) ?? 0
+    return (try? base.offset(ofUTF8: startUTF8(), in: unit)) ?? 0
+  }
+
+  /// Where the buffered edit starts in the rope, in UTF-8 (from the rope
+  /// if its edits were in another unit: the bounds were valid).
+  func startUTF8() -> Int {
+    if pending.start.utf8 >= 0 { return pending.start.utf8 }
+    let unit = pending.commonUnit
+    return (try? base.utf8Offset(of: pending.start[unit], in: unit)) ?? 0
+  }
+
+  /// The length of the rope's text the buffered edit removes, in UTF-8.
+  func removedUTF8() -> Int {
+    if pending.removed.utf8 >= 0 { return pending.removed.utf8 }
+    let unit = pending.commonUnit
+    let end = pending.start[unit] + pending.removed[unit]
+    return ((try? base.utf8Offset(of: end, in: unit)) ?? 0) - startUTF8()
   }
 
   /// The length of the rope's text the buffered edit removes, in `unit`.
   func removedCount(_ unit: TextUnit) -> Int {
     let known = pending.removed[unit]
     if known >= 0 { return known }
-    let end = pending.start.utf8 + pending.removed.utf8
+    let end = startUTF8() + removedUTF8()
     return ((try? base.offset(ofUTF8: end, in: unit)) ?? 0) - startCount(unit)
   }
 
@@ -360,11 +387,17 @@ public struct BufferedRope: Sendable {
       try base.replace(range, in: unit, validUTF8: new, removed: &sink)
       return
     }
-    let lower = try base.utf8Offset(of: range.lowerBound, in: unit)
-    let upper = range.isEmpty ? lower : try base.utf8Offset(of: range.upperBound, in: unit)
+    // Every scalar offset in bounds is valid: an edit in scalars needs no
+    // UTF-8 yet (the flush's own descent finds the place), unless the
+    // text it removes is asked for.
+    var (lower, upper) = (-1, -1)
+    if unit != .unicodeScalars || Sink.keeps {
+      lower = try base.utf8Offset(of: range.lowerBound, in: unit)
+      upper = range.isEmpty ? lower : try base.utf8Offset(of: range.upperBound, in: unit)
+    }
     if range.isEmpty && new.isEmpty { return }
     if Sink.keeps { keepRopeUTF8(lower..<upper, in: &sink) }
-    pending.open(start: lower, removed: upper - lower)
+    pending.open(start: lower, removed: lower < 0 ? -1 : upper - lower)
     pending.start[unit] = range.lowerBound
     pending.removed[unit] = range.count
     pending.replaceInserted(0..<0, with: new)
@@ -387,9 +420,12 @@ public struct BufferedRope: Sendable {
     let head =
       range.lowerBound < start
       ? 0 : try localByte(of: range.lowerBound - start, in: unit, at: range.lowerBound)
-    let oldStart = pending.start.utf8
-    let newStart =
-      range.lowerBound < start ? try base.utf8Offset(of: range.lowerBound, in: unit) : oldStart
+    // (In UTF-8 only where a bound needs checking, or the removed text is
+    // asked for: a scalar offset in bounds is valid.)
+    let inUTF8 = unit != .unicodeScalars || Sink.keeps
+    var newStart =
+      range.lowerBound < start && inUTF8
+      ? try base.utf8Offset(of: range.lowerBound, in: unit) : -1
     let tail =
       range.upperBound > end
       ? pending.inserted.count
@@ -405,28 +441,29 @@ public struct BufferedRope: Sendable {
     }
     let removedBefore = removedCount(unit)
     let ropeUpper = range.upperBound - pending.insertedCount[unit] + removedBefore
-    let oldEnd = oldStart + pending.removed.utf8
-    var newEnd = oldEnd
-    if range.upperBound > end {
+    var newEnd = -1
+    if range.upperBound > end && inUTF8 {
       do {
         newEnd = try base.utf8Offset(of: ropeUpper, in: unit)
       } catch {
         throw Self.moved(error, to: range.upperBound)
       }
     }
+    let oldStart = inUTF8 ? startUTF8() : -1
+    let oldEnd = inUTF8 ? oldStart + removedUTF8() : -1
+    if range.lowerBound >= start { newStart = oldStart }
+    if range.upperBound <= end { newEnd = oldEnd }
     if Sink.keeps {
       keepRopeUTF8(newStart..<oldStart, in: &sink)
       keepBufferedUTF8(head..<tail, in: &sink)
       keepRopeUTF8(oldEnd..<newEnd, in: &sink)
     }
     let newStartInUnit = min(range.lowerBound, start)
-    pending.removed = _UnitCounts(utf8: newEnd - newStart)
-    pending.removed[unit] =
-      (range.upperBound > end ? ropeUpper : start + removedBefore) - newStartInUnit
-    if range.lowerBound < start {
-      pending.start = _UnitCounts(utf8: newStart)
-      pending.start[unit] = range.lowerBound
-    }
+    let newEndInUnit = range.upperBound > end ? ropeUpper : start + removedBefore
+    pending.start = _UnitCounts(utf8: newStart)
+    pending.start[unit] = newStartInUnit
+    pending.removed = _UnitCounts(utf8: inUTF8 ? newEnd - newStart : -1)
+    pending.removed[unit] = newEndInUnit - newStartInUnit
     pending.replaceInserted(head..<tail, with: new)
     pending.leaveCursor(after: new, at: head, units: max(0, range.lowerBound - start), in: unit)
     if pending.isEmpty { pending.clear() }
@@ -503,8 +540,17 @@ struct _PendingEdit: Sendable {
   var cursor = (units: 0, byte: 0)
   var cursorUnit = TextUnit.utf8
 
-  /// Whether it changes nothing (typing taken back).
-  var isEmpty: Bool { inserted.isEmpty && removed.utf8 == 0 }
+  /// Whether it changes nothing (typing taken back). (What it removes is
+  /// known in `commonUnit` at least.)
+  var isEmpty: Bool { inserted.isEmpty && removed[commonUnit] == 0 }
+
+  /// A unit its start and its removed length are both known in (UTF-8
+  /// first).
+  var commonUnit: TextUnit {
+    if start.utf8 >= 0 && removed.utf8 >= 0 { return .utf8 }
+    if start.utf16 >= 0 && removed.utf16 >= 0 { return .utf16 }
+    return .unicodeScalars
+  }
 
   /// Notes where an edit that put `new` at byte `head` (`units` of `unit`
   /// into the inserted text) left off.
