@@ -254,7 +254,7 @@ public struct BufferedRope: Sendable {
   /// into the buffered edit if it touches it, else that one goes into the
   /// rope and this one waits instead.
   ///
-  /// - Throws: as ``Rope/replace(_:in:with:)``; the text is then unchanged.
+  /// - Throws: as the rope's `replace(_:in:with:)`; the text is then unchanged.
   /// - Complexity: O(log n) at most (one or two conversions in the rope, no
   ///   change to its tree); O(1) amortized for typing on at the same place.
   public mutating func replace(
