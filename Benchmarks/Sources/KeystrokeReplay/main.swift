@@ -1,5 +1,5 @@
 // Replays an editing trace one keystroke at a time through each layer of
-// the engine — the bare `Rope`, `DocumentContent`, `Document`, and
+// the engine — the bare `Rope`, the `BufferedRope` in front of it, `DocumentContent`, `Document`, and
 // `Document` with a live `userSelection` session over the whole trace —
 // and prints each layer's time a keystroke and its ratio to the rope's, on
 // the thread's CPU clock, best of the rounds. It is the driver to profile
@@ -7,7 +7,7 @@
 // the published numbers):
 //
 //   swift build -c release --product KeystrokeReplay
-//   .build/release/KeystrokeReplay [--rounds N] [--layers rope,content,document,live] TRACE...
+//   .build/release/KeystrokeReplay [--rounds N] [--layers rope,buffered,content,document,live] TRACE...
 //   perf record -g .build/release/KeystrokeReplay --rounds 20 --layers live seph-blog1
 //   .build/release/KeystrokeReplay --layers live --latency seph-blog1   # the tail
 //
@@ -37,6 +37,21 @@ let layers = [
     var rope = Rope(trace.start)
     let start = threadTime()
     applyEdits(trace, to: &rope)
+    return (threadTime() - start, String(rope))
+  },
+  Layer(key: "buffered") { trace in
+    // The rope with typing buffered in front of it (issue 48's layer), in
+    // the document's unit, UTF-16: what a storage would hold.
+    var text = BufferedRope(Rope(trace.start))
+    let start = threadTime()
+    do {
+      for i in 0..<trace.ranges.count {
+        try text.replace(trace.ranges[i], with: trace.inserts[i])
+      }
+    } catch {
+      fatalError("\(trace.name): an edit failed on the buffered rope: \(error)")
+    }
+    let rope = text.flushed()
     return (threadTime() - start, String(rope))
   },
   Layer(key: "content") { trace in
@@ -84,9 +99,9 @@ func printLatencies(_ trace: UTF16Trace) throws {
 }
 
 let usage = """
-  usage: KeystrokeReplay [--rounds N] [--layers rope,content,document,live] [--latency] TRACE...
+  usage: KeystrokeReplay [--rounds N] [--layers rope,buffered,content,document,live] [--latency] TRACE...
     --rounds N     replays of each layer, best kept (default 5)
-    --layers LIST  which layers to replay (default all four; rope is the ratios' base)
+    --layers LIST  which layers to replay (default all five; rope is the ratios' base)
     --latency      also time every keystroke of one live replay: p50, p99, max, where
   A trace is a name in Tests/Data/traces (seph-blog1).
   """
