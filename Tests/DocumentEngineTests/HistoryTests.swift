@@ -404,14 +404,14 @@ extension HistoryTests {
     #expect(try text(document) == "aaa😀bb\t")
   }
 
-  /// An open finding (`Fuzz/Findings/FuzzDocument-undo-after-redo-takes-
-  /// another-storage-2026-12-07`, older than this session: it fails at
-  /// `67742a0` too): after a storage was removed and added again, a tool's
-  /// group in it undone, the title's group undone, both redone, then undone
-  /// again, the undo of the tool's redo records the text it puts back in
-  /// the title's group (action 10's units name the body), so that the next
-  /// undo — the title's — empties the body too. With the session ended
-  /// before the undos it fails alike: the history's rule, not the swaps.
+  /// A FuzzDocument finding (regression `undo-after-redo-takes-another-
+  /// storage`, older than the seventh session): after a storage was
+  /// removed and added again, the redo of the title's group took over the
+  /// marks of the person's selection before it — a caret in the body's
+  /// first life, whose number a mark of its second life had now (the
+  /// tool's text there) — so that the undo of the tool's redo recorded its
+  /// text in the title's group, and the title's undo emptied the body too.
+  /// A mark is taken over only in the life it was made in.
   @Test func anUndoAfterRedoKeepsToItsOwnGroup() throws {
     let document = Document(keepsAllChanges: false)
     document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil, clock: { .zero })
@@ -440,10 +440,11 @@ extension HistoryTests {
     #expect(try text(document) == "e f")
     try document.undo()
     #expect(try text(document, "title") == ".\nob\naa")
-    let body = try text(document)
-    withKnownIssue {
-      #expect(body == "e f")
-    }
+    #expect(try text(document) == "e f")
+    try document.redo()
+    try document.redo()
+    #expect(try text(document, "title") == ".e\nob\naa")
+    #expect(try text(document) == "2")
   }
 
   /// The same, with text typed at the preview's end too (it joins no

@@ -969,7 +969,11 @@ extension DocumentState {
     var selection: [SelectionRange]? = nil
     if let marks = action.selection {
       history.actions[inverse]?.selection = marks
-      for ref in [marks.start] + (marks.end.map { [$0] } ?? []) {
+      // (Only in the storage's life the marks were made in: a storage
+      // removed and added again numbers its marks anew, and another's
+      // mark may have the number now.)
+      for ref in [marks.start] + (marks.end.map { [$0] } ?? [])
+      where history.marks[ref.storage]?.serial == ref.serial {
         history.marks[ref.storage]?.owners[ref.local]?.action = inverse
       }
       charge(inverse, _HistoryAction.markCost * (marks.end == nil ? 1 : 2))
