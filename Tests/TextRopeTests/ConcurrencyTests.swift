@@ -58,7 +58,8 @@ import _EngineTestSupport
     var rng = SeededRandom(seed: seed)
     let text = rng.randomText(pieces: 300)
     var start = BufferedRope(Rope(text))
-    try start.insert("typing", at: text.utf16.count / 2)
+    let middle = TextModel(text).boundaries
+    try start.insert("typing", at: middle[middle.count / 2].utf16)
     var flushedCopy = start
     let snapshot = flushedCopy.flushed()
     let expected = String(snapshot)
