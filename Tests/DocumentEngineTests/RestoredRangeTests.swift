@@ -37,6 +37,29 @@ import TextRope
     #expect(try document.trackedRange(comment).range == 10..<17)
   }
 
+  /// A range a tool's replacement removed, brought back by revert, then
+  /// untracked by the host: the undo of the tool's group (which revert left
+  /// with nothing to do) does not track it again (FuzzDocument finding,
+  /// regression `revert-restored-range-untracked`: the group still kept
+  /// the range, and its undo restored it a second time).
+  @Test func aRangeRevertBroughtBackAndTheHostUntrackedStaysGone() throws {
+    let document = try document("Keep this comment here.\n")
+    let point = try document.track(
+      [12..<12], in: "body", kind: "mark", rules: TrackingRules(onTouch: .remove))[0]
+    let session = try document.startSession(scope: .fullDocument)
+    let replaced = try document.replace(
+      context: session.contexts[0].id, range: 10..<17, with: "note")
+    #expect(replaced.tracked.removed == [point])
+    let reverted = try document.revert()
+    #expect(reverted.restored == [point])
+    #expect(try document.trackedRange(point).range == 12..<12)
+    try document.untrack([point])
+    let undone = try document.undo()
+    #expect(undone.restored.isEmpty)
+    #expect(throws: DocumentError.self) { try document.trackedRange(point) }
+    #expect(try text(document) == "Keep this comment here.\n")
+  }
+
   /// A range that the deletion removed (its rule says so) is tracked again
   /// under its id, with its rules and kind.
   @Test func aRemovedRangeIsTrackedAgain() throws {

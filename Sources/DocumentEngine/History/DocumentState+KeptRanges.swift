@@ -114,6 +114,25 @@ extension DocumentState {
     return restored.sorted()
   }
 
+  /// Lets action `a` forget the kept ranges `restored` names (just brought
+  /// back by a swap the action keeps nothing of: revert's), so that its
+  /// undo does not bring them back a second time — after the host may have
+  /// untracked them.
+  mutating func forgetRestoredRanges(_ restored: [TrackedRangeID], of a: Int) {
+    guard !restored.isEmpty, let ranges = history.actions[a]?.ranges else { return }
+    let ids = Set(restored)
+    var kept: [_KeptRange] = []
+    for range in ranges {
+      if ids.contains(TrackedRangeID(serial: range.serial, local: range.local)) {
+        if let ref = range.start { removeMark(ref, flushing: false) }
+        if let ref = range.end { removeMark(ref, flushing: false) }
+      } else {
+        kept.append(range)
+      }
+    }
+    history.actions[a]?.ranges = kept
+  }
+
   /// Removes the points of `action`'s kept ranges from their trees.
   mutating func removeRangeMarks(of action: _HistoryAction, deferred: Bool = false) {
     for kept in action.ranges {

@@ -207,6 +207,7 @@ extension DocumentState {
             }
           ).filter { (try? content.trackedRange($0)) == nil }
           let back = restoreRanges(of: linked.held)
+          forgetRestoredRanges(back, of: linked.held)
           for id in back where untracked.contains(id) {
             if !tracked.removed.contains(id) && !swapped.tracked.removed.contains(id) {
               removedBefore.insert(id)
