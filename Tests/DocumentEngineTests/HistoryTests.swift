@@ -428,7 +428,7 @@ extension HistoryTests {
     try document.add("body", text: Rope("e f"))
     let session = try document.startSession(scope: .fullDocument)
     _ = try document.replace(context: session.contexts[1].id, range: 0..<3, with: "2")
-    try document.endSession()
+    document.endSession()
     document.closeGroup()
     try document.edit("body", range: 0..<0, with: "a")
     for _ in 0..<3 { try document.undo() }
