@@ -349,25 +349,9 @@ public struct BufferedRope: Sendable {
   private mutating func replace<Sink: _RemovedTextSink>(
     _ range: Range<Int>, in unit: TextUnit, with replacement: String, sink: inout Sink
   ) throws(RopeError) {
-    var failure: RopeError? = nil
-    let done: Void? = replacement.utf8.withContiguousStorageIfAvailable { bytes in
-      do throws(RopeError) {
-        try replace(range, in: unit, validUTF8: bytes, sink: &sink)
-      } catch {
-        failure = error
-      }
+    try replacement._withUTF8 { (bytes) throws(RopeError) in
+      try replace(range, in: unit, validUTF8: bytes, sink: &sink)
     }
-    if done == nil {
-      var copy = replacement
-      copy.withUTF8 { bytes in
-        do throws(RopeError) {
-          try replace(range, in: unit, validUTF8: bytes, sink: &sink)
-        } catch {
-          failure = error
-        }
-      }
-    }
-    if let failure { throw failure }
   }
 
   private mutating func replace<Sink: _RemovedTextSink>(

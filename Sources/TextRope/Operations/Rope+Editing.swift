@@ -45,26 +45,9 @@ extension Rope {
   private mutating func replace<Sink: _RemovedTextSink>(
     _ range: Range<Int>, in unit: TextUnit, with replacement: String, sink removed: inout Sink
   ) throws(RopeError) {
-    var failure: RopeError? = nil
-    // A native string lends its UTF-8 without a copy (or a retain).
-    let done: Void? = replacement.utf8.withContiguousStorageIfAvailable { bytes in
-      do throws(RopeError) {
-        try replace(range, in: unit, validUTF8: bytes, removed: &removed)
-      } catch {
-        failure = error
-      }
+    try replacement._withUTF8 { (bytes) throws(RopeError) in
+      try replace(range, in: unit, validUTF8: bytes, removed: &removed)
     }
-    if done == nil {
-      var copy = replacement
-      copy.withUTF8 { bytes in
-        do throws(RopeError) {
-          try replace(range, in: unit, validUTF8: bytes, removed: &removed)
-        } catch {
-          failure = error
-        }
-      }
-    }
-    if let failure { throw failure }
   }
 
   /// Replaces the text in `range` (of `unit`) with the text that the UTF-8
@@ -416,4 +399,26 @@ struct _DiscardedText: _RemovedTextSink {
   private var unused: UInt8 = 0
   static var keeps: Bool { false }
   func keep(utf8 bytes: UnsafeBufferPointer<UInt8>) {}
+}
+
+extension String {
+  /// Calls `body` with the string's UTF-8: a native string lends it without
+  /// a copy (or a retain); another is copied first. (The edits of `Rope`
+  /// and `BufferedRope` take their text so.)
+  @inline(__always)
+  func _withUTF8(_ body: (UnsafeBufferPointer<UInt8>) throws(RopeError) -> Void)
+    throws(RopeError)
+  {
+    var failure: RopeError? = nil
+    let done: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+      do throws(RopeError) { try body(bytes) } catch { failure = error }
+    }
+    if done == nil {
+      var copy = self
+      copy.withUTF8 { bytes in
+        do throws(RopeError) { try body(bytes) } catch { failure = error }
+      }
+    }
+    if let failure { throw failure }
+  }
 }
