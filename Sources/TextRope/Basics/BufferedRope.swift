@@ -55,14 +55,14 @@ public struct BufferedRope: Sendable {
     guard pending.isActive else { return }
     if pending.start.utf8 >= 0 && pending.removed.utf8 >= 0 {
       let range = pending.start.utf8..<(pending.start.utf8 + pending.removed.utf8)
-      pending.inserted.withUnsafeBufferPointer { base.replaceUTF8(range, with: $0) }
+      pending.inserted.withUTF8 { base.replaceUTF8(range, with: $0) }
     } else {
       // Known in the unit of its edits only: the rope finds the place in
       // the one descent of its own edit. (The bounds are valid.)
       let unit = pending.commonUnit
       let range = pending.start[unit]..<(pending.start[unit] + pending.removed[unit])
       var discarded = _DiscardedText()
-      pending.inserted.withUnsafeBufferPointer {
+      pending.inserted.withUTF8 {
         try? base.replace(range, in: unit, validUTF8: $0, removed: &discarded)
       }
     }
@@ -131,7 +131,7 @@ public struct BufferedRope: Sendable {
       switch unit {
       case .utf8: units = local
       case .utf16, .unicodeScalars:
-        units = pending.inserted.withUnsafeBufferPointer {
+        units = pending.inserted.withUTF8 {
           _UTF8Counts.units(upTo: local, utf16: unit == .utf16, in: $0)
         }
       }
@@ -208,7 +208,7 @@ public struct BufferedRope: Sendable {
         }
         return byte
       }
-      let byte = pending.inserted.withUnsafeBufferPointer {
+      let byte = pending.inserted.withUTF8 {
         _UTF8Counts.byteOffset(of: units, utf16: utf16, in: $0)
       }
       guard let byte else { throw .splitsSurrogatePair(utf16Offset: offset) }
@@ -287,7 +287,7 @@ public struct BufferedRope: Sendable {
           return false
         }
         let counts = _PendingEdit.counts(bytes)
-        pending.inserted.append(contentsOf: bytes)
+        pending.inserted.append(bytes)
         pending.insertedCount.utf8 = pending.inserted.count
         pending.insertedCount.utf16 += counts.utf16
         pending.insertedCount.scalars += counts.scalars
@@ -304,7 +304,7 @@ public struct BufferedRope: Sendable {
         utf16: unit == .utf16)
     else { return false }
     let gone = pending.inserted.count - byte
-    let out = pending.inserted.withUnsafeBufferPointer {
+    let out = pending.inserted.withUTF8 {
       _PendingEdit.counts(UnsafeBufferPointer(rebasing: $0[byte...]))
     }
     pending.inserted.removeLast(gone)
@@ -467,7 +467,7 @@ public struct BufferedRope: Sendable {
   /// Hands `sink` the buffered bytes in `range`.
   private func keepBufferedUTF8<Sink: _RemovedTextSink>(_ range: Range<Int>, in sink: inout Sink) {
     guard !range.isEmpty else { return }
-    pending.inserted.withUnsafeBufferPointer {
+    pending.inserted.withUTF8 {
       sink.keep(utf8: UnsafeBufferPointer(rebasing: $0[range]))
     }
   }
@@ -516,7 +516,7 @@ struct _PendingEdit: Sendable {
   var isActive = false
   var start = _UnitCounts(utf8: 0)
   var removed = _UnitCounts(utf8: 0)
-  var inserted = _ByteRoom()
+  var inserted = UTF8Room()
   var insertedCount = _UnitCounts(utf8: 0)
 
   /// A place in `inserted` known in `cursorUnit` (where the last edit
@@ -526,7 +526,7 @@ struct _PendingEdit: Sendable {
 
   /// Whether it changes nothing (typing taken back). (What it removes is
   /// known in `commonUnit` at least.)
-  var isEmpty: Bool { inserted.isEmpty && removed[commonUnit] == 0 }
+  var isEmpty: Bool { inserted.count == 0 && removed[commonUnit] == 0 }
 
   /// A unit its start and its removed length are both known in (UTF-8
   /// first).
@@ -575,7 +575,7 @@ struct _PendingEdit: Sendable {
     isActive = true
     self.start = _UnitCounts(utf8: start)
     self.removed = _UnitCounts(utf8: removed)
-    inserted.removeAll(keepingCapacity: true)
+    inserted.removeAll()
     insertedCount = _UnitCounts(utf8: 0)
     insertedCount.utf16 = 0
     insertedCount.scalars = 0
@@ -587,7 +587,7 @@ struct _PendingEdit: Sendable {
     isActive = false
     start = _UnitCounts(utf8: 0)
     removed = _UnitCounts(utf8: 0)
-    inserted.removeAll(keepingCapacity: true)
+    inserted.removeAll()
     insertedCount = _UnitCounts(utf8: 0)
     cursorUnit = .utf8
   }
@@ -598,7 +598,7 @@ struct _PendingEdit: Sendable {
     // (The cursor is the caller's to leave again.)
     cursorUnit = .utf8
     if !range.isEmpty {
-      let out = inserted.withUnsafeBufferPointer {
+      let out = inserted.withUTF8 {
         Self.counts(UnsafeBufferPointer(rebasing: $0[range]))
       }
       insertedCount.utf16 -= out.utf16
@@ -610,7 +610,7 @@ struct _PendingEdit: Sendable {
       insertedCount.scalars += added.scalars
     }
     if range.lowerBound == inserted.count {
-      inserted.append(contentsOf: bytes)
+      inserted.append(bytes)
     } else {
       inserted.replaceSubrange(range, with: bytes)
     }
@@ -632,59 +632,5 @@ struct _PendingEdit: Sendable {
       if byte >= 0xF0 { fourByte += 1 }
     }
     return (scalars + fourByte, scalars)
-  }
-}
-
-/// Bytes kept at the front of room that is reused: the first ``count`` of
-/// `room` (a keystroke appends or drops a few without the array's own
-/// bookkeeping).
-struct _ByteRoom: Sendable {
-  private var room: [UInt8] = []
-  private(set) var count = 0
-
-  var isEmpty: Bool { count == 0 }
-
-  subscript(i: Int) -> UInt8 { room[i] }
-
-  func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    room.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<count])) }
-  }
-
-  /// Makes room for `needed` bytes.
-  private mutating func reserve(_ needed: Int) {
-    guard room.count < needed else { return }
-    room.append(contentsOf: repeatElement(0, count: max(needed, 2 * room.count, 64) - room.count))
-  }
-
-  mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
-    replaceSubrange(count..<count, with: bytes)
-  }
-
-  mutating func removeLast(_ k: Int) { count -= k }
-
-  mutating func removeAll(keepingCapacity: Bool) {
-    count = 0
-    if !keepingCapacity { room = [] }
-  }
-
-  /// Replaces the bytes in `range` with `bytes`.
-  mutating func replaceSubrange(_ range: Range<Int>, with bytes: UnsafeBufferPointer<UInt8>) {
-    let newCount = count - range.count + bytes.count
-    reserve(newCount)
-    let oldCount = count
-    room.withUnsafeMutableBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return }
-      let tail = oldCount - range.upperBound
-      if tail > 0 && range.count != bytes.count {
-        // (The two stretches may overlap: copyMemory allows that.)
-        UnsafeMutableRawPointer(base + range.lowerBound + bytes.count)
-          .copyMemory(from: base + range.upperBound, byteCount: tail)
-      }
-      if let source = bytes.baseAddress {
-        UnsafeMutableRawPointer(base + range.lowerBound)
-          .copyMemory(from: source, byteCount: bytes.count)
-      }
-    }
-    count = newCount
   }
 }

@@ -56,21 +56,39 @@ package struct UTF8Room: Sendable {
   /// Inserts `bytes` at `offset` (`0...count`), moving the bytes after it;
   /// the room grows (at least doubling) if it must.
   package mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) {
-    let end = count + bytes.count
+    replaceSubrange(offset..<offset, with: bytes)
+  }
+
+  /// Replaces the bytes in `range` (within `0..<count`) with `bytes`,
+  /// moving the bytes after it; the room grows (at least doubling) if it
+  /// must.
+  package mutating func replaceSubrange(_ range: Range<Int>, with bytes: UnsafeBufferPointer<UInt8>)
+  {
+    let end = count - range.count + bytes.count
     if room.count < end {
       room.append(contentsOf: repeatElement(0, count: max(end, 2 * room.count) - room.count))
     }
+    let old = count
     room.withUnsafeMutableBufferPointer { buffer in
-      guard let base = buffer.baseAddress, let from = bytes.baseAddress else { return }
-      // (`update(from:count:)` copies overlapping memory in the right
-      // direction.)
-      if offset < count {
-        (base + offset + bytes.count).update(from: base + offset, count: count - offset)
+      guard let base = buffer.baseAddress else { return }
+      // (`copyMemory` copies overlapping bytes as `memmove` does.)
+      if range.upperBound < old && range.count != bytes.count {
+        UnsafeMutableRawPointer(base + range.lowerBound + bytes.count)
+          .copyMemory(from: base + range.upperBound, byteCount: old - range.upperBound)
       }
-      (base + offset).update(from: from, count: bytes.count)
+      if let from = bytes.baseAddress {
+        UnsafeMutableRawPointer(base + range.lowerBound).copyMemory(
+          from: from, byteCount: bytes.count)
+      }
     }
     count = end
   }
+
+  /// Drops the last `k` bytes (the room stays).
+  package mutating func removeLast(_ k: Int) { count -= k }
+
+  /// The byte at `i` (within `0..<count`).
+  package subscript(i: Int) -> UInt8 { room[i] }
 
   /// Appends `bytes`.
   package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
