@@ -34,7 +34,17 @@ public final class Document: @unchecked Sendable {
   ) throws(E) -> R {
     lock.lock()
     defer { lock.unlock() }
+    state.closeTyping()
     return try body(&state)
+  }
+
+  /// `withState` for a call that only reads: the typing held back goes in
+  /// the storage, and the typing run stays open (see ``_TypingBuffer``).
+  func readingState<R>(_ body: (borrowing DocumentState) -> R) -> R {
+    lock.lock()
+    defer { lock.unlock() }
+    state.flushTyping()
+    return body(state)
   }
 
   /// `withState` for a call that makes events: they go to every observer
@@ -45,9 +55,31 @@ public final class Document: @unchecked Sendable {
   ) throws(DocumentError) -> R {
     lock.lock()
     defer { lock.unlock() }
+    state.closeTyping()
     let result = try body(&state)
     publish(result.published)
     return result
+  }
+
+  /// `withStateAndEvents` for the person's edit, which may type on with
+  /// the typing run (``DocumentState/edit(_:range:with:attributes:origin:basis:)``
+  /// closes it otherwise).
+  private func typingWithEvents(
+    _ body: (inout DocumentState) throws(DocumentError) -> EditResult
+  ) throws(DocumentError) -> EditResult {
+    lock.lock()
+    defer { lock.unlock() }
+    let result = try body(&state)
+    publish(result.published)
+    return result
+  }
+
+  /// Whether the person's typing is held back until something reads or
+  /// changes the document (see `_TypingBuffer`; on unless a test compares
+  /// with the usual path).
+  var buffersTyping: Bool {
+    get { withState { $0.held.isEnabled } }
+    set { withState { $0.held.isEnabled = newValue } }
   }
 
   // MARK: Observing
@@ -122,17 +154,17 @@ public final class Document: @unchecked Sendable {
   /// A snapshot of every storage.
   ///
   /// - Complexity: O(1)
-  public var content: DocumentContent { withState { $0.content } }
+  public var content: DocumentContent { readingState { $0.content } }
 
   /// The selection.
-  public var selection: [SelectionRange] { withState { $0.selection } }
+  public var selection: [SelectionRange] { readingState { $0.selection } }
 
   /// The visible range of each storage that shows one.
-  public var visible: [StorageID: Range<Int>] { withState { $0.visible } }
+  public var visible: [StorageID: Range<Int>] { readingState { $0.visible } }
 
   /// The current session, as it was handed out, if contexts were asked
   /// for.
-  public var session: WritingSession? { withState { $0.handout } }
+  public var session: WritingSession? { readingState { $0.handout } }
 
   /// The current session's state (`.inactive` without a session).
   public var writingToolsState: WritingToolsState {
@@ -232,7 +264,7 @@ public final class Document: @unchecked Sendable {
     attributes: [AttributeKey: AttributeValue]? = nil, origin: String? = nil,
     basis: StorageVersion? = nil
   ) throws(DocumentError) -> EditResult {
-    try withStateAndEvents { (state) throws(DocumentError) in
+    try typingWithEvents { (state) throws(DocumentError) in
       try state.edit(
         id, range: range, with: text, attributes: attributes, origin: origin, basis: basis)
     }

@@ -308,6 +308,45 @@ public struct DocumentContent: Sendable {
     return (storage.version, storage.length)
   }
 
+  /// The person's keystrokes that a typing run held back (see
+  /// `_TypingBuffer`): `utf8`, typed at `start` one keystroke after another,
+  /// each where the one before ended (`lengths`: each one's UTF-16
+  /// length). The text, its runs, its exclusions and its tracked ranges
+  /// take them as one insertion (where the keystrokes one by one would
+  /// have taken them); the change log takes one row a keystroke, so that
+  /// each keystroke's version is one of its versions.
+  mutating func insertTyped(
+    _ id: StorageID, at start: Int, utf8: [UInt8], lengths: [Int], keepingChanges: Bool,
+    report: inout [_TrackedChange]
+  ) {
+    let slot: Dictionary<StorageID, _Entry>.Index
+    if let last = lastEdited, last.id == id {
+      slot = last.slot
+    } else {
+      guard let found = entries.index(forKey: id) else { return }
+      slot = found
+      lastEdited = (id, found)
+    }
+    let total = lengths.reduce(0, +)
+    let point = start..<start
+    let text = String(decoding: utf8, as: UTF8.self)
+    _mustSucceed("inserting the typed text") { () throws(RopeError) in
+      try entries.values[slot].storage.text.replace(point, with: text)
+    }
+    entries.values[slot].storage.followExclusions(point, newLength: total)
+    entries.values[slot].storage.followEdit(point, newLength: total, attributes: nil)
+    var at = start
+    for n in lengths {
+      entries.values[slot].storage.changes.record(
+        at..<at, insertedLength: n, info: .person, keepingChanges: keepingChanges)
+      at += n
+    }
+    entries.values[slot].storage.followTracked(
+      _EditStep(point, insertedLength: total), report: &report)
+    index.setLength(at: entries.values[slot].position, to: entries.values[slot].storage.length)
+    _invariantCheck(id)
+  }
+
   /// Runs `body` on a storage's change index.
   mutating func withChanges<R>(
     _ id: StorageID, _ body: (inout ChangeLog) throws(DocumentError) -> R

@@ -62,6 +62,8 @@ struct DocumentState: Sendable {
   var recording: _RecordRequest? = nil
   /// While a batch is applied: the action of each party's group.
   var batchActions: [_HistoryParty: Int]? = nil
+  /// The person's typing held back (see ``_TypingBuffer``).
+  var held = _TypingBuffer()
 
   init(keepsAllChanges: Bool) {
     self.keepsAllChanges = keepsAllChanges
@@ -271,6 +273,14 @@ extension DocumentState {
     _ id: StorageID, range: Range<Int>, with text: String,
     attributes: [AttributeKey: AttributeValue]? = nil, origin: String?, basis: StorageVersion?
   ) throws(DocumentError) -> EditResult {
+    if origin == nil && basis == nil && attributes == nil {
+      if let typed = typeOn(id, range, text) { return typed }
+      closeTyping()
+      let result = try editAsPerson(id, range, text, length: text.utf16.count)
+      if held.isEnabled { held.candidate = (id, result.range.upperBound) }
+      return result
+    }
+    closeTyping()
     let n = text.utf16.count
     if let attributes { try AttributeRun.check(attributes) }
     if origin == nil && basis == nil {

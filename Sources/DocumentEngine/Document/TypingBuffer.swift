@@ -1,0 +1,237 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The person's typing at one place, held back from the storage until
+/// something else needs the storage: the buffered layer of the document
+/// (as `BufferedRope` is the rope's, and jumprope's `JumpRopeBuf` is
+/// jumprope's).
+///
+/// A keystroke that types on where the last one ended, in a place where
+/// nothing but the engine's own followers (the contexts, the selection,
+/// the visible ranges, the history's marks) meets the point, is given its
+/// version, its result and its events at once — what the keystroke made
+/// the usual way would give — and its text waits here. Every other call of
+/// the document applies what waits first (``DocumentState/flushTyping()``):
+/// the typed text goes into the storage as one insertion (its text, its
+/// runs and its tracked ranges follow it once), and the change log gets one
+/// row for each keystroke, so that every version handed out stays a version
+/// of the log. That is exact: each keystroke inserted where the one before
+/// ended, so every position meets the run's point as it met the first
+/// keystroke's (a position there that goes after text inserted at it went
+/// along with each; one that stays before it stays), and the merged
+/// insertion takes every tracked range, attribute run and exclusion where
+/// the keystrokes one by one would have.
+///
+/// The run is opened by a keystroke at the point where the person's last
+/// edit ended (its ``candidate``), after the checks the keystroke path
+/// would make: no range of the host's, no suggestion and no replacement
+/// of a tool meets the point (they are reported or broken by an edit
+/// there), no context begins or ends there (its events depend on which
+/// side the text goes), no batch is open, and the history goes on with
+/// its own typing run. A read of the document applies the run and keeps
+/// it open; any change closes it.
+struct _TypingBuffer: Sendable {
+  /// Whether a run is open: the point, the storage and the contexts are
+  /// known to hold for the next keystroke.
+  var isOpen = false
+  var storage = StorageID("")
+  /// Where the held-back text starts (UTF-16).
+  var start = 0
+  /// Where the next keystroke of the run types (UTF-16).
+  var point = 0
+  /// The storage's version when the held-back text started.
+  var baseVersion = StorageVersion(rawValue: 0)
+  /// The held-back text.
+  var utf8: [UInt8] = []
+  /// The UTF-16 length of each held-back keystroke, in order.
+  var lengths: [Int] = []
+  /// The live contexts of the storage that a keystroke there changes or
+  /// moves, in the order the session keeps them (those wholly before the
+  /// point hear nothing and are not here).
+  var contexts: [_RunContext] = []
+
+  /// Where the person's last edit of the usual path ended: a keystroke
+  /// there may open a run.
+  var candidate: (storage: StorageID, point: Int)? = nil
+
+  /// The longest keystroke that types on (UTF-16): a longer insertion (a
+  /// paste) goes the usual way.
+  static let keystrokeLimit = 256
+  /// How many keystrokes wait at most: the next one applies them first
+  /// (and the run stays open), so that what waits stays small.
+  static let maxKeystrokes = 4096
+
+  /// Whether the document buffers typing at all (tests turn it off to
+  /// compare with the usual path).
+  var isEnabled = true
+}
+
+/// A live context as a typing run follows it.
+struct _RunContext: Sendable {
+  /// Its index in the session's contexts.
+  var index: Int
+  var id: UUID
+  /// Where it is now, with the held-back keystrokes.
+  var range: Range<Int>
+  /// Where it was when the held-back text started.
+  var flushedRange: Range<Int>
+  /// Its version now, with the held-back keystrokes.
+  var version: ContextVersion
+  /// Whether the point is inside it (its text changes), or it lies after
+  /// the point (it moves).
+  var isInside: Bool
+}
+
+extension DocumentState {
+  /// The person's keystroke (an insertion of `text` at `range`, UTF-16, no
+  /// attributes given) if it types on with the typing run, or opens one at
+  /// the person's last edit: its result, the text held back. `nil` if it
+  /// does not (nothing changed; the caller closes the run and edits the
+  /// usual way).
+  mutating func typeOn(_ id: StorageID, _ range: Range<Int>, _ text: String) -> EditResult? {
+    guard range.isEmpty, batchActions == nil else { return nil }
+    let p = range.lowerBound
+    if held.isOpen {
+      guard held.point == p, held.storage == id else { return nil }
+    } else {
+      guard held.isEnabled, let candidate = held.candidate, candidate.point == p,
+        candidate.storage == id
+      else { return nil }
+    }
+    let n = text.utf16.count
+    guard n > 0, n <= _TypingBuffer.keystrokeLimit else { return nil }
+    if history.isEnabled {
+      // The history goes on with its own typing run, as the usual path's
+      // `historyBefore` would find it.
+      let now = history.now()
+      guard history.typing.goesOn(_EditStep(range, insertedLength: n), in: id, now: now)
+      else { return nil }
+      if !held.isOpen { guard openTypingRun(id, at: p) else { return nil } }
+      history.typingTypes(n, now: now)
+    } else {
+      if !held.isOpen { guard openTypingRun(id, at: p) else { return nil } }
+    }
+    if held.lengths.count == _TypingBuffer.maxKeystrokes { flushTyping() }
+
+    let version = held.baseVersion + (held.lengths.count + 1)
+    held.utf8.append(contentsOf: text.utf8)
+    held.lengths.append(n)
+    held.point = p + n
+    // The events `followSession` would make: a context with the point
+    // inside grows and hears the text; one after it moves.
+    var events: [DocumentEvent] = []
+    if !held.contexts.isEmpty {
+      events.reserveCapacity(held.contexts.count)
+      for k in held.contexts.indices {
+        let old = held.contexts[k].range
+        if held.contexts[k].isInside {
+          let version = ContextVersion(rawValue: held.contexts[k].version.rawValue + 1)
+          held.contexts[k].version = version
+          held.contexts[k].range = old.lowerBound..<(old.upperBound + n)
+          let at = p - old.lowerBound
+          events.append(
+            .textUpdated(
+              context: held.contexts[k].id, range: at..<at, text: text,
+              contextVersion: version, reason: .typing))
+        } else {
+          let new = (old.lowerBound + n)..<(old.upperBound + n)
+          held.contexts[k].range = new
+          events.append(.reflowed(context: held.contexts[k].id, storageRange: new))
+        }
+      }
+    }
+    return EditResult(version: version, range: p..<(p + n), events: events)
+  }
+
+  /// Opens a typing run at `p` of storage `id` if a keystroke there may
+  /// type on (see ``_TypingBuffer``).
+  mutating func openTypingRun(_ id: StorageID, at p: Int) -> Bool {
+    held.candidate = nil
+    guard recording == nil, let storage = content.storageIfAny(id) else { return false }
+    if !history.isEnabled
+      && (!history.marks.isEmpty || history.pending != nil || !history.journaled.isEmpty)
+    {
+      return false
+    }
+    // What an edit at the point reports, breaks or decides by side.
+    let reported =
+      _TrackedRole.host.mask | _TrackedRole.suggestion.mask | _TrackedRole.replacement.mask
+      | _TrackedRole.accepted.mask
+    var meets = false
+    storage.tracked.forEach(meeting: p...p, roles: reported) { _, _ in meets = true }
+    if meets { return false }
+    var contexts: [_RunContext] = []
+    if let session {
+      if !session.replacements.isEmpty && session.replacementsByLocal[id]?.isEmpty == false {
+        return false
+      }
+      let indices =
+        session.onlyStorage.map { $0.id == id ? $0.indices : [] }
+        ?? session.contextsByStorage[id] ?? []
+      for i in indices {
+        guard let range = storage.tracked.range(session.contextLocals[i]) else { continue }
+        if range.lowerBound == p || range.upperBound == p { return false }
+        if range.upperBound < p { continue }
+        contexts.append(
+          _RunContext(
+            index: i, id: session.contexts[i].id, range: range, flushedRange: range,
+            version: session.contexts[i].contextVersion, isInside: range.lowerBound < p))
+      }
+    }
+    held.isOpen = true
+    held.storage = id
+    held.start = p
+    held.point = p
+    held.baseVersion = storage.version
+    held.contexts = contexts
+    return true
+  }
+
+  /// Puts the held-back keystrokes in the storage (see ``_TypingBuffer``);
+  /// the run stays open.
+  mutating func flushTyping() {
+    guard !held.lengths.isEmpty else { return }
+    let id = held.storage
+    trackedReport.empty()
+    content.insertTyped(
+      id, at: held.start, utf8: held.utf8, lengths: held.lengths,
+      keepingChanges: keepsAllChanges || hasSession, report: &trackedReport)
+    trackedReport.empty()
+    // Each context the keystrokes changed reached one version a keystroke.
+    for k in held.contexts.indices where held.contexts[k].isInside {
+      let i = held.contexts[k].index
+      let start = held.contexts[k].flushedRange.lowerBound
+      var end = held.contexts[k].flushedRange.upperBound
+      var version = held.baseVersion
+      for n in held.lengths {
+        end += n
+        version = version + 1
+        session?.contexts[i].advance(at: version, range: start..<end)
+      }
+    }
+    for k in held.contexts.indices {
+      held.contexts[k].flushedRange = held.contexts[k].range
+    }
+    held.baseVersion = held.baseVersion + held.lengths.count
+    held.start = held.point
+    held.utf8.removeAll(keepingCapacity: true)
+    held.lengths.removeAll(keepingCapacity: true)
+    _invariantCheck(id)
+  }
+
+  /// Puts the held-back keystrokes in the storage and closes the run (and
+  /// forgets the point where one might open): before any call that may
+  /// change the document.
+  @inline(__always)
+  mutating func closeTyping() {
+    if held.isOpen {
+      flushTyping()
+      held.isOpen = false
+      held.contexts.removeAll(keepingCapacity: true)
+    }
+    held.candidate = nil
+  }
+}
