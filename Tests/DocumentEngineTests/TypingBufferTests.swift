@@ -110,7 +110,7 @@ import Foundation
       var caret: (StorageID, Int) = ("a", 4)
       var versions: [StorageVersion] = []
       for step in 0..<300 {
-        let where_ = "seed \(seed), round \(round), step \(step)"
+        let place = "seed \(seed), round \(round), step \(step)"
         var what = ""
         /// Makes the call on both and checks that they answer alike.
         func both<R>(_ name: String, _ call: (Side) throws(DocumentError) -> R) {
@@ -119,7 +119,7 @@ import Foundation
           let b: String
           do { a = held.normalized(try call(held)) } catch { a = "error \(error)" }
           do { b = plain.normalized(try call(plain)) } catch { b = "error \(error)" }
-          #expect(a == b, "\(where_): \(name)")
+          #expect(a == b, "\(place): \(name)")
         }
         let roll = Int.random(in: 0..<100, using: &random)
         let (id, at) = caret
@@ -263,7 +263,7 @@ import Foundation
         default:
           let a = digest(held)
           let b = digest(plain)
-          #expect(a == b, "\(where_): the documents differ")
+          #expect(a == b, "\(place): the documents differ")
           if a != b { return }
         }
         if Int.random(in: 0..<20, using: &random) == 0,
