@@ -432,6 +432,31 @@ public struct ChangeLog: Sendable {
     state.noteEdit(by: info.party, at: version)
   }
 
+  /// ``record(_:insertedLength:info:keepingChanges:)`` for the person's
+  /// keystrokes a typing run held back: each an insertion of `lengths[i]`
+  /// units where the one before ended, the first at `start`. The rows are
+  /// appended in one go when the log keeps them and has no map to bring up
+  /// to date (a live session's keystrokes); otherwise one by one.
+  mutating func recordTyped(from start: Int, lengths: [Int], keepingChanges: Bool) {
+    guard keepingChanges, state.maps.isEmpty else {
+      var at = start
+      for n in lengths {
+        record(at..<at, insertedLength: n, info: .person, keepingChanges: keepingChanges)
+        at += n
+      }
+      return
+    }
+    let state = own()
+    var at = start
+    var length = state.length
+    for n in lengths {
+      state.rows.append(_PackedRows.Row(at, 0, n &<< 1, length))
+      length += n
+      at += n
+    }
+    state.length = length
+  }
+
   /// The records after `version`, oldest first.
   ///
   /// - Throws: ``ChangeLogError/unknownVersion(_:oldest:current:)``.

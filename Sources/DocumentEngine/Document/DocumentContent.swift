@@ -335,12 +335,8 @@ public struct DocumentContent: Sendable {
     }
     entries.values[slot].storage.followExclusions(point, newLength: total)
     entries.values[slot].storage.followEdit(point, newLength: total, attributes: nil)
-    var at = start
-    for n in lengths {
-      entries.values[slot].storage.changes.record(
-        at..<at, insertedLength: n, info: .person, keepingChanges: keepingChanges)
-      at += n
-    }
+    entries.values[slot].storage.changes.recordTyped(
+      from: start, lengths: lengths, keepingChanges: keepingChanges)
     entries.values[slot].storage.followTracked(
       _EditStep(point, insertedLength: total), report: &report)
     index.setLength(at: entries.values[slot].position, to: entries.values[slot].storage.length)

@@ -202,15 +202,8 @@ extension DocumentState {
     trackedReport.empty()
     // Each context the keystrokes changed reached one version a keystroke.
     for k in held.contexts.indices where held.contexts[k].isInside {
-      let i = held.contexts[k].index
-      let start = held.contexts[k].flushedRange.lowerBound
-      var end = held.contexts[k].flushedRange.upperBound
-      var version = held.baseVersion
-      for n in held.lengths {
-        end += n
-        version = version + 1
-        session?.contexts[i].advance(at: version, range: start..<end)
-      }
+      session?.contexts[held.contexts[k].index].advanceTyped(
+        from: held.baseVersion, range: held.contexts[k].flushedRange, lengths: held.lengths)
     }
     for k in held.contexts.indices {
       held.contexts[k].flushedRange = held.contexts[k].range

@@ -30,6 +30,19 @@ struct _TrackedContext: Sendable {
   mutating func advance(at version: StorageVersion, range: Range<Int>) {
     versions.append((version, range.lowerBound, range.count))
   }
+
+  /// ``advance(at:range:)`` for each keystroke a typing run held back:
+  /// from storage version `base` and `range` on, each keystroke's version
+  /// one more, its text `lengths[i]` units longer.
+  mutating func advanceTyped(from base: StorageVersion, range: Range<Int>, lengths: [Int]) {
+    var version = base
+    var length = range.count
+    for n in lengths {
+      version = version + 1
+      length += n
+      versions.append((version, range.lowerBound, length))
+    }
+  }
 }
 
 /// A context's versions: for each, the storage version at which the
