@@ -59,10 +59,13 @@ import Foundation
 
   static let storages: [StorageID] = ["a", "b"]
 
-  func makeSides(_ clock: ManualClock) throws -> (Side, Side) {
+  func makeSides(
+    _ clock: ManualClock, maxGroups: Int? = 10_000, recording: Bool = true
+  ) throws -> (Side, Side) {
     func make(_ buffering: Bool) throws -> Side {
       let document = Document()
-      document.historyOptions = HistoryOptions(clock: { clock.now })
+      document.historyOptions = HistoryOptions(
+        isEnabled: recording, maxGroups: maxGroups, clock: { clock.now })
       document.buffersTyping = buffering
       try document.add("a", text: Rope("One 😀 two.\nThree e\u{301} four.\r\nFive.\u{2029}Six"))
       try document.add("b", text: Rope("Seven 🇫🇷.\nEight"))
@@ -106,7 +109,12 @@ import Foundation
     defer { #expect(heldRuns > 0, "no keystroke was held back") }
     for round in 0..<TestSettings.iterations(40) {
       let clock = ManualClock()
-      let (held, plain) = try makeSides(clock)
+      // A small limit now and then: the groups a keystroke opens drop
+      // the oldest.
+      let maxGroups = Bool.random(using: &random) ? Int.random(in: 1...6, using: &random) : 10_000
+      // And the history off now and then.
+      let recording = Int.random(in: 0..<6, using: &random) != 0
+      let (held, plain) = try makeSides(clock, maxGroups: maxGroups, recording: recording)
       var caret: (StorageID, Int) = ("a", 4)
       var versions: [StorageVersion] = []
       for step in 0..<300 {

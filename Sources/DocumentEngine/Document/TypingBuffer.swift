@@ -104,13 +104,24 @@ extension DocumentState {
     let n = text.utf16.count
     guard n > 0, n <= _TypingBuffer.keystrokeLimit else { return nil }
     if history.isEnabled {
-      // The history goes on with its own typing run, as the usual path's
-      // `historyBefore` would find it.
       let now = history.now()
-      guard history.typing.goesOn(_EditStep(range, insertedLength: n), in: id, now: now)
-      else { return nil }
-      if !held.isOpen { guard openTypingRun(id, at: p) else { return nil } }
-      history.typingTypes(n, now: now)
+      let edit = _EditStep(range, insertedLength: n)
+      if history.typing.goesOn(edit, in: id, now: now) {
+        // The history goes on with its own typing run, as the usual
+        // path's `historyBefore` would find it.
+        if !held.isOpen { guard openTypingRun(id, at: p) else { return nil } }
+        history.typingTypes(n, now: now)
+      } else {
+        // The keystroke opens a group of the person's (after a deletion,
+        // or a pause), as the usual path's fast one opens it: decided on
+        // the document as it is (the selection before it: what waits goes
+        // in first), recorded from the history's own records (its journal
+        // and pending hunk, never the storage), so before the text is.
+        flushTyping()
+        guard historyFast(edit, in: id, now: now) else { return nil }
+        if !held.isOpen { guard openTypingRun(id, at: p) else { return nil } }
+        historyFastFollow(edit, in: id)
+      }
     } else {
       if !held.isOpen { guard openTypingRun(id, at: p) else { return nil } }
     }
