@@ -369,3 +369,36 @@ extension TypingBufferTests {
     }
   }
 }
+
+extension TypingBufferTests {
+  /// A backspace over held text opens the person's deletion group, which
+  /// records the selection before it: where the held text put it (a
+  /// selection that starts at the run's start went along with it). Undo
+  /// gives it back as the usual path does.
+  @Test func aBackspaceOverHeldTextRecordsTheSelectionWhereTheTextPutIt() throws {
+    let clock = ManualClock()
+    let (held, plain) = try makeSides(clock)
+    var results: [[String]] = []
+    for side in [held, plain] {
+      let document = side.document
+      var lines: [String] = []
+      try document.edit("a", range: 4..<4, with: "-")
+      try document.select([SelectionRange("a", 5..<7)])
+      for (i, text) in ["x", "y", "z"].enumerated() {
+        lines.append("\(try document.edit("a", range: (5 + i)..<(5 + i), with: text))")
+      }
+      lines.append("\(try document.edit("a", range: 7..<8, with: ""))")
+      lines.append("\(try document.edit("a", range: 6..<7, with: ""))")
+      lines.append("\(document.selection)")
+      lines.append("\(try document.undo())")
+      lines.append("\(try document.undo())")
+      lines.append(digest(side))
+      results.append(lines)
+    }
+    #expect(results[0] == results[1])
+    // The selection before the deletion group: 5..<7 with "xyz" typed at
+    // its start, which went along (8..<10).
+    let undone = results[0][6]
+    #expect(undone.contains("offset: 8)") && undone.contains("offset: 10)"), "\(undone)")
+  }
+}

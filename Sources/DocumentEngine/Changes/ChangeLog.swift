@@ -434,15 +434,21 @@ public struct ChangeLog: Sendable {
 
   /// ``record(_:insertedLength:info:keepingChanges:)`` for the person's
   /// keystrokes a typing run held back: each an insertion of `lengths[i]`
-  /// units where the one before ended, the first at `start`. The rows are
+  /// units where the one before ended, the first at `start` (a negative
+  /// length: a deletion of as many units before that point). The rows are
   /// appended in one go when the log keeps them and has no map to bring up
   /// to date (a live session's keystrokes); otherwise one by one.
   mutating func recordTyped(from start: Int, lengths: [Int], keepingChanges: Bool) {
     guard keepingChanges, state.maps.isEmpty else {
       var at = start
       for n in lengths {
-        record(at..<at, insertedLength: n, info: .person, keepingChanges: keepingChanges)
-        at += n
+        if n >= 0 {
+          record(at..<at, insertedLength: n, info: .person, keepingChanges: keepingChanges)
+          at += n
+        } else {
+          record((at + n)..<at, insertedLength: 0, info: .person, keepingChanges: keepingChanges)
+          at += n
+        }
       }
       return
     }
@@ -450,7 +456,11 @@ public struct ChangeLog: Sendable {
     var at = start
     var length = state.length
     for n in lengths {
-      state.rows.append(_PackedRows.Row(at, 0, n &<< 1, length))
+      if n >= 0 {
+        state.rows.append(_PackedRows.Row(at, 0, n &<< 1, length))
+      } else {
+        state.rows.append(_PackedRows.Row(at + n, -n, 0, length))
+      }
       length += n
       at += n
     }

@@ -57,7 +57,7 @@ public final class Document: @unchecked Sendable {
     defer { lock.unlock() }
     state.closeTyping()
     let result = try body(&state)
-    publish(result.published)
+    if isObserved { publish(result.published) }
     return result
   }
 
@@ -70,7 +70,7 @@ public final class Document: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     let result = try body(&state)
-    publish(result.published)
+    if isObserved { publish(result.published) }
     return result
   }
 
@@ -136,6 +136,10 @@ public final class Document: @unchecked Sendable {
 
   /// An object whose identity names one observer while it lives.
   private final class Box: Sendable {}
+
+  /// Whether anyone observes the document: a keystroke nobody observes
+  /// makes no list of events to publish.
+  private var isObserved: Bool { observerCount.load(ordering: .sequentiallyConsistent) != 0 }
 
   /// Sends `events` to every observer (with `lock` held).
   private func publish(_ events: [DocumentEvent]) {

@@ -46,8 +46,13 @@ struct _TypingBuffer: Sendable {
   var baseVersion = StorageVersion(rawValue: 0)
   /// The held-back text.
   var utf8: [UInt8] = []
-  /// The UTF-16 length of each held-back keystroke, in order.
+  /// Each held-back keystroke, in order: the UTF-16 length it typed
+  /// (positive), or that it deleted before the point (negative: a
+  /// backspace over text the run typed).
   var lengths: [Int] = []
+  /// Whether the storage has attribute runs (then a backspace goes the
+  /// usual way: the history keeps the runs of the text it removes).
+  var hasAttributes = false
   /// The live contexts of the storage that a keystroke there changes or
   /// moves, in the order the session keeps them (those wholly before the
   /// point hear nothing and are not here).
@@ -92,7 +97,10 @@ extension DocumentState {
   /// does not (nothing changed; the caller closes the run and edits the
   /// usual way).
   mutating func typeOn(_ id: StorageID, _ range: Range<Int>, _ text: String) -> EditResult? {
-    guard range.isEmpty, batchActions == nil else { return nil }
+    guard batchActions == nil else { return nil }
+    if !range.isEmpty {
+      return text.isEmpty ? backspaceHeld(id, range) : nil
+    }
     let p = range.lowerBound
     if held.isOpen {
       guard held.point == p, held.storage == id else { return nil }
@@ -131,30 +139,110 @@ extension DocumentState {
     held.utf8.append(contentsOf: text.utf8)
     held.lengths.append(n)
     held.point = p + n
-    // The events `followSession` would make: a context with the point
-    // inside grows and hears the text; one after it moves.
-    var events: [DocumentEvent] = []
-    if !held.contexts.isEmpty {
-      events.reserveCapacity(held.contexts.count)
-      for k in held.contexts.indices {
-        let old = held.contexts[k].range
-        if held.contexts[k].isInside {
-          let version = ContextVersion(rawValue: held.contexts[k].version.rawValue + 1)
-          held.contexts[k].version = version
-          held.contexts[k].range = old.lowerBound..<(old.upperBound + n)
-          let at = p - old.lowerBound
-          events.append(
-            .textUpdated(
-              context: held.contexts[k].id, range: at..<at, text: text,
-              contextVersion: version, reason: .typing))
-        } else {
-          let new = (old.lowerBound + n)..<(old.upperBound + n)
-          held.contexts[k].range = new
-          events.append(.reflowed(context: held.contexts[k].id, storageRange: new))
-        }
+    let events = heldEvents(range, text: text)
+    return EditResult(version: version, range: p..<(p + n), events: events)
+  }
+
+  /// The person's backspace over text the run holds back (`range` ends at
+  /// the run's point and starts in its text): its result, the held text
+  /// shortened, the history given the removed text as the rope's edit
+  /// would give it. `nil` if it is not one (nothing changed).
+  mutating func backspaceHeld(_ id: StorageID, _ range: Range<Int>) -> EditResult? {
+    guard held.isOpen, held.storage == id, range.upperBound == held.point,
+      range.lowerBound >= held.start, !held.hasAttributes,
+      let cut = heldUTF8Start(ofLast: range.count)
+    else { return nil }
+    let edit = _EditStep(range, insertedLength: 0)
+    if history.isEnabled {
+      let now = history.now()
+      // The text it removes, where the rope's edit hands it to the history.
+      history.keystrokeRemoved.removeAll()
+      held.utf8.withUnsafeBufferPointer {
+        history.keystrokeRemoved.utf8.append(UnsafeBufferPointer(rebasing: $0[cut...]))
+      }
+      if history.typing.goesOn(edit, in: id, now: now) {
+        history.typingGoesOn(edit, now: now)
+      } else {
+        // (The selection it reads is where the held text puts it.)
+        guard historyFast(edit, in: id, now: now) else { return nil }
+        historyFastFollow(edit, in: id)
       }
     }
-    return EditResult(version: version, range: p..<(p + n), events: events)
+    held.lengths.append(-range.count)
+    held.utf8.removeSubrange(cut...)
+    held.point = range.lowerBound
+    let version = held.baseVersion + held.lengths.count
+    let events = heldEvents(range, text: "")
+    // (Here, not before: the backspace takes its text from the run.)
+    if held.lengths.count >= _TypingBuffer.maxKeystrokes { flushTyping() }
+    return EditResult(
+      version: version, range: range.lowerBound..<range.lowerBound, events: events)
+  }
+
+  /// Where in the held text its last `units` UTF-16 units start (in
+  /// bytes), or `nil` if that is inside a scalar (half a surrogate pair:
+  /// the usual path refuses the edit) or before the held text.
+  func heldUTF8Start(ofLast units: Int) -> Int? {
+    var counted = 0
+    var i = held.utf8.count
+    while counted < units {
+      guard i > 0 else { return nil }
+      var j = i - 1
+      while j > 0 && held.utf8[j] & 0xC0 == 0x80 { j -= 1 }
+      counted += i - j == 4 ? 2 : 1
+      i = j
+    }
+    return counted == units ? i : nil
+  }
+
+  /// The events `followSession` makes for an edit of `range` by `text`
+  /// at the run's point (it changes only held text, or inserts at the
+  /// point): a context with the point inside changes and hears it, one
+  /// after the point moves; the contexts' versions and ranges follow.
+  mutating func heldEvents(_ range: Range<Int>, text: String) -> _Events {
+    if held.contexts.isEmpty { return .none }
+    let delta = text.utf16.count - range.count
+    if held.contexts.count == 1 { return .one(heldEvent(0, range, text: text, delta: delta)) }
+    var events: [DocumentEvent] = []
+    events.reserveCapacity(held.contexts.count)
+    for k in held.contexts.indices {
+      events.append(heldEvent(k, range, text: text, delta: delta))
+    }
+    return .many(events)
+  }
+
+  /// ``heldEvents(_:text:)`` for the run's context number `k`.
+  @inline(__always)
+  mutating func heldEvent(
+    _ k: Int, _ range: Range<Int>, text: String, delta: Int
+  ) -> DocumentEvent {
+    let old = held.contexts[k].range
+    if held.contexts[k].isInside {
+      let version = ContextVersion(rawValue: held.contexts[k].version.rawValue + 1)
+      held.contexts[k].version = version
+      held.contexts[k].range = old.lowerBound..<(old.upperBound + delta)
+      let at = range.lowerBound - old.lowerBound
+      return .textUpdated(
+        context: held.contexts[k].id, range: at..<(at + range.count), text: text,
+        contextVersion: version, reason: .typing)
+    }
+    let new = (old.lowerBound + delta)..<(old.upperBound + delta)
+    held.contexts[k].range = new
+    return .reflowed(context: held.contexts[k].id, storageRange: new)
+  }
+
+  /// Where tracked range number `local` of storage `id` is now, with the
+  /// held text (as the flush will move it).
+  mutating func trackedRangeNow(_ local: UInt32, in id: StorageID) -> Range<Int>? {
+    guard !held.lengths.isEmpty, held.storage == id else {
+      return content.trackedRange(local, in: id)
+    }
+    guard let (item, prefix) = content.storageIfAny(id)?.tracked.locate(local) else {
+      return nil
+    }
+    let start = prefix.span + item.delta
+    let step = _EditStep(held.start..<held.start, insertedLength: held.point - held.start)
+    return _TrackedRanges.map(start..<(start + item.length), step, item)
   }
 
   /// Opens a typing run at `p` of storage `id` if a keystroke there may
@@ -197,6 +285,7 @@ extension DocumentState {
     held.start = p
     held.point = p
     held.baseVersion = storage.version
+    held.hasAttributes = storage.attributes != nil
     held.contexts = contexts
     return true
   }

@@ -241,12 +241,13 @@ extension DocumentState {
   /// Mutating only so that it reads the state in place: a method that is
   /// not, called from a mutating edit, is handed a copy of the whole state.
   mutating func selectionNow() -> _SelectionBefore? {
+    // (With the typing held back: where it puts the selection.)
     guard let entry = selectionEntries.first,
-      let start = content.trackedRange(entry.startLocal, in: entry.start)
+      let start = trackedRangeNow(entry.startLocal, in: entry.start)
     else { return nil }
     if entry.isCaret { return _SelectionBefore(start: (entry.start, start.lowerBound), end: nil) }
     if let local = entry.endLocal {
-      guard let end = content.trackedRange(local, in: entry.end) else { return nil }
+      guard let end = trackedRangeNow(local, in: entry.end) else { return nil }
       return _SelectionBefore(
         start: (entry.start, start.lowerBound), end: (entry.end, end.lowerBound))
     }
