@@ -496,3 +496,33 @@ extension HistoryTests {
     #expect(try text(document) == second + first + "a")
   }
 }
+
+extension HistoryTests {
+  /// A previewed suggestion's action, made at the preview, becomes the
+  /// accept's group when it is accepted after other groups: at the limit
+  /// the oldest group to enter the history goes (the peer's), not the one
+  /// with the oldest number (the accept's). FuzzDocument's finding
+  /// `limit-drops-an-accepted-preview-by-its-entry`.
+  @Test func theLimitDropsAnAcceptedPreviewByWhenItEntered() throws {
+    let document = Document()
+    document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil, clock: { .zero })
+    try document.add("cell", text: Rope("Back Z"))
+    let id = try document.suggest(
+      [
+        ProposedSuggestion(
+          3..<5, kind: "spelling", explanation: "Possible spelling mistake",
+          candidates: [SuggestionCandidate(" ")])
+      ], in: "cell")[0]
+    _ = try document.preview(id, candidate: 0)
+    try document.edit("cell", range: 5..<5, with: " ", origin: "peer")
+    try document.edit("cell", range: 0..<1, with: "", origin: "a")
+    document.historyOptions = HistoryOptions(maxGroups: 3, maxBytes: nil, clock: { .zero })
+    _ = try document.accept(id, candidate: nil)  // the person's group: three in all
+    try document.edit("cell", range: 0..<0, with: "!")  // a fourth: the peer's goes
+    #expect(throws: DocumentError.self) { try document.undo(origin: "peer") }
+    _ = try document.undo(origin: "a")
+    _ = try document.undo()  // the "!"
+    _ = try document.undo()  // the accept
+    #expect(try text(document, "cell") == "Back Z ")
+  }
+}

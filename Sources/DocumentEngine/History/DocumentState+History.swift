@@ -1286,7 +1286,11 @@ extension DocumentState {
         best = (action, origin, redo)
         return
       }
-      if (redo ? 1 : 0, action) < (current.redo ? 1 : 0, current.action) {
+      // (By the order the groups entered, which their numbers give but
+      // for an accepted preview's: `order`.)
+      if (redo ? 1 : 0, history.order(action))
+        < (current.redo ? 1 : 0, history.order(current.action))
+      {
         best = (action, origin, redo)
       }
     }
@@ -1314,6 +1318,7 @@ extension DocumentState {
       history.main.removeUndoGroup(best.action)
     }
     dropAction(best.action, deferringMarks: true)
+    if !history.enteredLate.isEmpty { history.enteredLate[best.action] = nil }
     if history.staleMarks.count >= Self.staleMarksBatch { sweepStaleMarks() }
     return true
   }

@@ -526,6 +526,10 @@ struct _History: Sendable {
   /// the typing run's keystroke): changing it makes ``typing`` not live.
   fileprivate(set) var pending: _PendingHunk? = nil
   var nextAction = 0
+  /// The groups that entered the history later than their number says (an
+  /// accepted preview's action, made at the preview): where they entered,
+  /// as ``order(_:)`` counts (the limit drops the oldest first).
+  var enteredLate: [Int: Int] = [:]
   var marks: [StorageID: _HistoryMarks] = [:]
   /// Marks of groups the limit dropped, still in their trees: they leave
   /// them a batch at a time (``DocumentState/sweepStaleMarks()``), so that
@@ -731,6 +735,18 @@ struct _History: Sendable {
     if overflow { return seconds < 0 ? .min : .max }
     let (sum, overflowSum) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
     return overflowSum ? (scaled < 0 ? .min : .max) : sum
+  }
+
+  /// Where group `action` entered the history, in the order the groups
+  /// did: its number, unless it entered later (``enteredLate``).
+  func order(_ action: Int) -> Int {
+    enteredLate.isEmpty ? action &* 2 : enteredLate[action] ?? action &* 2
+  }
+
+  /// Group `action`, made earlier, enters the history now: after every
+  /// group numbered so far, before the next.
+  mutating func entersNow(_ action: Int) {
+    if action != nextAction - 1 { enteredLate[action] = nextAction &* 2 - 1 }
   }
 
   func open(_ party: _HistoryParty) -> _OpenGroup? {

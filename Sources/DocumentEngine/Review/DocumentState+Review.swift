@@ -449,6 +449,8 @@ extension DocumentState {
     // (Redo cleared before the limit counts, as for the person's groups.)
     closePersonGroup()
     history.main.pushGroup(action)
+    // (The preview's action, made at the preview, enters the history now.)
+    if previewAction != nil { history.entersNow(action) }
     clearRedo()
     enforceHistoryLimit()
     return SuggestionResult(
