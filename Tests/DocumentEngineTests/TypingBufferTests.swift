@@ -2,7 +2,7 @@ import Testing
 import TextRope
 import _EngineTestSupport
 
-@testable import DocumentEngine
+@_spi(Benchmarks) @testable import DocumentEngine
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -400,5 +400,30 @@ extension TypingBufferTests {
     // its start, which went along (8..<10).
     let undone = results[0][6]
     #expect(undone.contains("offset: 8)") && undone.contains("offset: 10)"), "\(undone)")
+  }
+}
+
+extension TypingBufferTests {
+  /// A host that reads after every keystroke gains nothing from typing held
+  /// back: after a few such reads the keystrokes go the usual way for a
+  /// while, then a run may open again.
+  @Test func readingAfterEveryKeystrokePausesTheRuns() throws {
+    let document = Document()
+    try document.add("body", text: Rope("One two.\n"))
+    var at = 3
+    func type(reading: Bool) throws {
+      try document.edit("body", range: at..<at, with: "x")
+      at += 1
+      if reading { _ = try document.content.storage("body").length }
+    }
+    for _ in 0..<8 { try type(reading: true) }
+    #expect(document.readingState { $0.held.pause > 0 && !$0.held.isOpen })
+    for _ in 0..<_TypingBuffer.pauseLength { try type(reading: false) }
+    try type(reading: false)
+    try type(reading: false)
+    #expect(document.readingState { $0.held.isOpen })
+    #expect(
+      String(try document.content.storage("body").text)
+        == "One" + String(repeating: "x", count: 8 + _TypingBuffer.pauseLength + 2) + " two.\n")
   }
 }

@@ -1,13 +1,16 @@
 // Replays an editing trace one keystroke at a time through each layer of
-// the engine — the bare `Rope`, the `BufferedRope` in front of it, `DocumentContent`, `Document`, and
-// `Document` with a live `userSelection` session over the whole trace —
+// the engine — the bare `Rope`, the `BufferedRope` in front of it,
+// `DocumentContent`, `Document` (`unbuffered`: with the person's typing
+// not held back; `reading`, `reading-unbuffered`: read after every
+// keystroke), and `Document` with a live `userSelection` session over the
+// whole trace —
 // and prints each layer's time a keystroke and its ratio to the rope's, on
 // the thread's CPU clock, best of the rounds. It is the driver to profile
 // the keystroke with (the suite's `Document edit ratio/…` benchmarks give
 // the published numbers):
 //
 //   swift build -c release --product KeystrokeReplay
-//   .build/release/KeystrokeReplay [--rounds N] [--layers rope,buffered,content,document,live] TRACE...
+//   .build/release/KeystrokeReplay [--rounds N] [--layers rope,buffered,content,document,unbuffered,reading,reading-unbuffered,live] TRACE...
 //   perf record -g .build/release/KeystrokeReplay --rounds 20 --layers live seph-blog1
 //   .build/release/KeystrokeReplay --layers live --latency seph-blog1   # the tail
 //
@@ -15,7 +18,7 @@
 // `Document edit/…`, in UTF-16 ranges (converted once, before any clock
 // starts). Every layer's final text is checked against the trace's end.
 import BenchmarkSupport
-import DocumentEngine
+@_spi(Benchmarks) import DocumentEngine
 import TextRope
 
 #if canImport(Glibc)
@@ -68,6 +71,33 @@ let layers = [
     applyEdits(trace, to: document, storage: id)
     return (threadTime() - start, String(try document.content.storage(id).text))
   },
+  Layer(key: "unbuffered") { trace in
+    // `Document` with the person's typing not held back (every keystroke
+    // the usual path): the layer `document` beside what the buffer saves.
+    let document = Document()
+    document.buffersTyping = false
+    try document.add(id, text: Rope(trace.start))
+    let start = threadTime()
+    applyEdits(trace, to: document, storage: id)
+    return (threadTime() - start, String(try document.content.storage(id).text))
+  },
+  Layer(key: "reading") { trace in
+    // `Document` read after every keystroke (a host that redraws from a
+    // snapshot each time): every held keystroke is applied at once.
+    let document = Document()
+    try document.add(id, text: Rope(trace.start))
+    let start = threadTime()
+    readingAfterEachEdit(trace, document)
+    return (threadTime() - start, String(try document.content.storage(id).text))
+  },
+  Layer(key: "reading-unbuffered") { trace in
+    let document = Document()
+    document.buffersTyping = false
+    try document.add(id, text: Rope(trace.start))
+    let start = threadTime()
+    readingAfterEachEdit(trace, document)
+    return (threadTime() - start, String(try document.content.storage(id).text))
+  },
   Layer(key: "live") { trace in
     let document = try documentWithLiveContext(trace, id)
     let start = threadTime()
@@ -75,6 +105,21 @@ let layers = [
     return (threadTime() - start, String(try document.content.storage(id).text))
   },
 ]
+
+/// The trace's edits, each followed by a read of the document's content
+/// (its storage's length, from the snapshot).
+func readingAfterEachEdit(_ trace: UTF16Trace, _ document: Document) {
+  var lengths = 0
+  do {
+    for i in 0..<trace.ranges.count {
+      try document.edit(id, range: trace.ranges[i], with: trace.inserts[i])
+      lengths &+= try document.content.storage(id).length
+    }
+  } catch {
+    fatalError("\(trace.name): an edit failed on the document: \(error)")
+  }
+  if lengths == 42 { print("") }
+}
 
 /// Times every keystroke of the live layer on its own (monotonic clock)
 /// and prints the slowest ones, with where they fell: the engine's tail.
@@ -99,9 +144,9 @@ func printLatencies(_ trace: UTF16Trace) throws {
 }
 
 let usage = """
-  usage: KeystrokeReplay [--rounds N] [--layers rope,buffered,content,document,live] [--latency] TRACE...
+  usage: KeystrokeReplay [--rounds N] [--layers rope,buffered,content,document,unbuffered,reading,reading-unbuffered,live] [--latency] TRACE...
     --rounds N     replays of each layer, best kept (default 5)
-    --layers LIST  which layers to replay (default all five; rope is the ratios' base)
+    --layers LIST  which layers to replay (default all; rope is the ratios' base)
     --latency      also time every keystroke of one live replay: p50, p99, max, where
   A trace is a name in Tests/Data/traces (seph-blog1).
   """

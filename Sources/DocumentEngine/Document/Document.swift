@@ -43,7 +43,7 @@ public final class Document: @unchecked Sendable {
   func readingState<R>(_ body: (borrowing DocumentState) -> R) -> R {
     lock.lock()
     defer { lock.unlock() }
-    state.flushTyping()
+    state.flushForRead()
     return body(state)
   }
 
@@ -75,9 +75,9 @@ public final class Document: @unchecked Sendable {
   }
 
   /// Whether the person's typing is held back until something reads or
-  /// changes the document (see `_TypingBuffer`; on unless a test compares
-  /// with the usual path).
-  var buffersTyping: Bool {
+  /// changes the document (see `_TypingBuffer`; on unless a test or a
+  /// benchmark compares with the usual path).
+  @_spi(Benchmarks) public var buffersTyping: Bool {
     get { withState { $0.held.isEnabled } }
     set { withState { $0.held.isEnabled = newValue } }
   }

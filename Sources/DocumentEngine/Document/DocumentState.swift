@@ -277,7 +277,11 @@ extension DocumentState {
       if let typed = typeOn(id, range, text) { return typed }
       closeTyping()
       let result = try editAsPerson(id, range, text, length: text.utf16.count)
-      if held.isEnabled { held.candidate = (id, result.range.upperBound) }
+      if held.pause > 0 {
+        held.pause -= 1
+      } else if held.isEnabled {
+        held.candidate = (id, result.range.upperBound)
+      }
       return result
     }
     closeTyping()

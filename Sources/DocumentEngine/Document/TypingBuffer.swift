@@ -72,6 +72,17 @@ struct _TypingBuffer: Sendable {
   /// Whether the document buffers typing at all (tests turn it off to
   /// compare with the usual path).
   var isEnabled = true
+
+  /// How many reads in a row found at most ``shortRun`` keystrokes held:
+  /// a host that reads after (nearly) every keystroke gains nothing from
+  /// holding them back, and pays for the run on top of the usual edit.
+  var shortReads = 0
+  /// How many of the person's keystrokes still go the usual way before a
+  /// run may open again (after ``shortReadsToPause`` short reads in a row).
+  var pause = 0
+  static let shortRun = 2
+  static let shortReadsToPause = 4
+  static let pauseLength = 1024
 }
 
 /// A live context as a typing run follows it.
@@ -313,6 +324,25 @@ extension DocumentState {
     held.utf8.removeAll(keepingCapacity: true)
     held.lengths.removeAll(keepingCapacity: true)
     _invariantCheck(id)
+  }
+
+  /// ``flushTyping()`` for a read of the document: the run stays open,
+  /// unless reads keep finding it short (see ``_TypingBuffer/shortReads``):
+  /// then the next ``_TypingBuffer/pauseLength`` keystrokes go the usual
+  /// way.
+  mutating func flushForRead() {
+    guard !held.lengths.isEmpty else { return }
+    if held.lengths.count <= _TypingBuffer.shortRun {
+      held.shortReads += 1
+    } else {
+      held.shortReads = 0
+    }
+    flushTyping()
+    if held.shortReads >= _TypingBuffer.shortReadsToPause {
+      closeTyping()
+      held.shortReads = 0
+      held.pause = _TypingBuffer.pauseLength
+    }
   }
 
   /// Puts the held-back keystrokes in the storage and closes the run (and
