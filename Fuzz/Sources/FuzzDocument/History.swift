@@ -1059,6 +1059,7 @@ extension Harness {
     if live {
       for link in links where link.replacement < history.sessionReplacements.count {
         history.sessionReplacements[link.replacement].intact = false
+        session?.ruleTakenBack.insert(link.generation)
       }
     }
     // The rule takes back the rest.
