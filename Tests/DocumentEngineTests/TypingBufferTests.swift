@@ -427,3 +427,60 @@ extension TypingBufferTests {
         == "One" + String(repeating: "x", count: 8 + _TypingBuffer.pauseLength + 2) + " two.\n")
   }
 }
+
+extension TypingBufferTests {
+  /// Four tasks type runs (with backspaces) into storages of their own of
+  /// one document while two read it (snapshots, the selection): every
+  /// keystroke lands, each storage ends as its typist typed it (run under
+  /// the thread sanitizer in CI).
+  @Test func concurrentTypingAndReadingKeepEveryKeystroke() async throws {
+    let document = Document()
+    let typists = 4
+    for i in 0..<typists { try document.add(StorageID("s\(i)"), text: Rope("start\n")) }
+    let expected = await withTaskGroup(of: (Int, [UInt16]).self) { group in
+      for i in 0..<typists {
+        group.addTask {
+          let id = StorageID("s\(i)")
+          var model = Array("start\n".utf16)
+          var random = SeededRandom(seed: UInt64(i + 1))
+          var at = 5
+          for _ in 0..<2_000 {
+            if Int.random(in: 0..<8, using: &random) == 0, at > 0 {
+              // A backspace over one character (both halves of a pair).
+              let k = (0xDC00...0xDFFF).contains(model[at - 1]) ? 2 : 1
+              _ = try? document.edit(id, range: (at - k)..<at, with: "")
+              model.removeSubrange((at - k)..<at)
+              at -= k
+            } else {
+              let text = ["a", "é", "😀", " "][Int.random(in: 0..<4, using: &random)]
+              _ = try? document.edit(id, range: at..<at, with: text)
+              model.insert(contentsOf: Array(text.utf16), at: at)
+              at += text.utf16.count
+            }
+          }
+          return (i, model)
+        }
+      }
+      for _ in 0..<2 {
+        group.addTask {
+          var total = 0
+          for _ in 0..<500 {
+            let content = document.content
+            for i in 0..<typists {
+              total &+= (try? content.storage(StorageID("s\(i)")).length) ?? 0
+            }
+            total &+= document.selection.count
+          }
+          return (-1, [UInt16(truncatingIfNeeded: total)])
+        }
+      }
+      var texts: [Int: [UInt16]] = [:]
+      for await (i, text) in group where i >= 0 { texts[i] = text }
+      return texts
+    }
+    for i in 0..<typists {
+      let text = String(try document.content.storage(StorageID("s\(i)")).text)
+      #expect(Array(text.utf16) == expected[i])
+    }
+  }
+}
