@@ -526,3 +526,31 @@ extension HistoryTests {
     #expect(try text(document, "cell") == "Back Z ")
   }
 }
+
+extension HistoryTests {
+  /// A streaming phase's replacements in a storage that is then removed:
+  /// when revert closes the phase, its group goes on the history (with
+  /// nothing left to take back, as the person's groups of a removed storage
+  /// stay), not dropped as one that recorded nothing. FuzzDocument's finding
+  /// `tool-group-of-a-removed-storage-stays`.
+  @Test func aToolGroupOfARemovedStorageStaysAGroup() throws {
+    let document = Document()
+    document.historyOptions = HistoryOptions(maxGroups: nil, maxBytes: nil, clock: { .zero })
+    try document.add("s", text: Rope("e\u{301}b"))
+    try document.add("other", text: Rope("x"))
+    try document.edit("s", range: 2..<3, with: "")  // the person's group
+    try document.select([SelectionRange(from: TextPosition("s", 1), to: TextPosition("s", 2))])
+    let session = try document.startSession(scope: .userSelection)
+    try document.setWritingToolsState(.interactiveResting)
+    try document.setWritingToolsState(.interactiveStreaming)
+    let context = session.contexts[0].id
+    _ = try document.replace(context: context, range: 0..<0, with: "c&r")
+    _ = try document.replace(context: context, range: 2..<3, with: "$5&")
+    try document.remove("s")
+    _ = try document.revert()
+    _ = try document.undo()  // the tool's group: nothing left to take back
+    _ = try document.undo()  // the person's: the same
+    #expect(throws: DocumentError.self) { try document.undo() }
+    #expect(try text(document, "other") == "x")
+  }
+}

@@ -170,6 +170,17 @@ extension DocumentState {
 
   mutating func remove(_ id: StorageID) throws(DocumentError) {
     let serial = content.serial(of: id)
+    // A tool's replacements whose links still wait in the storage's
+    // journal get their marks first: the tool's group keeps what it made
+    // there (as the person's groups of a removed storage stay groups), and
+    // is not taken, when its phase closes, for one that recorded nothing.
+    if history.isEnabled, serial != nil,
+      session?.replacements.contains(where: {
+        $0.storage == id && !$0.forgotten && $0.held != nil
+      }) == true
+    {
+      flushJournal(id)
+    }
     try content.remove(id)
     if let serial { forgetReview(of: id, serial: serial) }
     forgetHistory(of: id)
