@@ -64,39 +64,15 @@ let layers = [
     applyEdits(trace, to: &content, storage: id)
     return (threadTime() - start, String(try content.storage(id).text))
   },
-  Layer(key: "document") { trace in
-    let document = Document()
-    try document.add(id, text: Rope(trace.start))
-    let start = threadTime()
-    applyEdits(trace, to: document, storage: id)
-    return (threadTime() - start, String(try document.content.storage(id).text))
-  },
-  Layer(key: "unbuffered") { trace in
-    // `Document` with the person's typing not held back (every keystroke
-    // the usual path): the layer `document` beside what the buffer saves.
-    let document = Document()
-    document.buffersTyping = false
-    try document.add(id, text: Rope(trace.start))
-    let start = threadTime()
-    applyEdits(trace, to: document, storage: id)
-    return (threadTime() - start, String(try document.content.storage(id).text))
-  },
-  Layer(key: "reading") { trace in
-    // `Document` read after every keystroke (a host that redraws from a
-    // snapshot each time): every held keystroke is applied at once.
-    let document = Document()
-    try document.add(id, text: Rope(trace.start))
-    let start = threadTime()
-    readingAfterEachEdit(trace, document)
-    return (threadTime() - start, String(try document.content.storage(id).text))
-  },
+  Layer(key: "document") { trace in try replayDocument(trace) },
+  // `Document` with the person's typing not held back (every keystroke the
+  // usual path): the layer `document` beside what the buffer saves.
+  Layer(key: "unbuffered") { trace in try replayDocument(trace, buffering: false) },
+  // `Document` read after every keystroke (a host that redraws from a
+  // snapshot each time): every held keystroke is applied at once.
+  Layer(key: "reading") { trace in try replayDocument(trace, reading: true) },
   Layer(key: "reading-unbuffered") { trace in
-    let document = Document()
-    document.buffersTyping = false
-    try document.add(id, text: Rope(trace.start))
-    let start = threadTime()
-    readingAfterEachEdit(trace, document)
-    return (threadTime() - start, String(try document.content.storage(id).text))
+    try replayDocument(trace, buffering: false, reading: true)
   },
   Layer(key: "live") { trace in
     let document = try documentWithLiveContext(trace, id)
@@ -106,19 +82,28 @@ let layers = [
   },
 ]
 
-/// The trace's edits, each followed by a read of the document's content
-/// (its storage's length, from the snapshot).
-func readingAfterEachEdit(_ trace: UTF16Trace, _ document: Document) {
-  var lengths = 0
-  do {
+/// The trace replayed into a `Document` without a session: its time and
+/// final text. `buffering`: the person's typing held back (the default);
+/// `reading`: each edit followed by a read of the document's content (its
+/// storage's length, from the snapshot).
+func replayDocument(
+  _ trace: UTF16Trace, buffering: Bool = true, reading: Bool = false
+) throws -> (nanoseconds: UInt64, text: String) {
+  let document = Document()
+  document.buffersTyping = buffering
+  try document.add(id, text: Rope(trace.start))
+  let start = threadTime()
+  if reading {
+    var lengths = 0
     for i in 0..<trace.ranges.count {
       try document.edit(id, range: trace.ranges[i], with: trace.inserts[i])
       lengths &+= try document.content.storage(id).length
     }
-  } catch {
-    fatalError("\(trace.name): an edit failed on the document: \(error)")
+    if lengths == 42 { print("") }
+  } else {
+    applyEdits(trace, to: document, storage: id)
   }
-  if lengths == 42 { print("") }
+  return (threadTime() - start, String(try document.content.storage(id).text))
 }
 
 /// Times every keystroke of the live layer on its own (monotonic clock)

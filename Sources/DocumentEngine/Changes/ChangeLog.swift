@@ -442,13 +442,9 @@ public struct ChangeLog: Sendable {
     guard keepingChanges, state.maps.isEmpty else {
       var at = start
       for n in lengths {
-        if n >= 0 {
-          record(at..<at, insertedLength: n, info: .person, keepingChanges: keepingChanges)
-          at += n
-        } else {
-          record((at + n)..<at, insertedLength: 0, info: .person, keepingChanges: keepingChanges)
-          at += n
-        }
+        let range = n >= 0 ? at..<at : (at + n)..<at
+        record(range, insertedLength: max(n, 0), info: .person, keepingChanges: keepingChanges)
+        at += n
       }
       return
     }
@@ -456,11 +452,9 @@ public struct ChangeLog: Sendable {
     var at = start
     var length = state.length
     for n in lengths {
-      if n >= 0 {
-        state.rows.append(_PackedRows.Row(at, 0, n &<< 1, length))
-      } else {
-        state.rows.append(_PackedRows.Row(at + n, -n, 0, length))
-      }
+      // (The row an insertion or a deletion at the point makes in `record`.)
+      state.rows.append(
+        n >= 0 ? _PackedRows.Row(at, 0, n &<< 1, length) : _PackedRows.Row(at + n, -n, 0, length))
       length += n
       at += n
     }

@@ -49,26 +49,15 @@ public final class Document: @unchecked Sendable {
 
   /// `withState` for a call that makes events: they go to every observer
   /// before the lock is let go, so observers hear them in the order the
-  /// calls were made.
+  /// calls were made. `typingOn`: the person's edit, which may type on
+  /// with the typing run (``DocumentState/edit(_:range:with:attributes:origin:basis:)``
+  /// closes it otherwise); any other call closes it first.
   func withStateAndEvents<R: _EventfulResult>(
-    _ body: (inout DocumentState) throws(DocumentError) -> R
+    typingOn: Bool = false, _ body: (inout DocumentState) throws(DocumentError) -> R
   ) throws(DocumentError) -> R {
     lock.lock()
     defer { lock.unlock() }
-    state.closeTyping()
-    let result = try body(&state)
-    if isObserved { publish(result.published) }
-    return result
-  }
-
-  /// `withStateAndEvents` for the person's edit, which may type on with
-  /// the typing run (``DocumentState/edit(_:range:with:attributes:origin:basis:)``
-  /// closes it otherwise).
-  private func typingWithEvents(
-    _ body: (inout DocumentState) throws(DocumentError) -> EditResult
-  ) throws(DocumentError) -> EditResult {
-    lock.lock()
-    defer { lock.unlock() }
+    if !typingOn { state.closeTyping() }
     let result = try body(&state)
     if isObserved { publish(result.published) }
     return result
@@ -268,7 +257,7 @@ public final class Document: @unchecked Sendable {
     attributes: [AttributeKey: AttributeValue]? = nil, origin: String? = nil,
     basis: StorageVersion? = nil
   ) throws(DocumentError) -> EditResult {
-    try typingWithEvents { (state) throws(DocumentError) in
+    try withStateAndEvents(typingOn: true) { (state) throws(DocumentError) in
       try state.edit(
         id, range: range, with: text, attributes: attributes, origin: origin, basis: basis)
     }

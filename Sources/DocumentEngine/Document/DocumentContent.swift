@@ -75,14 +75,18 @@ public struct DocumentContent: Sendable {
   mutating func attributedText(
     of id: StorageID, in range: Range<Int>
   ) -> AttributedText {
-    let slot: Dictionary<StorageID, _Entry>.Index
-    if let last = lastEdited, last.id == id {
-      slot = last.slot
-    } else {
-      guard let found = entries.index(forKey: id) else { return .empty }
-      slot = found
-    }
+    guard let slot = slot(of: id) else { return .empty }
     return Self.read(&entries.values[slot].storage, range)
+  }
+
+  /// Where storage `id` lies in the dictionary (one lookup, none for the
+  /// storage edited last), so that it is read or edited in place.
+  @inline(__always)
+  mutating func slot(of id: StorageID) -> Dictionary<StorageID, _Entry>.Index? {
+    if let last = lastEdited, last.id == id { return last.slot }
+    guard let found = entries.index(forKey: id) else { return nil }
+    lastEdited = (id, found)
+    return found
   }
 
   private static func read(_ storage: inout TextStorage, _ range: Range<Int>) -> AttributedText {
@@ -263,14 +267,7 @@ public struct DocumentContent: Sendable {
     // One lookup finds the storage and its position in the index; the
     // storage is edited where it lies in the dictionary, so its rope's nodes
     // stay uniquely held.
-    let slot: Dictionary<StorageID, _Entry>.Index
-    if let last = lastEdited, last.id == id {
-      slot = last.slot
-    } else {
-      guard let found = entries.index(forKey: id) else { throw .unknownStorage(id) }
-      slot = found
-      lastEdited = (id, found)
-    }
+    guard let slot = slot(of: id) else { throw .unknownStorage(id) }
     let (version, length) = try Self.edit(
       &entries.values[slot].storage, range: range, with: text, insertedLength: insertedLength,
       info: info, keepingChanges: keepingChanges, attributes: attributes, report: &report,
@@ -311,23 +308,15 @@ public struct DocumentContent: Sendable {
   /// The person's keystrokes that a typing run held back (see
   /// `_TypingBuffer`): `utf8`, typed at `start` one keystroke after another,
   /// each where the one before ended (`lengths`: each one's UTF-16
-  /// length). The text, its runs, its exclusions and its tracked ranges
+  /// length, negative for a backspace; `total` their sum). The text, its runs, its exclusions and its tracked ranges
   /// take them as one insertion (where the keystrokes one by one would
   /// have taken them); the change log takes one row a keystroke, so that
   /// each keystroke's version is one of its versions.
   mutating func insertTyped(
-    _ id: StorageID, at start: Int, utf8: [UInt8], lengths: [Int], keepingChanges: Bool,
-    report: inout [_TrackedChange]
+    _ id: StorageID, at start: Int, utf8: [UInt8], lengths: [Int], total: Int,
+    keepingChanges: Bool, report: inout [_TrackedChange]
   ) {
-    let slot: Dictionary<StorageID, _Entry>.Index
-    if let last = lastEdited, last.id == id {
-      slot = last.slot
-    } else {
-      guard let found = entries.index(forKey: id) else { return }
-      slot = found
-      lastEdited = (id, found)
-    }
-    let total = lengths.reduce(0, +)
+    guard let slot = slot(of: id) else { return }
     let point = start..<start
     let text = String(decoding: utf8, as: UTF8.self)
     _mustSucceed("inserting the typed text") { () throws(RopeError) in

@@ -76,9 +76,4 @@ enum _Events: Sendable {
     default: self = .many(events)
     }
   }
-
-  var isEmpty: Bool {
-    if case .none = self { return true }
-    return false
-  }
 }

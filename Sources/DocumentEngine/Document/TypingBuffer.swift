@@ -1,3 +1,5 @@
+import TextRope
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -85,20 +87,26 @@ struct _TypingBuffer: Sendable {
   static let pauseLength = 1024
 }
 
-/// A live context as a typing run follows it.
+/// A live context as a typing run follows it: where it was and its
+/// version when the held-back text started (with it, a context with the
+/// point inside is that text longer and one version a keystroke further; a
+/// context after the point is that text further on).
 struct _RunContext: Sendable {
   /// Its index in the session's contexts.
   var index: Int
   var id: UUID
-  /// Where it is now, with the held-back keystrokes.
   var range: Range<Int>
-  /// Where it was when the held-back text started.
-  var flushedRange: Range<Int>
-  /// Its version now, with the held-back keystrokes.
   var version: ContextVersion
   /// Whether the point is inside it (its text changes), or it lies after
   /// the point (it moves).
   var isInside: Bool
+
+  /// Where it is with `held` UTF-16 units held back at the run's start.
+  func range(holding held: Int) -> Range<Int> {
+    isInside
+      ? range.lowerBound..<(range.upperBound + held)
+      : (range.lowerBound + held)..<(range.upperBound + held)
+  }
 }
 
 extension DocumentState {
@@ -191,55 +199,46 @@ extension DocumentState {
   }
 
   /// Where in the held text its last `units` UTF-16 units start (in
-  /// bytes), or `nil` if that is inside a scalar (half a surrogate pair:
-  /// the usual path refuses the edit) or before the held text.
-  func heldUTF8Start(ofLast units: Int) -> Int? {
-    var counted = 0
-    var i = held.utf8.count
-    while counted < units {
-      guard i > 0 else { return nil }
-      var j = i - 1
-      while j > 0 && held.utf8[j] & 0xC0 == 0x80 { j -= 1 }
-      counted += i - j == 4 ? 2 : 1
-      i = j
+  /// bytes), or `nil` if that is inside a surrogate pair (the usual path
+  /// refuses the edit) or before the held text.
+  ///
+  /// Mutating only so that it reads the state in place (as
+  /// `selectionNow`): a method that is not, called from a mutating edit,
+  /// is handed a copy of the whole state.
+  mutating func heldUTF8Start(ofLast units: Int) -> Int? {
+    held.utf8.withUnsafeBufferPointer {
+      _UTF8Validation.byteOffset(ofLastUTF16: units, in: $0)
     }
-    return counted == units ? i : nil
   }
 
-  /// The events `followSession` makes for an edit of `range` by `text`
-  /// at the run's point (it changes only held text, or inserts at the
-  /// point): a context with the point inside changes and hears it, one
-  /// after the point moves; the contexts' versions and ranges follow.
+  /// The events `followSession` makes for the run's last keystroke, an
+  /// edit of `range` by `text` at the run's point (it changes only held
+  /// text, or inserts at the point): a context with the point inside
+  /// changes and hears it, one after the point moves.
+  /// (Mutating only to read the state in place, as ``heldUTF8Start(ofLast:)``.)
   mutating func heldEvents(_ range: Range<Int>, text: String) -> _Events {
     if held.contexts.isEmpty { return .none }
-    let delta = text.utf16.count - range.count
-    if held.contexts.count == 1 { return .one(heldEvent(0, range, text: text, delta: delta)) }
+    if held.contexts.count == 1 { return .one(heldEvent(held.contexts[0], range, text: text)) }
     var events: [DocumentEvent] = []
     events.reserveCapacity(held.contexts.count)
-    for k in held.contexts.indices {
-      events.append(heldEvent(k, range, text: text, delta: delta))
-    }
+    for context in held.contexts { events.append(heldEvent(context, range, text: text)) }
     return .many(events)
   }
 
-  /// ``heldEvents(_:text:)`` for the run's context number `k`.
+  /// ``heldEvents(_:text:)`` for one of the run's contexts.
   @inline(__always)
   mutating func heldEvent(
-    _ k: Int, _ range: Range<Int>, text: String, delta: Int
+    _ context: _RunContext, _ range: Range<Int>, text: String
   ) -> DocumentEvent {
-    let old = held.contexts[k].range
-    if held.contexts[k].isInside {
-      let version = ContextVersion(rawValue: held.contexts[k].version.rawValue + 1)
-      held.contexts[k].version = version
-      held.contexts[k].range = old.lowerBound..<(old.upperBound + delta)
-      let at = range.lowerBound - old.lowerBound
+    let now = context.range(holding: held.point - held.start)
+    if context.isInside {
+      let at = range.lowerBound - now.lowerBound
       return .textUpdated(
-        context: held.contexts[k].id, range: at..<(at + range.count), text: text,
-        contextVersion: version, reason: .typing)
+        context: context.id, range: at..<(at + range.count), text: text,
+        contextVersion: ContextVersion(rawValue: context.version.rawValue + held.lengths.count),
+        reason: .typing)
     }
-    let new = (old.lowerBound + delta)..<(old.upperBound + delta)
-    held.contexts[k].range = new
-    return .reflowed(context: held.contexts[k].id, storageRange: new)
+    return .reflowed(context: context.id, storageRange: now)
   }
 
   /// Where tracked range number `local` of storage `id` is now, with the
@@ -287,7 +286,7 @@ extension DocumentState {
         if range.upperBound < p { continue }
         contexts.append(
           _RunContext(
-            index: i, id: session.contexts[i].id, range: range, flushedRange: range,
+            index: i, id: session.contexts[i].id, range: range,
             version: session.contexts[i].contextVersion, isInside: range.lowerBound < p))
       }
     }
@@ -307,17 +306,18 @@ extension DocumentState {
     guard !held.lengths.isEmpty else { return }
     let id = held.storage
     trackedReport.empty()
+    let total = held.point - held.start
     content.insertTyped(
-      id, at: held.start, utf8: held.utf8, lengths: held.lengths,
+      id, at: held.start, utf8: held.utf8, lengths: held.lengths, total: total,
       keepingChanges: keepsAllChanges || hasSession, report: &trackedReport)
-    trackedReport.empty()
     // Each context the keystrokes changed reached one version a keystroke.
-    for k in held.contexts.indices where held.contexts[k].isInside {
-      session?.contexts[held.contexts[k].index].advanceTyped(
-        from: held.baseVersion, range: held.contexts[k].flushedRange, lengths: held.lengths)
-    }
     for k in held.contexts.indices {
-      held.contexts[k].flushedRange = held.contexts[k].range
+      if held.contexts[k].isInside {
+        session?.contexts[held.contexts[k].index].advanceTyped(
+          from: held.baseVersion, range: held.contexts[k].range, lengths: held.lengths)
+        held.contexts[k].version.rawValue += held.lengths.count
+      }
+      held.contexts[k].range = held.contexts[k].range(holding: total)
     }
     held.baseVersion = held.baseVersion + held.lengths.count
     held.start = held.point

@@ -57,4 +57,16 @@ extension _UTF8Validation {
     guard firstInvalidOffset(bytes) == nil else { return nil }
     return _UTF8Counts.units(upTo: bytes.count, utf16: true, in: bytes)
   }
+
+  /// Where in valid UTF-8 `bytes` its last `units` UTF-16 code units start
+  /// (a byte offset), or nil if that falls inside a surrogate pair or
+  /// before the start: the rope's backward count, for the package's other
+  /// modules (`DocumentEngine`'s typing held back takes a backspace with
+  /// it).
+  package static func byteOffset(ofLastUTF16 units: Int, in bytes: UnsafeBufferPointer<UInt8>)
+    -> Int?
+  {
+    guard units > 0 else { return bytes.count }
+    return _UTF8Counts.byteOffset(back: units, utf16: true, in: bytes)
+  }
 }
